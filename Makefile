@@ -1,0 +1,37 @@
+# The two commands from the README: `make demo` and `make test`.
+# Each creates .venv on first use (only the package registries are needed).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/vibflow demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	mkdir -p build/typecheck/vibflow
+	ln -sfn ../../../vibflow/__init__.py build/typecheck/vibflow/__init__.py
+	ln -sfn ../../../engine build/typecheck/vibflow/engine
+	ln -sfn ../../../steps build/typecheck/vibflow/steps
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python benchmarks/transition_overhead.py
+	$(BIN)/python benchmarks/cold_start.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,285 @@
+"""The count-only audit rail: ``.vibflow/audit.jsonl``.
+
+Rows are count-only *by construction*: :class:`AuditEvent` has no free-text
+field. Every string in it is an identifier (lower-case name, no ``/``, no
+spaces), an id with a fixed prefix, a hex digest or a timestamp, so memory
+text, paths, diffs or secrets cannot ride along. Rows are appended under a
+file lock, LF-only UTF-8 without BOM, with a monotonic ``sequence_number`` and
+a hash chain (each row carries the previous row's hash), so an edited,
+deleted or reordered row is detectable by :meth:`AuditLog.verify`.
+
+The audit is written *after* the journal commit it describes; the journal is
+the source of truth, and a resume re-appends rows a crash cut off
+(:meth:`AuditLog.recorded_transitions`), so no fsync is needed here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from vibflow.engine.journal import utcnow
+
+Ident = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.-]{0,63}$")]
+Hex = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,64}$")]
+RunId = Annotated[str, StringConstraints(pattern=r"^run_[0-9a-f]{32}$")]
+CheckpointId = Annotated[str, StringConstraints(pattern=r"^ckpt_[0-9a-f]{32}$")]
+GrantId = Annotated[str, StringConstraints(pattern=r"^grant_[0-9a-f]{32}$")]
+Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d\d-\d\dT[0-9:.]+Z$")]
+Result = Literal[
+    "ok", "refused", "blocked", "busy", "failed", "aborted", "interrupted", "skipped", "waiting"
+]
+GENESIS = "0" * 64
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PathsCount(_Strict):
+    in_zone: int = Field(default=0, ge=0)
+    drift: int = Field(default=0, ge=0)
+    total: int = Field(default=0, ge=0)
+
+
+class RedactionCounts(_Strict):
+    secrets: int = Field(default=0, ge=0)
+    private_paths: int = Field(default=0, ge=0)
+    summarized: int = Field(default=0, ge=0)
+    omitted_fields: int = Field(default=0, ge=0)
+
+
+class TriggerRef(_Strict):
+    id: Ident
+    action: Ident
+    source: Ident
+
+
+class AuditFacts(_Strict):
+    """Count-only facts a step or guard may add to its transition's row."""
+
+    grant_id: GrantId | None = None
+    sandwich_checkpoint_id: CheckpointId | None = None
+    paths_count: PathsCount | None = None
+    files_changed: int | None = Field(default=None, ge=0)
+    circuit_breaker_state: Literal["ok", "degraded"] | None = None
+    redaction: RedactionCounts | None = None
+    trigger: TriggerRef | None = None
+    result: Result | None = None
+
+
+class AuditEvent(AuditFacts):
+    sequence_number: int = Field(ge=1)
+    timestamp: Timestamp
+    event: Ident
+    tool: Ident
+    project_root_hash: Hex
+    run_id: RunId | None = None
+    flow: Ident | None = None
+    transition_seq: int | None = Field(default=None, ge=0)
+    from_state: Ident | None = None
+    via: Ident | None = Field(default=None, description="the event that fired")
+    to_state: Ident | None = None
+    guard: Ident | None = None
+    prev_hash: Hex
+    hash: Hex
+
+
+def row_hash(row: dict[str, Any]) -> str:
+    body = {k: v for k, v in row.items() if k != "hash" and v is not None}
+    canon = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canon.encode("ascii")).hexdigest()
+
+
+@dataclass
+class AuditReport:
+    ok: bool
+    rows: int = 0
+    valid_rows: int = 0
+    corrupt_rows: int = 0
+    first_bad_sequence: int | None = None
+    problem: str | None = None
+    quarantined: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "rows": self.rows,
+            "valid_rows": self.valid_rows,
+            "corrupt_rows": self.corrupt_rows,
+            "first_bad_sequence": self.first_bad_sequence,
+            "problem": self.problem,
+            "quarantined": self.quarantined,
+        }
+
+
+class AuditLog:
+    def __init__(self, path: Path, *, project_root_hash: str, tool: str = "cli") -> None:
+        self.path = path
+        self._root_hash = project_root_hash
+        self._tool = tool
+        self._lock_path = path.with_name(path.name + ".lock")
+
+    def append(self, event: str, **facts: Any) -> AuditEvent:
+        """Append one row; ``facts`` must fit :class:`AuditEvent`'s fields."""
+        from filelock import FileLock
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(self._lock_path)):
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                prev_seq, prev_hash, needs_newline = _tail(fd)
+                draft: dict[str, Any] = {
+                    "sequence_number": prev_seq + 1,
+                    "timestamp": utcnow(),
+                    "event": event,
+                    "tool": facts.pop("tool", self._tool),
+                    "project_root_hash": self._root_hash,
+                    "prev_hash": prev_hash,
+                    **{k: _plain(v) for k, v in facts.items()},
+                }
+                draft["hash"] = row_hash(draft)
+                row = AuditEvent.model_validate(draft)
+                line = json.dumps(
+                    row.model_dump(mode="json", exclude_none=True),
+                    separators=(",", ":"),
+                    ensure_ascii=True,
+                )
+                os.write(fd, (("\n" if needs_newline else "") + line + "\n").encode("ascii"))
+            finally:
+                os.close(fd)
+        return row
+
+    def rows(self) -> Iterator[tuple[int, bytes]]:
+        if not self.path.exists():
+            return
+        with self.path.open("rb") as fh:
+            yield from enumerate(fh, start=1)
+
+    def recorded_transitions(self, run_id: str) -> set[int]:
+        """Journal sequence numbers of ``run_id`` that have an audit row."""
+        needle = run_id.encode("ascii")
+        seen: set[int] = set()
+        for _, raw in self.rows():
+            if needle not in raw:
+                continue
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                continue
+            if data.get("run_id") == run_id and isinstance(data.get("transition_seq"), int):
+                seen.add(data["transition_seq"])
+        return seen
+
+    def verify(self, *, quarantine: Path | None = None) -> AuditReport:
+        report = AuditReport(ok=True)
+        expected_seq, prev_hash = 1, GENESIS
+        bad: list[dict[str, Any]] = []
+        for number, raw in self.rows():
+            report.rows += 1
+            problem, data = _check_line(raw, number)
+            if problem is None and data is not None:
+                seq = data["sequence_number"]
+                if seq != expected_seq:
+                    problem = (
+                        f"row {number}: sequence {seq} where {expected_seq} was expected "
+                        "(a row was deleted, inserted or reordered)"
+                    )
+                    report.valid_rows += 1
+                elif data["prev_hash"] != prev_hash:
+                    problem = f"row {number}: sequence {seq} does not chain to the row before it"
+                    report.valid_rows += 1
+                else:
+                    report.valid_rows += 1
+                    expected_seq, prev_hash = seq + 1, data["hash"]
+                    continue
+                if report.first_bad_sequence is None:
+                    report.first_bad_sequence = expected_seq
+                # Re-anchor on this row so one bad row is reported once.
+                expected_seq, prev_hash = seq + 1, data["hash"]
+            else:
+                report.corrupt_rows += 1
+                bad.append(
+                    {
+                        "line": number,
+                        "sha256": hashlib.sha256(raw).hexdigest(),
+                        "length": len(raw),
+                        "reason": problem,
+                    }
+                )
+                if report.first_bad_sequence is None:
+                    report.first_bad_sequence = expected_seq
+            report.ok = False
+            report.problems.append(problem or "invalid row")
+            if report.problem is None:
+                report.problem = problem
+        if quarantine is not None and bad:
+            quarantine.parent.mkdir(parents=True, exist_ok=True)
+            with quarantine.open("a", encoding="utf-8", newline="\n") as fh:
+                for item in bad:
+                    fh.write(json.dumps({"quarantined_at": utcnow(), **item}) + "\n")
+            report.quarantined = len(bad)
+        return report
+
+
+def _check_line(raw: bytes, number: int) -> tuple[str | None, dict[str, Any] | None]:
+    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        return f"row {number}: the file starts with a byte-order mark", None
+    if raw.endswith(b"\r\n") or b"\r" in raw:
+        return f"row {number}: CR line ending (audit rows are LF only)", None
+    if not raw.endswith(b"\n"):
+        return f"row {number}: truncated (no line end)", None
+    try:
+        data = json.loads(raw)
+        row = AuditEvent.model_validate(data)
+    except (ValueError, ValidationError):
+        return f"row {number}: not a valid audit row", None
+    if row_hash(data) != row.hash:
+        return f"row {number}: sequence {row.sequence_number} was edited (hash mismatch)", None
+    return None, data
+
+
+def _tail(fd: int) -> tuple[int, str, bool]:
+    """Sequence number and hash of the last valid row, scanning backwards."""
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0:
+        return 0, GENESIS, False
+    needs_newline = os.pread(fd, 1, size - 1) != b"\n"
+    chunk = 4096
+    end = size
+    buf = b""
+    while end > 0:
+        start = max(0, end - chunk)
+        buf = os.pread(fd, end - start, start) + buf
+        end = start
+        lines = buf.split(b"\n")
+        # lines[0] may be partial unless we reached the file start.
+        candidates = lines if end == 0 else lines[1:]
+        for line in reversed(candidates):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                return int(data["sequence_number"]), str(data["hash"]), needs_newline
+            except (ValueError, KeyError, TypeError):
+                continue
+        chunk *= 2
+    return 0, GENESIS, needs_newline
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_none=True)
+    return value
+
+
+def project_root_hash(root: Path) -> str:
+    return hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()

@@ -1,0 +1,40 @@
+"""Guards the engine ships because every flow may need them.
+
+``feature_flag: NAME`` passes only when the environment variable
+``VIBFLOW_NAME`` is ``1``/``true``/``yes``/``on``. The environment is the
+*only* flag path: a flag-like field in a request or input is never consulted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vibflow.engine.definition import GuardParam
+from vibflow.engine.registry import GuardContext, GuardFamily, GuardResult, GuardSpec, Registry
+
+_TRUTHY = {"1", "true", "yes", "on"}
+_FLAG = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
+
+
+def feature_flag(ctx: GuardContext, param: GuardParam) -> GuardResult:
+    name = str(param or "").upper()
+    if not _FLAG.match(name):
+        return GuardResult.refuse("the feature flag guard names no valid flag")
+    value = ctx.env.get(f"VIBFLOW_{name}", "")
+    if value.strip().lower() in _TRUTHY:
+        return GuardResult.ok()
+    return GuardResult.refuse(
+        f"this action is switched off; set VIBFLOW_{name}=1 in the environment to enable it"
+    )
+
+
+def register(registry: Registry) -> None:
+    registry.add_guard(
+        GuardSpec(
+            "feature_flag",
+            feature_flag,
+            GuardFamily.FEATURE_FLAG,
+            param="required",
+            description="passes when the environment variable VIBFLOW_<NAME> is 1/true/yes/on",
+        )
+    )

@@ -1,0 +1,114 @@
+"""Typed inputs for waits: ``--input key=value`` strings → checked values.
+
+A wait declares ``inputs: {field: type}`` with type one of ``str``, ``int``,
+``float``, ``bool``, ``path`` (a string the domain's path contract checks
+later), ``list`` (comma-separated strings); a trailing ``?`` makes it
+optional. Unknown keys and missing required keys are bad input, reported
+with what the wait expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+
+_TRUE = {"1", "true", "yes", "on", "y"}
+_FALSE = {"0", "false", "no", "off", "n"}
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """``["k=v", ...]`` → dict; a pair without ``=`` is bad input."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"input '{pair}' is not KEY=VALUE",
+                hint="Write inputs as --input name=value.",
+            )
+        out[key.strip()] = value
+    return out
+
+
+def coerce(declared: Mapping[str, str], raw: Mapping[str, Any], *, where: str) -> dict[str, Any]:
+    """Check ``raw`` against the declared input types of a wait."""
+    unknown = sorted(set(raw) - set(declared))
+    if unknown:
+        expected = ", ".join(f"{k} ({t})" for k, t in declared.items()) or "no inputs"
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"{where} does not take input '{unknown[0]}'; it expects {expected}",
+        )
+    out: dict[str, Any] = {}
+    for key, type_name in declared.items():
+        optional = type_name.endswith("?")
+        base = type_name.rstrip("?")
+        if key not in raw or raw[key] is None:
+            if not optional:
+                raise VibflowError(
+                    ErrorCode.BAD_INPUT,
+                    f"{where} needs input '{key}' ({base})",
+                    hint=f"Add --input {key}=VALUE.",
+                )
+            continue
+        out[key] = _convert(raw[key], base, key, where)
+    return out
+
+
+def _convert(value: Any, base: str, key: str, where: str) -> Any:
+    try:
+        return _CONVERTERS[base](value)
+    except (TypeError, ValueError) as exc:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT, f"input '{key}' of {where} must be of type {base}"
+        ) from exc
+
+
+def _to_str(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 4096 or "\x00" in value:
+        raise ValueError(value)
+    return value
+
+
+def _to_list(value: Any) -> list[str]:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    if isinstance(value, str):
+        return [p.strip() for p in value.split(",") if p.strip()]
+    raise TypeError(value)
+
+
+def _to_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(value)
+
+
+def _to_int(value: Any) -> int:
+    if isinstance(value, bool | float):
+        raise TypeError(value)
+    return int(value)
+
+
+def _to_float(value: Any) -> float:
+    if isinstance(value, bool):
+        raise TypeError(value)
+    return float(value)
+
+
+_CONVERTERS: dict[str, Callable[[Any], Any]] = {
+    "str": _to_str,
+    "path": _to_str,
+    "list": _to_list,
+    "bool": _to_bool,
+    "int": _to_int,
+    "float": _to_float,
+}

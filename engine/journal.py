@@ -1,0 +1,508 @@
+"""The run journal: runs, their transitions, item progress and recaps in SQLite.
+
+Every transition is *one* atomic write (``BEGIN IMMEDIATE`` … ``COMMIT``): the
+journal row and the run's new state/status/context land together or not at
+all. WAL mode lets the CLI, the MCP server and a git hook share the file; the
+``synchronous`` level is policy (FULL by default: a committed transition
+survives power loss). Writes that change a run check the expected sequence
+number *and* the owner token, so a process that lost ownership of a run can
+never write over the one that took it.
+
+A file that is not a database is moved aside (never overwritten) and a fresh
+journal started; a journal made by a newer vibflow is refused untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY,
+    flow TEXT NOT NULL,
+    flow_version INTEGER NOT NULL,
+    origin TEXT NOT NULL,
+    definition TEXT NOT NULL,
+    definition_digest TEXT NOT NULL,
+    policy_digest TEXT NOT NULL,
+    status TEXT NOT NULL,
+    state TEXT NOT NULL,
+    context TEXT NOT NULL,
+    blocked_reason TEXT,
+    pending_event TEXT,
+    pending_inputs TEXT,
+    error TEXT,
+    owner_pid INTEGER,
+    owner_host TEXT,
+    owner_started TEXT,
+    owner_token TEXT,
+    seq INTEGER NOT NULL,
+    attempt INTEGER NOT NULL DEFAULT 1,
+    recap_id TEXT,
+    parent_run TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX runs_by_update ON runs(updated_at);
+CREATE TABLE entries (
+    run_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    from_state TEXT,
+    event TEXT,
+    to_state TEXT,
+    guards TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    started_at TEXT,
+    at TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE items (
+    run_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    key TEXT NOT NULL,
+    done_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, state, key)
+) WITHOUT ROWID;
+CREATE TABLE recaps (
+    recap_id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    generated_at TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX recaps_by_subject ON recaps(subject_id, generated_at);
+"""
+
+UNFINISHED = ("running", "waiting", "blocked", "interrupted")
+FINISHED = ("done", "failed", "aborted")
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The process advancing a run (see ``ownership``)."""
+
+    pid: int
+    host: str
+    started: str
+    token: str
+
+
+@dataclass
+class RunRecord:
+    run_id: str
+    flow: str
+    flow_version: int
+    origin: str
+    definition: str
+    definition_digest: str
+    policy_digest: str
+    status: str
+    state: str
+    context: dict[str, Any]
+    seq: int
+    created_at: str
+    updated_at: str
+    blocked_reason: str | None = None
+    pending_event: str | None = None
+    pending_inputs: dict[str, Any] | None = None
+    error: str | None = None
+    owner: Owner | None = None
+    attempt: int = 1
+    recap_id: str | None = None
+    parent_run: str | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journal row: a start, a transition, a refusal or a status change."""
+
+    run_id: str
+    seq: int
+    kind: str  # start | transition | blocked | status
+    from_state: str | None
+    event: str | None
+    to_state: str | None
+    guards: list[dict[str, Any]] = field(default_factory=list)
+    outcome: str = ""
+    started_at: str | None = None
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class RunUpdate:
+    """The new values a journal write gives a run (``None`` keeps a field)."""
+
+    state: str
+    status: str
+    context: dict[str, Any]
+    blocked_reason: str | None = None
+    pending_event: str | None = None
+    pending_inputs: dict[str, Any] | None = None
+    error: str | None = None
+    keep_owner: bool = True
+
+
+class Journal:
+    """The SQLite journal of one project (``.vibflow/runs.db``)."""
+
+    def __init__(self, path: Path, *, synchronous: str = "FULL") -> None:
+        self.path = path
+        self.backup: Path | None = None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = self._open(synchronous)
+        except sqlite3.DatabaseError as exc:
+            if "not a database" not in str(exc) and "malformed" not in str(exc):
+                raise VibflowError(
+                    ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
+                ) from exc
+            self.backup = self._move_aside()
+            self._db = self._open(synchronous)
+
+    def _open(self, synchronous: str) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise VibflowError(
+                    ErrorCode.STORE_ERROR,
+                    f"the run journal was written by a newer vibflow (schema {version}, this one "
+                    f"knows {SCHEMA_VERSION})",
+                    hint="Upgrade vibflow; the journal was left untouched.",
+                )
+            if version == 0:
+                with self._tx(db):
+                    if db.execute("PRAGMA user_version").fetchone()[0] == 0:
+                        for stmt in filter(str.strip, _SCHEMA.split(";")):
+                            db.execute(stmt)
+                        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            # Touch a table so a corrupt file fails here, not mid-run.
+            db.execute("SELECT count(*) FROM runs").fetchone()
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        self.path.rename(backup)
+        for suffix in ("-wal", "-shm"):
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                side.rename(backup.with_name(backup.name + suffix))
+        return backup
+
+    def close(self) -> None:
+        self._db.close()
+
+    @staticmethod
+    @contextmanager
+    def _tx(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        for attempt in range(50):
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                time.sleep(min(0.01 * (attempt + 1), 0.2))
+        else:
+            raise VibflowError(
+                ErrorCode.BUSY,
+                "the run journal is busy (another vibflow process holds it)",
+                hint="Try again in a moment.",
+            )
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            with self._tx(self._db) as db:
+                yield db
+        except sqlite3.Error as exc:
+            raise VibflowError(ErrorCode.STORE_ERROR, f"run journal write failed: {exc}") from exc
+
+    # -- runs ---------------------------------------------------------------
+
+    def create_run(self, run: RunRecord) -> None:
+        entry = Entry(run.run_id, 0, "start", None, None, run.state, at=run.created_at)
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                _run_row(run),
+            )
+            _insert_entry(db, entry)
+
+    def get(self, run_id: str) -> RunRecord | None:
+        row = self._db.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
+        return _run(row) if row else None
+
+    def runs(
+        self, statuses: Sequence[str] | None = None, *, limit: int = 50, flow: str | None = None
+    ) -> list[RunRecord]:
+        sql = "SELECT * FROM runs"
+        args: list[Any] = []
+        where: list[str] = []
+        if statuses:
+            where.append(f"status IN ({','.join('?' * len(statuses))})")
+            args += list(statuses)
+        if flow:
+            where.append("flow=?")
+            args.append(flow)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY updated_at DESC, rowid DESC LIMIT ?"
+        args.append(limit)
+        return [_run(r) for r in self._db.execute(sql, args).fetchall()]
+
+    def advance(
+        self,
+        run: RunRecord,
+        entry: Entry,
+        update: RunUpdate,
+        owner: Owner | None,
+        *,
+        expect_token: str | None,
+        attempt_increment: bool = False,
+        recap: dict[str, Any] | None = None,
+    ) -> RunRecord:
+        """Write one journal entry, the run's new values (and a recap), atomically.
+
+        Fails with BUSY if the run moved on (another seq) or changed owner
+        since ``run`` was read: a process that lost a run never writes to it.
+        """
+        now = entry.at or utcnow()
+        context_json = json.dumps(update.context, sort_keys=True, separators=(",", ":"))
+        new_owner = owner if update.keep_owner else None
+        recap_id = recap["id"] if recap else None
+        with self.transaction() as db:
+            cur = db.execute(
+                """UPDATE runs SET status=?, state=?, context=?, blocked_reason=?, pending_event=?,
+                       pending_inputs=?, error=?, owner_pid=?, owner_host=?, owner_started=?,
+                       owner_token=?, seq=?, attempt=attempt+?, recap_id=COALESCE(?, recap_id),
+                       updated_at=?
+                   WHERE run_id=? AND seq=? AND owner_token IS ?""",
+                (
+                    update.status,
+                    update.state,
+                    context_json,
+                    update.blocked_reason,
+                    update.pending_event,
+                    json.dumps(update.pending_inputs)
+                    if update.pending_inputs is not None
+                    else None,
+                    update.error,
+                    *(_owner_cols(new_owner)),
+                    entry.seq,
+                    1 if attempt_increment else 0,
+                    recap_id,
+                    now,
+                    run.run_id,
+                    entry.seq - 1,
+                    expect_token,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise VibflowError(
+                    ErrorCode.BUSY,
+                    f"run {run.run_id} was changed by another process",
+                    hint=f"See `vibflow runs show {run.run_id}`.",
+                )
+            _insert_entry(db, entry)
+            if recap is not None:
+                db.execute(
+                    "INSERT INTO recaps VALUES (?,?,?,?,?)",
+                    (
+                        recap["id"],
+                        recap["kind"],
+                        recap["subject_id"],
+                        recap["generated_at"],
+                        json.dumps(recap, sort_keys=True),
+                    ),
+                )
+        fresh = self.get(run.run_id)
+        if fresh is None:
+            raise VibflowError(ErrorCode.STORE_ERROR, f"run {run.run_id} vanished from the journal")
+        return fresh
+
+    def claim(
+        self,
+        run_id: str,
+        owner: Owner,
+        *,
+        expect_seq: int,
+        expect_token: str | None,
+        attempt_increment: bool = False,
+    ) -> bool:
+        """Take ownership of a run if nobody else did since it was read."""
+        with self.transaction() as db:
+            cur = db.execute(
+                """UPDATE runs SET owner_pid=?, owner_host=?, owner_started=?, owner_token=?,
+                       attempt=attempt+?, updated_at=?
+                   WHERE run_id=? AND seq=? AND owner_token IS ?""",
+                (
+                    *_owner_cols(owner),
+                    1 if attempt_increment else 0,
+                    utcnow(),
+                    run_id,
+                    expect_seq,
+                    expect_token,
+                ),
+            )
+            return cur.rowcount == 1
+
+    def release(self, run_id: str, token: str) -> None:
+        with self.transaction() as db:
+            db.execute(
+                """UPDATE runs SET owner_pid=NULL, owner_host=NULL, owner_started=NULL,
+                       owner_token=NULL WHERE run_id=? AND owner_token=?""",
+                (run_id, token),
+            )
+
+    def set_recap(self, run_id: str, recap_id: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE runs SET recap_id=? WHERE run_id=?", (recap_id, run_id))
+
+    def entries(self, run_id: str) -> list[Entry]:
+        rows = self._db.execute(
+            "SELECT * FROM entries WHERE run_id=? ORDER BY seq", (run_id,)
+        ).fetchall()
+        return [
+            Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9])
+            for r in rows
+        ]
+
+    # -- per-item progress ----------------------------------------------------
+
+    def mark_items(self, run_id: str, state: str, keys: Iterable[str]) -> None:
+        now = utcnow()
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO items VALUES (?,?,?,?)",
+                [(run_id, state, k, now) for k in keys],
+            )
+
+    def done_items(self, run_id: str, state: str) -> set[str]:
+        rows = self._db.execute(
+            "SELECT key FROM items WHERE run_id=? AND state=?", (run_id, state)
+        ).fetchall()
+        return {r[0] for r in rows}
+
+    # -- recaps -----------------------------------------------------------------
+
+    def save_recap(
+        self, recap_id: str, kind: str, subject_id: str, generated_at: str, body: dict[str, Any]
+    ) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO recaps VALUES (?,?,?,?,?)",
+                (recap_id, kind, subject_id, generated_at, json.dumps(body, sort_keys=True)),
+            )
+            if kind == "run":
+                db.execute("UPDATE runs SET recap_id=? WHERE run_id=?", (recap_id, subject_id))
+
+    def get_recap(self, recap_id: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT body FROM recaps WHERE recap_id=?", (recap_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+
+def _owner_cols(owner: Owner | None) -> tuple[Any, Any, Any, Any]:
+    if owner is None:
+        return (None, None, None, None)
+    return (owner.pid, owner.host, owner.started, owner.token)
+
+
+def _insert_entry(db: sqlite3.Connection, e: Entry) -> None:
+    db.execute(
+        "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (
+            e.run_id,
+            e.seq,
+            e.kind,
+            e.from_state,
+            e.event,
+            e.to_state,
+            json.dumps(e.guards, separators=(",", ":")),
+            e.outcome,
+            e.started_at,
+            e.at or utcnow(),
+        ),
+    )
+
+
+def _run_row(r: RunRecord) -> tuple[Any, ...]:
+    return (
+        r.run_id,
+        r.flow,
+        r.flow_version,
+        r.origin,
+        r.definition,
+        r.definition_digest,
+        r.policy_digest,
+        r.status,
+        r.state,
+        json.dumps(r.context, sort_keys=True, separators=(",", ":")),
+        r.blocked_reason,
+        r.pending_event,
+        json.dumps(r.pending_inputs) if r.pending_inputs is not None else None,
+        r.error,
+        *_owner_cols(r.owner),
+        r.seq,
+        r.attempt,
+        r.recap_id,
+        r.parent_run,
+        r.created_at,
+        r.updated_at,
+    )
+
+
+def _run(row: Sequence[Any]) -> RunRecord:
+    owner = Owner(row[14], row[15], row[16], row[17]) if row[17] else None
+    return RunRecord(
+        run_id=row[0],
+        flow=row[1],
+        flow_version=row[2],
+        origin=row[3],
+        definition=row[4],
+        definition_digest=row[5],
+        policy_digest=row[6],
+        status=row[7],
+        state=row[8],
+        context=json.loads(row[9]),
+        blocked_reason=row[10],
+        pending_event=row[11],
+        pending_inputs=json.loads(row[12]) if row[12] else None,
+        error=row[13],
+        owner=owner,
+        seq=row[18],
+        attempt=row[19],
+        recap_id=row[20],
+        parent_run=row[21],
+        created_at=row[22],
+        updated_at=row[23],
+    )

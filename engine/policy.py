@@ -1,0 +1,119 @@
+"""Policy: shipped YAML defaults, overridden by the project's own file.
+
+``policies/*.yaml`` (package data) each hold top-level sections; the user's
+``<repo>/.vibflow/policy.yaml`` overrides any of them, mapping by mapping
+(lists and scalars replace). A section is validated against the model its
+owner passes in, and an invalid edit is reported at the line and column of the
+file that introduced it. The merged document's digest is stored with each run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.yamlsource import YamlDocument, parse_yaml, validate
+
+M = TypeVar("M", bound=BaseModel)
+USER_POLICY_DISPLAY = ".vibflow/policy.yaml"
+
+
+class JournalPolicy(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL",
+        description="FULL survives power loss (one fsync per transition); NORMAL survives "
+        "process crashes only.",
+    )
+
+
+class EnginePolicy(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    journal: JournalPolicy = JournalPolicy()
+    context_max_bytes: int = Field(default=65536, ge=1024, le=4 * 1024 * 1024)
+
+
+class PolicySet:
+    def __init__(self, defaults: Traversable | None, user_file: Path | None) -> None:
+        self._docs: list[YamlDocument] = []
+        if defaults is not None:
+            for f in sorted(defaults.iterdir(), key=lambda t: t.name):
+                if f.name.endswith(".yaml") and f.is_file():
+                    self._docs.append(
+                        _mapping(
+                            parse_yaml(
+                                f.read_text("utf-8"),
+                                f"vibflow/policies/{f.name}",
+                                code=ErrorCode.POLICY_INVALID,
+                            )
+                        )
+                    )
+        self._user: YamlDocument | None = None
+        if user_file is not None and user_file.is_file():
+            try:
+                text = user_file.read_bytes().decode("utf-8-sig")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise VibflowError(
+                    ErrorCode.POLICY_INVALID, f"cannot read {USER_POLICY_DISPLAY} as UTF-8 text"
+                ) from exc
+            self._user = _mapping(
+                parse_yaml(text, USER_POLICY_DISPLAY, code=ErrorCode.POLICY_INVALID)
+            )
+        merged: dict[str, Any] = {}
+        for doc in [*self._docs, *([self._user] if self._user else [])]:
+            merged = _merge(merged, doc.data or {})
+        self._merged = merged
+
+    def digest(self) -> str:
+        text = json.dumps(self._merged, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def raw(self) -> Mapping[str, Any]:
+        return self._merged
+
+    def section(self, name: str, model: type[M]) -> M:
+        data = self._merged.get(name, {})
+        if data is None:
+            data = {}
+        # Locate errors in the user's file when it sets the section, else in
+        # the shipped default that defines it.
+        owner = next(
+            (d for d in [self._user, *reversed(self._docs)] if d and name in (d.data or {})),
+            None,
+        )
+        doc = owner or YamlDocument(USER_POLICY_DISPLAY, {})
+        scoped = YamlDocument(
+            doc.display,
+            data,
+            {k[1:]: v for k, v in doc.positions.items() if k[:1] == (name,)},
+        )
+        return validate(
+            scoped, model, code=ErrorCode.POLICY_INVALID, what=f"policy section '{name}'"
+        )
+
+
+def _mapping(doc: YamlDocument) -> YamlDocument:
+    if doc.data is not None and not isinstance(doc.data, dict):
+        raise VibflowError(
+            ErrorCode.POLICY_INVALID,
+            "a policy file must be a mapping of sections (for example 'engine:')",
+            location=doc.locate(()),
+        )
+    return doc
+
+
+def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out

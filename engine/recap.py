@@ -1,0 +1,161 @@
+"""Recaps: what a run did and exactly how to pick it up again (seed 004 §6).
+
+A recap is written when a run waits, ends, fails, is blocked or is found
+interrupted. The engine's heuristic generator knows only the flow: states,
+events, statuses and the journal. Domain code enriches a recap through
+:data:`RecapEnricher` hooks (registered by the front door) that may add
+bullets, artifacts or next actions; the model's limits still hold afterwards,
+so an enricher cannot produce an over-long headline or a fourth next action.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from vibflow.engine.definition import FlowDefinition
+from vibflow.engine.journal import Entry, RunRecord, utcnow
+
+Headline = Annotated[str, StringConstraints(max_length=80, pattern=r"^[^\n\r]+$")]
+
+
+class Artifact(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Literal["file", "checkpoint", "run"]
+    ref: str = Field(description="project-relative path, checkpoint id or run id")
+
+    @field_validator("ref")
+    @classmethod
+    def _relative(cls, value: str) -> str:
+        if value.startswith(("/", "\\")) or (len(value) > 1 and value[1] == ":"):
+            raise ValueError("artifacts are project-relative, never absolute")
+        return value
+
+
+class ResumeHint(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    run_id: str
+    state: str
+    cursor: dict[str, int] = Field(default_factory=dict)
+    command: str
+
+
+class Recap(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    schema_version: Literal[1] = 1
+    id: Annotated[str, StringConstraints(pattern=r"^rcp_[0-9a-f]{32}$")]
+    kind: Literal["run", "project"]
+    subject_id: str
+    generated_at: str
+    generator: Literal["heuristic", "user_edited"] = "heuristic"
+    reason: str
+    headline: Headline
+    bullets: list[str] = Field(min_length=3, max_length=7)
+    next_actions: list[str] = Field(default_factory=list, max_length=3)
+    artifacts: list[Artifact] = Field(default_factory=list)
+    resume_hint: ResumeHint | None = None
+
+
+RecapEnricher = Callable[[Recap, RunRecord], Recap]
+
+
+def new_recap_id() -> str:
+    return f"rcp_{uuid.uuid4().hex}"
+
+
+def clip(text: str, limit: int = 80) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1].rstrip() + "…"
+
+
+def continue_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
+    """Real commands a user can paste to move this run on."""
+    rid = run.run_id
+    state = defn.states.get(run.state)
+    if run.status in ("waiting", "blocked") and state is not None and state.kind == "wait":
+        out = []
+        for event in state.on:
+            args = " ".join(
+                f"--input {k}=VALUE" for k, t in state.inputs.items() if not t.endswith("?")
+            )
+            out.append(f"vibflow step {rid} {event}" + (f" {args}" if args else ""))
+        return out
+    if run.status in ("interrupted", "blocked"):
+        return [f"vibflow resume {rid}"]
+    return []
+
+
+def run_recap(
+    run: RunRecord,
+    defn: FlowDefinition,
+    entries: Sequence[Entry],
+    *,
+    reason: str,
+    items_done: int = 0,
+) -> Recap:
+    """The engine's heuristic recap of one run."""
+    moves = [e for e in entries if e.kind == "transition"]
+    path: list[str] = [moves[0].from_state or "?"] if moves else [run.state]
+    path += [e.to_state or "?" for e in moves]
+    shown_path = " → ".join(path if len(path) <= 8 else [*path[:3], "…", *path[-4:]])
+    status = run.status
+    flow = run.flow
+    where = run.state
+    headline = {
+        "waiting": f"{flow} is waiting for input at '{where}'",
+        "blocked": f"{flow} is blocked at '{where}': {run.blocked_reason or 'a check refused'}",
+        "interrupted": f"{flow} was interrupted at '{where}' and can be resumed",
+        "done": f"{flow} finished at '{where}'",
+        "aborted": f"{flow} was aborted at '{where}'",
+        "failed": f"{flow} failed at '{where}'",
+        "running": f"{flow} is running at '{where}'",
+    }.get(status, f"{flow} is {status} at '{where}'")
+    bullets = [
+        f"Flow '{flow}' version {run.flow_version} ({run.origin}), run {run.run_id}.",
+        f"Path so far: {shown_path} ({len(moves)} transition{'s' if len(moves) != 1 else ''}).",
+        f"Status: {status} at state '{where}' since {run.updated_at}.",
+    ]
+    if run.blocked_reason:
+        bullets.append(f"Blocked because {run.blocked_reason}")
+    if run.error:
+        bullets.append(f"Error: {clip(run.error, 200)}")
+    if items_done:
+        bullets.append(f"{items_done} item(s) of step '{where}' were already completed.")
+    refusals = sum(1 for e in entries if e.kind == "blocked")
+    if refusals:
+        bullets.append(f"Guards refused {refusals} time(s) during this run.")
+    actions = continue_commands(run, defn)[:3]
+    hint = None
+    if status not in ("done", "aborted", "failed"):
+        hint = ResumeHint(
+            run_id=run.run_id,
+            state=where,
+            cursor={"seq": run.seq, "items_done": items_done},
+            command=actions[0] if actions else f"vibflow resume {run.run_id}",
+        )
+    return Recap(
+        id=new_recap_id(),
+        kind="run",
+        subject_id=run.run_id,
+        generated_at=utcnow(),
+        reason=reason,
+        headline=clip(headline),
+        bullets=bullets[:7],
+        next_actions=actions,
+        artifacts=[Artifact(kind="run", ref=run.run_id)],
+        resume_hint=hint,
+    )
+
+
+def enrich(recap: Recap, run: RunRecord, enrichers: Sequence[RecapEnricher]) -> Recap:
+    """Apply domain enrichers, re-validating so the model's limits still hold."""
+    for fn in enrichers:
+        recap = Recap.model_validate(fn(recap, run).model_dump())
+    return recap
+
+
+def recap_json(recap: Recap) -> dict[str, Any]:
+    return recap.model_dump(mode="json")

@@ -1,0 +1,887 @@
+"""Runs: start a flow, advance it, pause, resume, fork, abort.
+
+A run advances while it owns itself (a recorded pid + host + start time).
+Each transition is one journal commit whose new status says what happens
+next: ``running`` (a step or pass-through state follows, owner kept),
+``waiting`` (a wait state, owner released), ``blocked`` (a guard refused,
+owner released) or a final status. A process that dies mid-step therefore
+leaves ``running`` with a dead owner, which :meth:`Runner.refresh` turns into
+``interrupted``; :meth:`Runner.resume` re-runs that step only if it is
+idempotent or can reconcile, and otherwise asks for an explicit re-run.
+
+A run always executes the definition stored when it started, never the YAML
+as it is now (workflow versioning).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import ValidationError
+
+from vibflow.engine.audit import AuditFacts, AuditLog
+from vibflow.engine.definition import FlowDefinition, StateSpec
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.faults import CrashPlan
+from vibflow.engine.journal import (
+    FINISHED,
+    UNFINISHED,
+    Entry,
+    Journal,
+    Owner,
+    RunRecord,
+    RunUpdate,
+    utcnow,
+)
+from vibflow.engine.loader import LoadedFlow
+from vibflow.engine.machine import FlowMachine, GuardProbe
+from vibflow.engine.ownership import Liveness, current_owner, liveness
+from vibflow.engine.recap import Recap, enrich, run_recap
+from vibflow.engine.registry import GuardContext, Registry, StepContext, StepResult
+from vibflow.engine.verifier import verify
+
+# "the writing owner's own token": most writes expect the run to be ours.
+_OWNER_TOKEN = "\x00owner"  # noqa: S105 - a sentinel, not a secret
+
+_ENTRY_AUDIT_EVENT = {
+    "start": "run_started",
+    "transition": "transition",
+    "blocked": "guard_refused",
+}
+
+
+class JournalProgress:
+    """Item progress of a per-item step, recorded in the journal."""
+
+    def __init__(self, journal: Journal, run_id: str, state: str, crash: CrashPlan) -> None:
+        self._journal = journal
+        self._run_id = run_id
+        self._state = state
+        self._crash = crash
+        self._done = journal.done_items(run_id, state)
+        self.marked_in_process = 0
+
+    def is_done(self, key: str) -> bool:
+        return key in self._done
+
+    def mark_done(self, key: str) -> None:
+        if key in self._done:
+            return
+        self._journal.mark_items(self._run_id, self._state, [key])
+        self._done.add(key)
+        self.marked_in_process += 1
+        self._crash.after_item(self.marked_in_process)
+
+    def pending(self, keys: Iterable[str]) -> Iterator[str]:
+        return (k for k in keys if k not in self._done)
+
+    @property
+    def done_count(self) -> int:
+        return len(self._done)
+
+
+class _MemoryProgress:
+    """Progress for dry runs: nothing is written."""
+
+    def __init__(self) -> None:
+        self._done: set[str] = set()
+
+    def is_done(self, key: str) -> bool:
+        return key in self._done
+
+    def mark_done(self, key: str) -> None:
+        self._done.add(key)
+
+    def pending(self, keys: Iterable[str]) -> Iterator[str]:
+        return (k for k in keys if k not in self._done)
+
+
+@dataclasses.dataclass
+class DryRunReport:
+    flow: str
+    path: list[dict[str, Any]]
+    skipped: list[str]
+    ended: str  # "final" | "wait" | "blocked" | "failed" | "loop"
+    blocked_reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def status_for(state: StateSpec) -> str:
+    if state.kind == "wait":
+        return "waiting"
+    if state.kind == "final" and state.step is None:
+        return state.status.value if state.status else "done"
+    return "running"
+
+
+def merge_context(base: Mapping[str, Any], *updates: Mapping[str, Any]) -> dict[str, Any]:
+    """Shallow merge, except that dict values merge one level deep."""
+    out = dict(base)
+    for upd in updates:
+        for key, value in upd.items():
+            if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+                out[key] = {**out[key], **value}
+            else:
+                out[key] = value
+    return out
+
+
+class Runner:
+    def __init__(
+        self,
+        *,
+        registry: Registry,
+        journal: Journal,
+        audit: AuditLog,
+        project_root: Path,
+        env: Mapping[str, str],
+        services: Mapping[str, Any] | None = None,
+        policy_digest: str = "",
+        context_max_bytes: int = 65536,
+        crash: CrashPlan | None = None,
+    ) -> None:
+        self.registry = registry
+        self.journal = journal
+        self.audit = audit
+        self.project_root = project_root
+        self.env = env
+        self.services: Mapping[str, Any] = services or {}
+        self.policy_digest = policy_digest
+        self.context_max_bytes = context_max_bytes
+        self.crash = crash or CrashPlan()
+        self.last_exception: BaseException | None = None
+        self._machines: dict[str, FlowMachine] = {}
+
+    # -- definitions ------------------------------------------------------------
+
+    def machine(self, defn: FlowDefinition) -> FlowMachine:
+        key = defn.digest()
+        if key not in self._machines:
+            self._machines[key] = FlowMachine(defn, self.registry)
+        return self._machines[key]
+
+    def definition_of(self, run: RunRecord) -> FlowDefinition:
+        """The definition the run started with, still valid for this registry."""
+        defn = FlowDefinition.model_validate_json(run.definition)
+        problems = verify(defn, self.registry)
+        if problems:
+            raise VibflowError(
+                ErrorCode.NOT_RESUMABLE,
+                f"run {run.run_id} was started with a version of flow '{run.flow}' that this "
+                f"vibflow cannot run any more: {problems[0].message}",
+                hint=f"Abort it with `vibflow runs abort {run.run_id}` and start a new run.",
+            )
+        return defn
+
+    def get(self, run_id: str) -> RunRecord:
+        run = self.journal.get(run_id)
+        if run is None:
+            raise VibflowError(
+                ErrorCode.RUN_NOT_FOUND,
+                f"there is no run '{run_id}' in this project",
+                hint="`vibflow runs list` shows the runs.",
+            )
+        return run
+
+    # -- public operations ----------------------------------------------------------
+
+    def start(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> RunRecord:
+        defn = loaded.definition
+        self.machine(defn)  # fail before writing anything if the machine cannot be built
+        first = defn.states[defn.initial]
+        status = status_for(first)
+        owner = current_owner() if status == "running" else None
+        now = utcnow()
+        run = RunRecord(
+            run_id=f"run_{uuid.uuid4().hex}",
+            flow=defn.flow,
+            flow_version=defn.version,
+            origin=loaded.origin,
+            definition=defn.canonical_json(),
+            definition_digest=defn.digest(),
+            policy_digest=self.policy_digest,
+            status=status,
+            state=defn.initial,
+            context={"inputs": dict(inputs or {})},
+            seq=0,
+            created_at=now,
+            updated_at=now,
+            owner=owner,
+        )
+        self._check_size(run.context)
+        self.journal.create_run(run)
+        self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, run.state, at=now))
+        if owner is None:
+            return self._recapped(run, defn, "run started")
+        try:
+            return self._drive(run, defn, owner)
+        finally:
+            self._release(run.run_id, owner)
+
+    def send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
+        """Deliver an event (with inputs) to a waiting or blocked wait state."""
+        from vibflow.engine.inputs import coerce
+
+        run = self.refresh(self.get(run_id))
+        defn = self.definition_of(run)
+        state = defn.states[run.state]
+        self._require_open(run)
+        if state.kind != "wait":
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"run {run_id} is not waiting for input (it is {run.status} at '{run.state}')",
+                hint=f"`vibflow resume {run_id}` continues it.",
+            )
+        if event not in state.on:
+            raise VibflowError(
+                ErrorCode.UNKNOWN_EVENT,
+                f"state '{run.state}' does not accept event '{event}'; it accepts: "
+                f"{', '.join(state.on)}",
+            )
+        inputs = coerce(state.inputs, raw_inputs, where=f"state '{run.state}'")
+        owner = self._claim(run)
+        try:
+            run = self._fire(run, defn, owner, event, inputs)
+            return self._drive(run, defn, owner)
+        finally:
+            self._release(run.run_id, owner)
+
+    def resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
+        run = self.pick(run_id)
+        defn = self.definition_of(run)
+        self._require_open(run)
+        if run.status == "waiting":
+            return run
+        state = defn.states[run.state]
+        spec = self.registry.get_step(state.step) if state.step else None
+        if run.status == "interrupted" and spec and not spec.safe_to_rerun and not rerun_step:
+            raise VibflowError(
+                ErrorCode.NOT_RESUMABLE,
+                f"run {run.run_id} was interrupted inside step '{spec.name}' (state "
+                f"'{run.state}'), which may have partly run and is not known to be safe to repeat",
+                hint=f"Check the project, then run it again with `vibflow resume {run.run_id} "
+                f"--rerun-step`, or stop it with `vibflow runs abort {run.run_id}`.",
+            )
+        self._reconcile_audit(run)
+        owner = current_owner()
+        resumed = Entry(
+            run.run_id,
+            run.seq + 1,
+            "status",
+            run.state,
+            "resumed",
+            run.state,
+            outcome=f"attempt {run.attempt + 1}",
+            at=utcnow(),
+        )
+        run = self._write(
+            run,
+            defn,
+            resumed,
+            RunUpdate(
+                state=run.state,
+                status="running",
+                context=run.context,
+                pending_event=run.pending_event,
+                pending_inputs=run.pending_inputs,
+            ),
+            owner,
+            expect_token=None,
+            attempt_increment=True,
+        )
+        self._audit(run, "run_resumed", resumed, result="ok")
+        try:
+            if run.pending_event is not None:
+                run = self._fire(run, defn, owner, run.pending_event, run.pending_inputs or {})
+            elif spec is not None and spec.reconcile is not None:
+                reconciled = spec.reconcile(self._step_context(run))
+                if reconciled is not None:
+                    run = self._after_step(run, defn, owner, state, reconciled, utcnow())
+            return self._drive(run, defn, owner)
+        finally:
+            self._release(run.run_id, owner)
+
+    def fork(self, source_id: str, state: str) -> RunRecord:
+        """A new run from ``source_id``'s stored definition, starting at ``state``."""
+        source = self.get(source_id)
+        defn = self.definition_of(source)
+        if state not in defn.states:
+            raise VibflowError(ErrorCode.BAD_INPUT, f"flow '{defn.flow}' has no state '{state}'")
+        status = status_for(defn.states[state])
+        owner = current_owner() if status == "running" else None
+        now = utcnow()
+        run = dataclasses.replace(
+            source,
+            run_id=f"run_{uuid.uuid4().hex}",
+            status=status,
+            state=state,
+            seq=0,
+            blocked_reason=None,
+            pending_event=None,
+            pending_inputs=None,
+            error=None,
+            owner=owner,
+            attempt=1,
+            recap_id=None,
+            parent_run=source.run_id,
+            created_at=now,
+            updated_at=now,
+        )
+        self.journal.create_run(run)
+        self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, state, at=now))
+        if owner is None:
+            return self._recapped(run, defn, "run forked")
+        try:
+            return self._drive(run, defn, owner)
+        finally:
+            self._release(run.run_id, owner)
+
+    def abort(self, run_id: str) -> RunRecord:
+        run = self.refresh(self.get(run_id))
+        defn = self.definition_of(run)
+        self._require_open(run)
+        if run.status == "running":
+            raise self._busy(run)
+        entry = Entry(
+            run.run_id,
+            run.seq + 1,
+            "status",
+            run.state,
+            "aborted",
+            run.state,
+            outcome="aborted by the user",
+            at=utcnow(),
+        )
+        run = self._write(
+            run,
+            defn,
+            entry,
+            RunUpdate(state=run.state, status="aborted", context=run.context, keep_owner=False),
+            None,
+            expect_token=None,
+            recap_reason="run aborted",
+        )
+        self._audit(run, "run_aborted", entry, result="aborted")
+        return run
+
+    def refresh(self, run: RunRecord) -> RunRecord:
+        """Mark a run whose owner process died as ``interrupted``."""
+        if run.status != "running" or run.owner is None:
+            return run
+        if liveness(run.owner) is not Liveness.DEAD:
+            return run
+        defn = FlowDefinition.model_validate_json(run.definition)
+        entry = Entry(
+            run.run_id,
+            run.seq + 1,
+            "status",
+            run.state,
+            "interrupted",
+            run.state,
+            outcome="owner process is gone",
+            at=utcnow(),
+        )
+        try:
+            run = self._write(
+                run,
+                defn,
+                entry,
+                RunUpdate(
+                    state=run.state,
+                    status="interrupted",
+                    context=run.context,
+                    pending_event=run.pending_event,
+                    pending_inputs=run.pending_inputs,
+                    keep_owner=False,
+                ),
+                run.owner,
+                recap_reason="run found interrupted",
+            )
+        except VibflowError as exc:
+            if exc.code is not ErrorCode.BUSY:
+                raise
+            return self.get(run.run_id)  # another process noticed first
+        self._audit(run, "run_interrupted", entry, result="interrupted")
+        return run
+
+    def refresh_all(self) -> None:
+        for run in self.journal.runs(("running",), limit=200):
+            self.refresh(run)
+
+    def latest_unfinished(self) -> RunRecord | None:
+        self.refresh_all()
+        runs = self.journal.runs(UNFINISHED, limit=1)
+        return runs[0] if runs else None
+
+    def dry_run(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> DryRunReport:
+        """Walk the flow evaluating guards and read-only steps; write nothing."""
+        defn = loaded.definition
+        machine = self.machine(defn)
+        report = DryRunReport(defn.flow, [], [], "loop")
+        state_name = defn.initial
+        context: dict[str, Any] = {"inputs": dict(inputs or {})}
+        visits: dict[str, int] = {}
+        while visits.get(state_name, 0) < 3:
+            visits[state_name] = visits.get(state_name, 0) + 1
+            state = defn.states[state_name]
+            hop: dict[str, Any] = {"state": state_name, "kind": state.kind}
+            report.path.append(hop)
+            if state.kind == "wait":
+                hop["events"] = list(state.on)
+                report.ended = "wait"
+                return report
+            event = "done"
+            if state.step is not None:
+                spec = self.registry.get_step(state.step)
+                if spec.mutates.value != "none":
+                    report.skipped.append(state_name)
+                    hop["skipped"] = f"{spec.name} (mutates {spec.mutates.value})"
+                    event = "done" if "done" in state.on else next(iter(state.on), "done")
+                else:
+                    ctx = StepContext(
+                        "run_dry",
+                        defn.flow,
+                        state_name,
+                        MappingProxyType(context),
+                        self.project_root,
+                        _MemoryProgress(),
+                        self.services,
+                        dry_run=True,
+                    )
+                    try:
+                        result = _as_result(spec.fn(ctx))
+                    except VibflowError as exc:
+                        hop["error"] = exc.message
+                        report.ended = "failed"
+                        return report
+                    context = merge_context(context, result.context)
+                    event = result.event
+            if state.final:
+                report.ended = "final"
+                return report
+            hop["event"] = event
+            if event not in state.on:
+                hop["error"] = f"no transition for event '{event}'"
+                report.ended = "failed"
+                return report
+            probe = GuardProbe(
+                self._guard_context("run_dry", defn, state_name, event, context, {}, dry_run=True)
+            )
+            target = machine.fire(state_name, event, probe)
+            hop["guards"] = [o.to_json() for o in probe.outcomes]
+            if target is None:
+                report.ended = "blocked"
+                report.blocked_reason = probe.refusal.reason if probe.refusal else None
+                return report
+            state_name = target
+        return report
+
+    # -- the advance loop ------------------------------------------------------------
+
+    def _drive(self, run: RunRecord, defn: FlowDefinition, owner: Owner) -> RunRecord:
+        while run.status == "running":
+            state = defn.states[run.state]
+            if state.kind == "pass":
+                run = self._fire(run, defn, owner, "done", {})
+                continue
+            if state.step is None:  # a final state without a step never stays running
+                return self._finish(run, defn, owner, state, None)
+            spec = self.registry.get_step(state.step)
+            started = utcnow()
+            try:
+                result = _as_result(spec.fn(self._step_context(run)))
+                AuditFacts.model_validate(dict(result.audit))
+            except VibflowError as exc:
+                self.last_exception = exc
+                return self._fail(run, defn, owner, f"step '{spec.name}' failed: {exc.message}")
+            except ValidationError as exc:
+                self.last_exception = exc
+                return self._fail(
+                    run,
+                    defn,
+                    owner,
+                    f"step '{spec.name}' returned audit facts that are not count-only",
+                )
+            except Exception as exc:  # noqa: BLE001 - any step bug must fail the run, visibly
+                self.last_exception = exc
+                return self._fail(
+                    run,
+                    defn,
+                    owner,
+                    f"step '{spec.name}' failed unexpectedly ({type(exc).__name__})",
+                )
+            run = self._after_step(run, defn, owner, state, result, started)
+        return run
+
+    def _after_step(
+        self,
+        run: RunRecord,
+        defn: FlowDefinition,
+        owner: Owner,
+        state: StateSpec,
+        result: StepResult,
+        started: str,
+    ) -> RunRecord:
+        if state.final:
+            return self._finish(run, defn, owner, state, result)
+        if result.event not in state.on:
+            return self._fail(
+                run,
+                defn,
+                owner,
+                f"step '{state.step}' ended with event '{result.event}', which state "
+                f"'{run.state}' does not handle (it handles: {', '.join(state.on)})",
+            )
+        return self._fire(run, defn, owner, result.event, {}, result=result, started=started)
+
+    def _fire(
+        self,
+        run: RunRecord,
+        defn: FlowDefinition,
+        owner: Owner,
+        event: str,
+        inputs: Mapping[str, Any],
+        *,
+        result: StepResult | None = None,
+        started: str | None = None,
+    ) -> RunRecord:
+        src = run.state
+        state = defn.states[src]
+        spec = state.on[event]
+        updates: list[Mapping[str, Any]] = []
+        if result is not None:
+            updates.append(result.context)
+        if inputs:
+            updates.append({"inputs": dict(inputs)})
+        context = merge_context(run.context, *updates)
+        self._check_size(context)
+        probe = GuardProbe(self._guard_context(run.run_id, defn, src, event, context, inputs))
+        target = self.machine(defn).fire(src, event, probe)
+        guards = [o.to_json() for o in probe.outcomes]
+        outcome = (result.outcome if result else "")[:200]
+        facts = dict(result.audit) if result else {}
+        if target is None:
+            refusal = probe.refusal
+            reason = refusal.reason if refusal else "a check refused"
+            detour = state.on_blocked
+            entry = Entry(
+                run.run_id,
+                run.seq + 1,
+                "blocked",
+                src,
+                event,
+                detour or spec.target,
+                guards,
+                outcome,
+                started,
+                utcnow(),
+            )
+            if detour is not None:
+                update = RunUpdate(
+                    state=detour,
+                    status=status_for(defn.states[detour]),
+                    context=context,
+                    blocked_reason=reason,
+                    keep_owner=status_for(defn.states[detour]) == "running",
+                )
+            else:
+                update = RunUpdate(
+                    state=src,
+                    status="blocked",
+                    context=context,
+                    blocked_reason=reason,
+                    pending_event=event,
+                    pending_inputs=dict(inputs),
+                    keep_owner=False,
+                )
+            run = self._write(run, defn, entry, update, owner, recap_reason="guard refused")
+            self._audit(
+                run,
+                "guard_refused",
+                entry,
+                result="refused",
+                guard=refusal.name if refusal else None,
+                **facts,
+            )
+            self.crash.after_transition(run.seq)
+            return run
+        new_status = status_for(defn.states[target])
+        entry = Entry(
+            run.run_id,
+            run.seq + 1,
+            "transition",
+            src,
+            event,
+            target,
+            guards,
+            outcome,
+            started,
+            utcnow(),
+        )
+        update = RunUpdate(
+            state=target, status=new_status, context=context, keep_owner=new_status == "running"
+        )
+        reason = None if new_status == "running" else f"run {new_status}"
+        run = self._write(run, defn, entry, update, owner, recap_reason=reason)
+        self._audit(run, "transition", entry, result="ok", **facts)
+        self.crash.after_transition(run.seq)
+        return run
+
+    def _finish(
+        self,
+        run: RunRecord,
+        defn: FlowDefinition,
+        owner: Owner,
+        state: StateSpec,
+        result: StepResult | None,
+    ) -> RunRecord:
+        status = (result.status if result and result.status else state.status) or "done"
+        status = getattr(status, "value", status)
+        context = merge_context(run.context, result.context if result else {})
+        self._check_size(context)
+        entry = Entry(
+            run.run_id,
+            run.seq + 1,
+            "status",
+            run.state,
+            "finished",
+            run.state,
+            outcome=(result.outcome if result else "")[:200],
+            at=utcnow(),
+        )
+        run = self._write(
+            run,
+            defn,
+            entry,
+            RunUpdate(state=run.state, status=status, context=context, keep_owner=False),
+            owner,
+            recap_reason=f"run {status}",
+        )
+        facts = dict(result.audit) if result else {}
+        facts.setdefault("result", "ok" if status == "done" else status)
+        self._audit(run, "run_finished", entry, **facts)
+        self.crash.after_transition(run.seq)
+        return run
+
+    def _fail(self, run: RunRecord, defn: FlowDefinition, owner: Owner, message: str) -> RunRecord:
+        entry = Entry(
+            run.run_id,
+            run.seq + 1,
+            "status",
+            run.state,
+            "failed",
+            run.state,
+            outcome=message[:200],
+            at=utcnow(),
+        )
+        run = self._write(
+            run,
+            defn,
+            entry,
+            RunUpdate(
+                state=run.state,
+                status="failed",
+                context=run.context,
+                error=message,
+                keep_owner=False,
+            ),
+            owner,
+            recap_reason="run failed",
+        )
+        self._audit(run, "run_failed", entry, result="failed")
+        return run
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _write(
+        self,
+        run: RunRecord,
+        defn: FlowDefinition,
+        entry: Entry,
+        update: RunUpdate,
+        owner: Owner | None,
+        *,
+        expect_token: str | None = _OWNER_TOKEN,
+        attempt_increment: bool = False,
+        recap_reason: str | None = None,
+    ) -> RunRecord:
+        """One journal commit; a recap for pauses and ends rides in the same commit."""
+        recap: Recap | None = None
+        if recap_reason is not None:
+            predicted = dataclasses.replace(
+                run,
+                state=update.state,
+                status=update.status,
+                context=update.context,
+                blocked_reason=update.blocked_reason,
+                error=update.error,
+                seq=entry.seq,
+                updated_at=entry.at,
+                pending_event=update.pending_event,
+            )
+            entries = [*self.journal.entries(run.run_id), entry]
+            done = len(self.journal.done_items(run.run_id, update.state))
+            recap = enrich(
+                run_recap(predicted, defn, entries, reason=recap_reason, items_done=done),
+                predicted,
+                self.registry.recap_enrichers,
+            )
+        token = (owner.token if owner else None) if expect_token == _OWNER_TOKEN else expect_token
+        return self.journal.advance(
+            run,
+            entry,
+            update,
+            owner,
+            expect_token=token,
+            attempt_increment=attempt_increment,
+            recap=recap.model_dump(mode="json") if recap else None,
+        )
+
+    def _recapped(self, run: RunRecord, defn: FlowDefinition, reason: str) -> RunRecord:
+        recap = enrich(
+            run_recap(run, defn, self.journal.entries(run.run_id), reason=reason),
+            run,
+            self.registry.recap_enrichers,
+        )
+        self.journal.save_recap(
+            recap.id, "run", run.run_id, recap.generated_at, recap.model_dump(mode="json")
+        )
+        return self.get(run.run_id)
+
+    def write_recap(self, run: RunRecord, reason: str = "requested") -> dict[str, Any]:
+        defn = FlowDefinition.model_validate_json(run.definition)
+        run = self._recapped(run, defn, reason)
+        body = self.journal.get_recap(run.recap_id or "")
+        assert body is not None  # noqa: S101 - written just above
+        return body
+
+    def _step_context(self, run: RunRecord) -> StepContext:
+        progress = JournalProgress(self.journal, run.run_id, run.state, self.crash)
+        return StepContext(
+            run_id=run.run_id,
+            flow=run.flow,
+            state=run.state,
+            context=MappingProxyType(json.loads(json.dumps(run.context))),
+            project_root=self.project_root,
+            progress=progress,
+            services=self.services,
+            attempt=run.attempt,
+        )
+
+    def _guard_context(
+        self,
+        run_id: str,
+        defn: FlowDefinition,
+        src: str,
+        event: str,
+        context: Mapping[str, Any],
+        inputs: Mapping[str, Any],
+        *,
+        dry_run: bool = False,
+    ) -> GuardContext:
+        return GuardContext(
+            run_id=run_id,
+            flow=defn.flow,
+            source=src,
+            event=event,
+            target=defn.states[src].on[event].target,
+            context=MappingProxyType(dict(context)),
+            inputs=MappingProxyType(dict(inputs)),
+            project_root=self.project_root,
+            env=self.env,
+            services=self.services,
+            dry_run=dry_run,
+        )
+
+    def _claim(self, run: RunRecord) -> Owner:
+        owner = current_owner()
+        if not self.journal.claim(run.run_id, owner, expect_seq=run.seq, expect_token=None):
+            raise self._busy(self.get(run.run_id))
+        return owner
+
+    def _release(self, run_id: str, owner: Owner) -> None:
+        self.journal.release(run_id, owner.token)
+
+    def pick(self, run_id: str | None) -> RunRecord:
+        if run_id is not None:
+            return self.refresh(self.get(run_id))
+        run = self.latest_unfinished()
+        if run is None:
+            raise VibflowError(
+                ErrorCode.RUN_NOT_FOUND,
+                "there is no unfinished run to resume",
+                hint="`vibflow runs list` shows all runs.",
+            )
+        return run
+
+    def _require_open(self, run: RunRecord) -> None:
+        if run.status in FINISHED:
+            raise VibflowError(
+                ErrorCode.RUN_FINISHED,
+                f"run {run.run_id} has already finished ({run.status})",
+                hint=f"`vibflow runs show {run.run_id}` shows what happened.",
+            )
+        if run.status == "running":
+            raise self._busy(run)
+
+    def _busy(self, run: RunRecord) -> VibflowError:
+        who = f"process {run.owner.pid}" if run.owner else "another process"
+        return VibflowError(
+            ErrorCode.BUSY,
+            f"run {run.run_id} is being advanced by {who} right now",
+            hint="Wait for it to pause or finish, then try again.",
+        )
+
+    def _check_size(self, context: Mapping[str, Any]) -> None:
+        size = len(json.dumps(context, separators=(",", ":")))
+        if size > self.context_max_bytes:
+            raise VibflowError(
+                ErrorCode.STEP_FAILED,
+                f"the run context would grow to {size} bytes, over the "
+                f"{self.context_max_bytes}-byte limit (policy engine.context_max_bytes)",
+            )
+
+    def _audit(self, run: RunRecord, event: str, entry: Entry, **facts: Any) -> None:
+        clean = {k: v for k, v in facts.items() if v is not None}
+        self.audit.append(
+            event,
+            run_id=run.run_id,
+            flow=run.flow,
+            transition_seq=entry.seq,
+            from_state=entry.from_state,
+            via=entry.event if entry.kind != "status" else None,
+            to_state=entry.to_state,
+            **clean,
+        )
+
+    def _audit_entry(self, run: RunRecord, entry: Entry) -> None:
+        event = _ENTRY_AUDIT_EVENT.get(entry.kind) or f"run_{entry.event or 'changed'}"
+        result = {"start": "ok", "transition": "ok", "blocked": "refused"}.get(entry.kind) or {
+            "interrupted": "interrupted",
+            "aborted": "aborted",
+            "failed": "failed",
+        }.get(entry.event or "", "ok")
+        self._audit(run, event, entry, result=result)
+
+    def _reconcile_audit(self, run: RunRecord) -> None:
+        """Append audit rows for journal entries a crash cut off before auditing."""
+        recorded = self.audit.recorded_transitions(run.run_id)
+        for entry in self.journal.entries(run.run_id):
+            if entry.seq not in recorded:
+                self._audit_entry(run, entry)
+
+
+def _as_result(raw: StepResult | str) -> StepResult:
+    if isinstance(raw, StepResult):
+        return raw
+    if isinstance(raw, str):
+        return StepResult(event=raw)
+    raise VibflowError(ErrorCode.STEP_FAILED, "a step returned neither an event nor a StepResult")

@@ -1,0 +1,14 @@
+"""The domain: step functions, guards and the services they call.
+
+One subpackage per concept. :func:`register` adds everything the domain
+offers to an engine registry; the front door calls it once per process.
+"""
+
+from __future__ import annotations
+
+from vibflow.engine.registry import Registry
+
+
+def register(registry: Registry) -> None:
+    """Register the domain's steps and guards (they arrive with their issues)."""
+    del registry  # recovery, memory and checkpoints register here as they land

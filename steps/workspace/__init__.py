@@ -1,0 +1,1 @@
+"""Where the user's project is: the git work tree vibflow serves."""

@@ -1,0 +1,28 @@
+"""End-to-end: the CLI runs, pauses, blocks and finishes real runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vibflow_testkit import read_effects
+from vibflow_testutil import Cli, as_json
+
+
+def test_linear_run_finishes_done_with_one_effect_per_state(cli: Cli, repo: Path) -> None:
+    """A linear flow runs every step once and ends done, exit 0."""
+    proc = cli("run", "linear", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = as_json(proc)
+    assert data["status"] == "done"
+    assert data["state"] == "end"
+    assert data["blocked_reason"] is None
+    assert str(data["recap_id"]).startswith("rcp_")
+    assert len(read_effects(repo)) == 5
+
+
+def test_wait_stops_non_interactively_and_prints_the_step_command(cli: Cli) -> None:
+    """Without a TTY a wait stops the run and says exactly how to continue."""
+    proc = cli("run", "guarded_apply")
+    assert proc.returncode == 0, proc.stderr
+    assert "is waiting at 'choose'" in proc.stdout
+    assert "vibflow step run_" in proc.stdout

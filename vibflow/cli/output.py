@@ -1,0 +1,340 @@
+"""Rendering for the CLI: one JSON object with ``--json``, plain text otherwise.
+
+The JSON shapes here are the CLI contract (pinned by tests): every run
+object has ``run_id``, ``flow``, ``status``, ``state``, ``blocked_reason`` and
+``recap_id``; ``runs show`` adds ``transitions`` (``from``, ``event``, ``to``,
+``at``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+from vibflow.engine.definition import FlowDefinition
+from vibflow.engine.journal import RunRecord
+from vibflow.engine.recap import continue_commands
+
+_CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
+
+
+def _emit(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, Any]:
+    defn = defn or FlowDefinition.model_validate_json(run.definition)
+    state = defn.states.get(run.state)
+    waiting_for = None
+    if state is not None and state.kind == "wait" and run.status in ("waiting", "blocked"):
+        waiting_for = {"wait": state.wait, "events": list(state.on), "inputs": dict(state.inputs)}
+    data: dict[str, Any] = {
+        "run_id": run.run_id,
+        "flow": run.flow,
+        "flow_version": run.flow_version,
+        "status": run.status,
+        "state": run.state,
+        "blocked_reason": run.blocked_reason,
+        "recap_id": run.recap_id,
+        "error": run.error,
+        "attempt": run.attempt,
+        "waiting_for": waiting_for,
+        "next_commands": continue_commands(run, defn),
+        "created_at": run.created_at,
+        "updated_at": run.updated_at,
+        "parent_run": run.parent_run,
+    }
+    public = run.context.get("public")
+    if isinstance(public, dict):
+        for key, value in public.items():
+            data.setdefault(key, value)
+    return data
+
+
+def definition_changes(project: Any, run: RunRecord) -> dict[str, list[str]] | None:
+    """How the flow file differs from the copy the run executes (None if same)."""
+    from vibflow.engine.defdiff import diff
+    from vibflow.engine.errors import VibflowError
+
+    try:
+        current = project.catalog.load(run.flow).definition
+    except VibflowError:
+        return None
+    if current.digest() == run.definition_digest:
+        return None
+    stored = FlowDefinition.model_validate_json(run.definition)
+    changes = diff(stored, current)
+    return None if changes.empty else changes.to_json()
+
+
+def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
+    data = run_json(run)
+    if changes:
+        data["definition_changes"] = changes
+    if as_json:
+        _emit(data)
+        return
+    headline = {
+        "waiting": f"is waiting at '{run.state}'",
+        "blocked": f"is blocked at '{run.state}'",
+        "done": f"finished at '{run.state}'",
+        "failed": f"failed at '{run.state}'",
+        "aborted": f"was aborted at '{run.state}'",
+        "interrupted": f"was interrupted at '{run.state}'",
+        "running": f"is running at '{run.state}'",
+    }.get(run.status, f"is {run.status} at '{run.state}'")
+    typer.echo(f"run {run.run_id} ({run.flow}) {headline}")
+    if changes:
+        typer.echo(
+            "  note: the flow file changed since this run started; the run keeps the "
+            "version it started with"
+        )
+        for key, items in changes.items():
+            for item in items:
+                typer.echo(f"    {key.replace('_', ' ')}: {item}")
+    if run.blocked_reason:
+        typer.echo(f"  blocked: {run.blocked_reason}")
+    if run.error:
+        typer.echo(f"  error: {run.error}")
+    if data["waiting_for"]:
+        w = data["waiting_for"]
+        typer.echo(f"  waiting for: {w['wait']} (events: {', '.join(w['events'])})")
+    for cmd in data["next_commands"]:
+        typer.echo(f"  next: {cmd}")
+    if run.recap_id:
+        typer.echo(f"  recap: vibflow recap {run.run_id}")
+
+
+def prompt_wait(defn: FlowDefinition, run: RunRecord) -> tuple[str, dict[str, Any]] | None:
+    """Ask on a terminal which event to send, and its inputs."""
+    state = defn.states[run.state]
+    events = list(state.on)
+    for number, event in enumerate(events, start=1):
+        typer.echo(f"  {number}) {event}")
+    choice = typer.prompt("Choose (number or name, empty to stop)", default="", show_default=False)
+    choice = choice.strip()
+    if not choice:
+        return None
+    if choice.isdigit() and 1 <= int(choice) <= len(events):
+        event = events[int(choice) - 1]
+    elif choice in events:
+        event = choice
+    else:
+        typer.echo(f"'{choice}' is not one of: {', '.join(events)}")
+        return prompt_wait(defn, run)
+    values: dict[str, Any] = {}
+    for key, type_name in state.inputs.items():
+        optional = type_name.endswith("?")
+        value = typer.prompt(
+            f"{key} ({type_name.rstrip('?')})", default="" if optional else None, show_default=False
+        )
+        if value != "":
+            values[key] = value
+    return event, values
+
+
+def runs_table(runs: list[RunRecord], as_json: bool) -> None:
+    if as_json:
+        _emit(
+            {
+                "runs": [
+                    {k: getattr(r, k) for k in _CORE} | {"updated_at": r.updated_at} for r in runs
+                ]
+            }
+        )
+        return
+    if not runs:
+        typer.echo("no runs yet — start one with `vibflow run FLOW`")
+        return
+    for r in runs:
+        typer.echo(f"{r.run_id}  {r.flow:<16} {r.status:<11} {r.state:<16} {r.updated_at}")
+
+
+def _transitions(project: Any, run: RunRecord) -> list[dict[str, Any]]:
+    return [
+        {
+            "seq": e.seq,
+            "from": e.from_state,
+            "event": e.event,
+            "to": e.to_state,
+            "at": e.at,
+            "guards": e.guards,
+            "outcome": e.outcome,
+        }
+        for e in project.journal.entries(run.run_id)
+        if e.kind == "transition"
+    ]
+
+
+def run_detail(project: Any, run: RunRecord, as_json: bool) -> None:
+    data = run_json(run)
+    data["transitions"] = _transitions(project, run)
+    data["refusals"] = [
+        {
+            "seq": e.seq,
+            "from": e.from_state,
+            "event": e.event,
+            "to": e.to_state,
+            "at": e.at,
+            "guards": e.guards,
+        }
+        for e in project.journal.entries(run.run_id)
+        if e.kind == "blocked"
+    ]
+    data["definition_digest"] = run.definition_digest
+    data["policy_digest"] = run.policy_digest
+    if as_json:
+        _emit(data)
+        return
+    run_summary(run, False)
+    for t in data["transitions"]:
+        typer.echo(f"  {t['seq']:>3}  {t['from']} --{t['event']}--> {t['to']}  {t['at']}")
+
+
+def timeline(project: Any, run: RunRecord, as_json: bool) -> None:
+    entries = project.journal.entries(run.run_id)
+    if as_json:
+        _emit(
+            {
+                "run_id": run.run_id,
+                "entries": [
+                    {
+                        "seq": e.seq,
+                        "kind": e.kind,
+                        "from": e.from_state,
+                        "event": e.event,
+                        "to": e.to_state,
+                        "guards": e.guards,
+                        "outcome": e.outcome,
+                        "started_at": e.started_at,
+                        "at": e.at,
+                    }
+                    for e in entries
+                ],
+            }
+        )
+        return
+    typer.echo(f"timeline of {run.run_id} ({run.flow})")
+    for e in entries:
+        if e.kind == "start":
+            line = f"start at {e.to_state}"
+        elif e.kind == "transition":
+            line = f"{e.from_state} --{e.event}--> {e.to_state}"
+        elif e.kind == "blocked":
+            line = f"{e.from_state} --{e.event}--x refused"
+        else:
+            line = f"{e.event} at {e.from_state}"
+        typer.echo(f"  {e.at}  {e.seq:>3}  {line}" + (f"  ({e.outcome})" if e.outcome else ""))
+        for g in e.guards:
+            mark = "pass" if g.get("passed") else "REFUSED"
+            why = f": {g['reason']}" if g.get("reason") and not g.get("passed") else ""
+            typer.echo(f"             guard {g['guard']}: {mark}{why}")
+
+
+def recap(body: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        _emit(body)
+        return
+    typer.echo(body["headline"])
+    for bullet in body["bullets"]:
+        typer.echo(f"  • {bullet}")
+    for action in body.get("next_actions", []):
+        typer.echo(f"  → {action}")
+    typer.echo(
+        f"  (recap {body['id']}; resume with `vibflow resume --from-recap {body['id']}`)"
+        if body.get("resume_hint")
+        else f"  (recap {body['id']})"
+    )
+
+
+def project_recap(project: Any, as_json: bool) -> None:
+    """The engine's part of the project recap: runs that need the user."""
+    journal = project.journal
+    open_runs = journal.runs(("interrupted", "blocked", "waiting"), limit=50)
+    order = {"interrupted": 0, "blocked": 1, "waiting": 2}
+    open_runs.sort(key=lambda r: (order[r.status], r.updated_at), reverse=False)
+    recent = journal.runs(("done", "failed", "aborted"), limit=5)
+    items = []
+    for r in open_runs:
+        defn = FlowDefinition.model_validate_json(r.definition)
+        cmds = continue_commands(r, defn)
+        items.append(
+            {
+                "run_id": r.run_id,
+                "flow": r.flow,
+                "status": r.status,
+                "state": r.state,
+                "recap_id": r.recap_id,
+                "resume_command": cmds[0] if cmds else f"vibflow resume {r.run_id}",
+            }
+        )
+    data = {
+        "kind": "project",
+        "open_runs": items,
+        "recent_runs": [{k: getattr(r, k) for k in _CORE} for r in recent],
+    }
+    if as_json:
+        _emit(data)
+        return
+    if not items:
+        typer.echo("Nothing is waiting or interrupted.")
+    for it in items:
+        typer.echo(f"{it['flow']} run {it['run_id']} is {it['status']} at '{it['state']}'")
+        typer.echo(f"  → {it['resume_command']}")
+    if recent:
+        typer.echo("Recently finished:")
+        for r in recent:
+            typer.echo(f"  {r.run_id}  {r.flow}  {r.status}")
+
+
+def flows_table(catalog: Any, as_json: bool) -> None:
+    entries = catalog.entries()
+    if as_json:
+        _emit(
+            {
+                "flows": [
+                    {
+                        "name": e.name,
+                        "origin": e.origin,
+                        "file": e.display,
+                        "overrides_builtin": e.overrides_builtin,
+                    }
+                    for e in entries
+                ]
+            }
+        )
+        return
+    if not entries:
+        typer.echo("no flows are available yet")
+        return
+    for e in entries:
+        extra = " (overrides the shipped flow)" if e.overrides_builtin else ""
+        typer.echo(f"{e.name:<20} {e.origin:<8} {e.display}{extra}")
+
+
+def dry_run(report: Any, as_json: bool) -> None:
+    if as_json:
+        _emit(report.to_json())
+        return
+    typer.echo(f"dry run of {report.flow} (nothing was written):")
+    for hop in report.path:
+        line = f"  {hop['state']} [{hop['kind']}]"
+        if "skipped" in hop:
+            line += f" skipped: {hop['skipped']}"
+        if "event" in hop:
+            line += f" --{hop['event']}-->"
+        typer.echo(line)
+        for g in hop.get("guards", []):
+            typer.echo(f"      guard {g['guard']}: {'pass' if g['passed'] else 'REFUSED'}")
+    ends = {
+        "final": "reached a final state",
+        "wait": "stopped at a wait (needs input)",
+        "blocked": f"blocked: {report.blocked_reason}",
+        "failed": "a step failed",
+        "loop": "stopped: the flow loops",
+    }
+    typer.echo(f"  → {ends[report.ended]}")
+    if report.skipped:
+        typer.echo(f"  skipped (would change files or state): {', '.join(report.skipped)}")
