@@ -179,8 +179,8 @@ class Journal:
     def _open(self, synchronous: str) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0, check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
+            # Read the version before anything that writes (WAL changes the
+            # header): a journal from a newer vibflow must stay byte-identical.
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise VibflowError(
@@ -189,6 +189,8 @@ class Journal:
                     f"knows {SCHEMA_VERSION})",
                     hint="Upgrade vibflow; the journal was left untouched.",
                 )
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
             if version == 0:
                 with self._tx(db):
                     if db.execute("PRAGMA user_version").fetchone()[0] == 0:
