@@ -301,8 +301,8 @@ def test_dry_run_cli_reports_blocked_guard(cli: Cli, repo: Path) -> None:
     data = as_json(proc)
     assert data["ended"] == "blocked"
     assert "VIBFLOW_OFF_FLAG" in data["blocked_reason"]
-    runs = as_json(cli("runs", "list", "--json"))["runs"]
-    assert runs == []
+    assert not (repo / ".vibflow" / "runs.db").exists()
+    assert not (repo / ".vibflow" / "audit.jsonl").exists()
     assert read_effects(repo) == []
 
 

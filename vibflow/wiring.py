@@ -90,6 +90,18 @@ class Project:
         )
 
     @cached_property
+    def dry_runner(self) -> Runner:
+        """A runner over an in-memory journal: a dry run writes nothing."""
+        memory = Path(":memory:")
+        return Runner(
+            registry=self.registry,
+            journal=Journal(memory),
+            audit=AuditLog(memory, project_root_hash=project_root_hash(self.root)),
+            project_root=self.root,
+            env=self.env,
+        )
+
+    @cached_property
     def runner(self) -> Runner:
         return Runner(
             registry=self.registry,

@@ -128,7 +128,7 @@ def run(
     loaded = project.catalog.load(flow)
     pairs = parse_pairs(inputs or [])
     if dry_run:
-        report = project.runner.dry_run(loaded, pairs)
+        report = project.dry_runner.dry_run(loaded, pairs)
         output.dry_run(report, as_json)
         return
     result = project.runner.start(loaded, pairs)
