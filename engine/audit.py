@@ -50,9 +50,11 @@ class PathsCount(_Strict):
 
 
 class RedactionCounts(_Strict):
-    secrets: int = Field(default=0, ge=0)
-    private_paths: int = Field(default=0, ge=0)
-    summarized: int = Field(default=0, ge=0)
+    """Spec §5 AuditEvent.redaction, plus how many fields were omitted."""
+
+    secret_hits: int = Field(default=0, ge=0)
+    privacy_hits: int = Field(default=0, ge=0)
+    summarized_fields: int = Field(default=0, ge=0)
     omitted_fields: int = Field(default=0, ge=0)
 
 
@@ -65,11 +67,11 @@ class TriggerRef(_Strict):
 class AuditFacts(_Strict):
     """Count-only facts a step or guard may add to its transition's row."""
 
-    grant_id: GrantId | None = None
+    capability_grant_id: GrantId | None = None
     sandwich_checkpoint_id: CheckpointId | None = None
     paths_count: PathsCount | None = None
     files_changed: int | None = Field(default=None, ge=0)
-    circuit_breaker_state: Literal["ok", "degraded"] | None = None
+    circuit_breaker_state: Literal["active", "degraded"] | None = None
     redaction: RedactionCounts | None = None
     trigger: TriggerRef | None = None
     result: Result | None = None
