@@ -9,8 +9,10 @@ a hash chain (each row carries the previous row's hash), so an edited,
 deleted or reordered row is detectable by :meth:`AuditLog.verify`.
 
 The audit is written *after* the journal commit it describes; the journal is
-the source of truth, and a resume re-appends rows a crash cut off
-(:meth:`AuditLog.recorded_transitions`), so no fsync is needed here.
+the source of truth. The runner appends a drive's rows in one batch when the
+run pauses or ends (one lock, one write), and a resume re-appends any rows a
+crash cut off (:meth:`AuditLog.recorded_transitions`) — so every journal
+entry gets exactly one row, and no fsync is needed here.
 """
 
 from __future__ import annotations
@@ -129,36 +131,49 @@ class AuditLog:
         self._root_hash = project_root_hash
         self._tool = tool
         self._lock_path = path.with_name(path.name + ".lock")
+        self._lock: Any = None  # created on first write, then reused
 
     def append(self, event: str, **facts: Any) -> AuditEvent:
         """Append one row; ``facts`` must fit :class:`AuditEvent`'s fields."""
-        from filelock import FileLock
+        return self.append_many([(event, facts)])[-1]
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(self._lock_path)):
+    def append_many(self, rows: list[tuple[str, dict[str, Any]]]) -> list[AuditEvent]:
+        """Append rows in order under one lock acquisition and one write."""
+        if not rows:
+            return []
+        if self._lock is None:
+            from filelock import FileLock
+
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = FileLock(str(self._lock_path))
+        written: list[AuditEvent] = []
+        with self._lock:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
             try:
-                prev_seq, prev_hash, needs_newline = _tail(fd)
-                draft: dict[str, Any] = {
-                    "sequence_number": prev_seq + 1,
-                    "timestamp": utcnow(),
-                    "event": event,
-                    "tool": facts.pop("tool", self._tool),
-                    "project_root_hash": self._root_hash,
-                    "prev_hash": prev_hash,
-                    **{k: _plain(v) for k, v in facts.items()},
-                }
-                draft["hash"] = row_hash(draft)
-                row = AuditEvent.model_validate(draft)
-                line = json.dumps(
-                    row.model_dump(mode="json", exclude_none=True),
-                    separators=(",", ":"),
-                    ensure_ascii=True,
-                )
-                os.write(fd, (("\n" if needs_newline else "") + line + "\n").encode("ascii"))
+                seq, prev_hash, needs_newline = _tail(fd)
+                lines: list[str] = []
+                for event, facts in rows:
+                    seq += 1
+                    draft: dict[str, Any] = {
+                        "sequence_number": seq,
+                        "timestamp": utcnow(),
+                        "event": event,
+                        "tool": facts.get("tool", self._tool),
+                        "project_root_hash": self._root_hash,
+                        "prev_hash": prev_hash,
+                        **{k: _plain(v) for k, v in facts.items() if k != "tool"},
+                    }
+                    draft = {k: v for k, v in draft.items() if v is not None}
+                    draft["hash"] = row_hash(draft)
+                    row = AuditEvent.model_validate(draft)
+                    lines.append(json.dumps(draft, separators=(",", ":"), ensure_ascii=True))
+                    written.append(row)
+                    prev_hash = draft["hash"]
+                payload = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
+                os.write(fd, payload.encode("ascii"))
             finally:
                 os.close(fd)
-        return row
+        return written
 
     def rows(self) -> Iterator[tuple[int, bytes]]:
         if not self.path.exists():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -131,9 +132,17 @@ class FlowDefinition(_Frozen):
 
     def digest(self) -> str:
         """Content hash of the definition; equal definitions hash equal."""
+        return self._digest
+
+    @cached_property
+    def _digest(self) -> str:
         return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()
 
     def canonical_json(self) -> str:
+        return self._canonical
+
+    @cached_property
+    def _canonical(self) -> str:
         return json.dumps(
             self.model_dump(mode="json", exclude_defaults=True),
             sort_keys=True,

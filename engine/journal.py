@@ -14,6 +14,7 @@ journal started; a journal made by a newer vibflow is refused untouched.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import time
@@ -29,13 +30,17 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
+CREATE TABLE definitions (
+    digest TEXT PRIMARY KEY,
+    flow TEXT NOT NULL,
+    body TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE runs (
     run_id TEXT PRIMARY KEY,
     flow TEXT NOT NULL,
     flow_version INTEGER NOT NULL,
     origin TEXT NOT NULL,
-    definition TEXT NOT NULL,
-    definition_digest TEXT NOT NULL,
+    definition_digest TEXT NOT NULL REFERENCES definitions(digest),
     policy_digest TEXT NOT NULL,
     status TEXT NOT NULL,
     state TEXT NOT NULL,
@@ -55,7 +60,6 @@ CREATE TABLE runs (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
 );
-CREATE INDEX runs_by_update ON runs(updated_at);
 CREATE TABLE entries (
     run_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -255,30 +259,34 @@ class Journal:
         entry = Entry(run.run_id, 0, "start", None, None, run.state, at=run.created_at)
         with self.transaction() as db:
             db.execute(
-                "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT OR IGNORE INTO definitions VALUES (?,?,?)",
+                (run.definition_digest, run.flow, run.definition),
+            )
+            db.execute(
+                "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 _run_row(run),
             )
             _insert_entry(db, entry)
 
     def get(self, run_id: str) -> RunRecord | None:
-        row = self._db.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
+        row = self._db.execute(f"{_SELECT_RUN} WHERE r.run_id=?", (run_id,)).fetchone()
         return _run(row) if row else None
 
     def runs(
         self, statuses: Sequence[str] | None = None, *, limit: int = 50, flow: str | None = None
     ) -> list[RunRecord]:
-        sql = "SELECT * FROM runs"
+        sql = _SELECT_RUN
         args: list[Any] = []
         where: list[str] = []
         if statuses:
-            where.append(f"status IN ({','.join('?' * len(statuses))})")
+            where.append(f"r.status IN ({','.join('?' * len(statuses))})")
             args += list(statuses)
         if flow:
-            where.append("flow=?")
+            where.append("r.flow=?")
             args.append(flow)
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY updated_at DESC, rowid DESC LIMIT ?"
+        sql += " ORDER BY r.updated_at DESC, r.rowid DESC LIMIT ?"
         args.append(limit)
         return [_run(r) for r in self._db.execute(sql, args).fetchall()]
 
@@ -347,10 +355,21 @@ class Journal:
                         json.dumps(recap, sort_keys=True),
                     ),
                 )
-        fresh = self.get(run.run_id)
-        if fresh is None:
-            raise VibflowError(ErrorCode.STORE_ERROR, f"run {run.run_id} vanished from the journal")
-        return fresh
+        return dataclasses.replace(
+            run,
+            status=update.status,
+            state=update.state,
+            context=update.context,
+            blocked_reason=update.blocked_reason,
+            pending_event=update.pending_event,
+            pending_inputs=update.pending_inputs,
+            error=update.error,
+            owner=new_owner,
+            seq=entry.seq,
+            attempt=run.attempt + (1 if attempt_increment else 0),
+            recap_id=recap_id or run.recap_id,
+            updated_at=now,
+        )
 
     def claim(
         self,
@@ -457,13 +476,19 @@ def _insert_entry(db: sqlite3.Connection, e: Entry) -> None:
     )
 
 
+_SELECT_RUN = """SELECT r.run_id, r.flow, r.flow_version, r.origin, r.definition_digest,
+    r.policy_digest, r.status, r.state, r.context, r.blocked_reason, r.pending_event,
+    r.pending_inputs, r.error, r.owner_pid, r.owner_host, r.owner_started, r.owner_token, r.seq,
+    r.attempt, r.recap_id, r.parent_run, r.created_at, r.updated_at, d.body
+    FROM runs AS r JOIN definitions AS d ON d.digest = r.definition_digest"""
+
+
 def _run_row(r: RunRecord) -> tuple[Any, ...]:
     return (
         r.run_id,
         r.flow,
         r.flow_version,
         r.origin,
-        r.definition,
         r.definition_digest,
         r.policy_digest,
         r.status,
@@ -484,27 +509,27 @@ def _run_row(r: RunRecord) -> tuple[Any, ...]:
 
 
 def _run(row: Sequence[Any]) -> RunRecord:
-    owner = Owner(row[14], row[15], row[16], row[17]) if row[17] else None
+    owner = Owner(row[13], row[14], row[15], row[16]) if row[16] else None
     return RunRecord(
         run_id=row[0],
         flow=row[1],
         flow_version=row[2],
         origin=row[3],
-        definition=row[4],
-        definition_digest=row[5],
-        policy_digest=row[6],
-        status=row[7],
-        state=row[8],
-        context=json.loads(row[9]),
-        blocked_reason=row[10],
-        pending_event=row[11],
-        pending_inputs=json.loads(row[12]) if row[12] else None,
-        error=row[13],
+        definition=row[23],
+        definition_digest=row[4],
+        policy_digest=row[5],
+        status=row[6],
+        state=row[7],
+        context=json.loads(row[8]),
+        blocked_reason=row[9],
+        pending_event=row[10],
+        pending_inputs=json.loads(row[11]) if row[11] else None,
+        error=row[12],
         owner=owner,
-        seq=row[18],
-        attempt=row[19],
-        recap_id=row[20],
-        parent_run=row[21],
-        created_at=row[22],
-        updated_at=row[23],
+        seq=row[17],
+        attempt=row[18],
+        recap_id=row[19],
+        parent_run=row[20],
+        created_at=row[21],
+        updated_at=row[22],
     )

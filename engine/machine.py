@@ -67,13 +67,18 @@ class FlowMachine:
             }
             for src, event, spec in defn.edges()
         ]
+        # One model reused for every firing (set_state, then trigger): adding
+        # and removing a model per event costs a call per state. A runner
+        # advances one run at a time, so the shared model is never contended.
+        self._model = _Model()
         self._machine = Machine(
-            model=None,
+            model=self._model,
             states=list(defn.states),
             transitions=transitions,
             initial=defn.initial,
             auto_transitions=False,
             send_event=True,
+            model_attribute="state",
         )
 
     def _condition(self, ref: GuardRef) -> Callable[[Any], bool]:
@@ -103,8 +108,8 @@ class FlowMachine:
     def fire(self, state: str, event: str, probe: GuardProbe) -> str | None:
         """The target state if the event may fire from ``state``, else None
         (a guard refused; ``probe.refusal`` says why)."""
-        model = _Model()
-        self._machine.add_model(model, initial=state)
+        model = self._model
+        self._machine.set_state(state, model=model)
         try:
             moved = model.trigger(event, probe=probe)  # type: ignore[attr-defined]
         except MachineError as exc:
@@ -112,8 +117,6 @@ class FlowMachine:
                 ErrorCode.UNKNOWN_EVENT,
                 f"state '{state}' does not accept event '{event}'",
             ) from exc
-        finally:
-            self._machine.remove_model(model)
         if not moved:
             self._release(state, event, probe)
             return None

@@ -19,6 +19,7 @@ import dataclasses
 import json
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -57,15 +58,25 @@ _ENTRY_AUDIT_EVENT = {
 
 
 class JournalProgress:
-    """Item progress of a per-item step, recorded in the journal."""
+    """Item progress of a per-item step, recorded in the journal.
+
+    Finished items are read on first use only, so steps that never ask cost
+    no query.
+    """
 
     def __init__(self, journal: Journal, run_id: str, state: str, crash: CrashPlan) -> None:
         self._journal = journal
         self._run_id = run_id
         self._state = state
         self._crash = crash
-        self._done = journal.done_items(run_id, state)
+        self._loaded: set[str] | None = None
         self.marked_in_process = 0
+
+    @property
+    def _done(self) -> set[str]:
+        if self._loaded is None:
+            self._loaded = self._journal.done_items(self._run_id, self._state)
+        return self._loaded
 
     def is_done(self, key: str) -> bool:
         return key in self._done
@@ -79,7 +90,8 @@ class JournalProgress:
         self._crash.after_item(self.marked_in_process)
 
     def pending(self, keys: Iterable[str]) -> Iterator[str]:
-        return (k for k in keys if k not in self._done)
+        done = self._done
+        return (k for k in keys if k not in done)
 
     @property
     def done_count(self) -> int:
@@ -159,6 +171,8 @@ class Runner:
         self.crash = crash or CrashPlan()
         self.last_exception: BaseException | None = None
         self._machines: dict[str, FlowMachine] = {}
+        self._pending_audit: list[tuple[str, dict[str, Any]]] = []
+        self._batching = 0
 
     # -- definitions ------------------------------------------------------------
 
@@ -191,9 +205,33 @@ class Runner:
             )
         return run
 
-    # -- public operations ----------------------------------------------------------
+    # -- public operations (batched) ----------------------------------------------------------
 
     def start(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> RunRecord:
+        with self._batch():
+            return self._start(loaded, inputs)
+
+    def send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
+        """Deliver an event (with inputs) to a waiting or blocked wait state."""
+        with self._batch():
+            return self._send(run_id, event, raw_inputs)
+
+    def resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
+        with self._batch():
+            return self._resume(run_id, rerun_step=rerun_step)
+
+    def fork(self, source_id: str, state: str) -> RunRecord:
+        """A new run from ``source_id``'s stored definition, starting at ``state``."""
+        with self._batch():
+            return self._fork(source_id, state)
+
+    def abort(self, run_id: str) -> RunRecord:
+        with self._batch():
+            return self._abort(run_id)
+
+    # -- public operations (unbatched bodies) ------------------------------------
+
+    def _start(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> RunRecord:
         defn = loaded.definition
         self.machine(defn)  # fail before writing anything if the machine cannot be built
         first = defn.states[defn.initial]
@@ -226,7 +264,7 @@ class Runner:
         finally:
             self._release(run.run_id, owner)
 
-    def send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
+    def _send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
         """Deliver an event (with inputs) to a waiting or blocked wait state."""
         from vibflow.engine.inputs import coerce
 
@@ -254,7 +292,7 @@ class Runner:
         finally:
             self._release(run.run_id, owner)
 
-    def resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
+    def _resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
         run = self.pick(run_id)
         defn = self.definition_of(run)
         self._require_open(run)
@@ -309,7 +347,7 @@ class Runner:
         finally:
             self._release(run.run_id, owner)
 
-    def fork(self, source_id: str, state: str) -> RunRecord:
+    def _fork(self, source_id: str, state: str) -> RunRecord:
         """A new run from ``source_id``'s stored definition, starting at ``state``."""
         source = self.get(source_id)
         defn = self.definition_of(source)
@@ -344,7 +382,7 @@ class Runner:
         finally:
             self._release(run.run_id, owner)
 
-    def abort(self, run_id: str) -> RunRecord:
+    def _abort(self, run_id: str) -> RunRecord:
         run = self.refresh(self.get(run_id))
         defn = self.definition_of(run)
         self._require_open(run)
@@ -851,16 +889,39 @@ class Runner:
 
     def _audit(self, run: RunRecord, event: str, entry: Entry, **facts: Any) -> None:
         clean = {k: v for k, v in facts.items() if v is not None}
-        self.audit.append(
-            event,
-            run_id=run.run_id,
-            flow=run.flow,
-            transition_seq=entry.seq,
-            from_state=entry.from_state,
-            via=entry.event if entry.kind != "status" else None,
-            to_state=entry.to_state,
-            **clean,
+        self._pending_audit.append(
+            (
+                event,
+                {
+                    "run_id": run.run_id,
+                    "flow": run.flow,
+                    "transition_seq": entry.seq,
+                    "from_state": entry.from_state,
+                    "via": entry.event if entry.kind != "status" else None,
+                    "to_state": entry.to_state,
+                    **clean,
+                },
+            )
         )
+        # Rows carrying a step's own facts (a sandwich id, path counts) are
+        # written at once; plain transition rows wait for the batch.
+        if not self._batching or set(clean) - {"result", "guard"}:
+            self.flush_audit()
+
+    def flush_audit(self) -> None:
+        rows, self._pending_audit = self._pending_audit, []
+        self.audit.append_many(rows)
+
+    @contextmanager
+    def _batch(self) -> Iterator[None]:
+        """Audit rows of one drive go out in one write when it pauses or ends."""
+        self._batching += 1
+        try:
+            yield
+        finally:
+            self._batching -= 1
+            if not self._batching:
+                self.flush_audit()
 
     def _audit_entry(self, run: RunRecord, entry: Entry) -> None:
         event = _ENTRY_AUDIT_EVENT.get(entry.kind) or f"run_{entry.event or 'changed'}"
@@ -873,10 +934,12 @@ class Runner:
 
     def _reconcile_audit(self, run: RunRecord) -> None:
         """Append audit rows for journal entries a crash cut off before auditing."""
+        self.flush_audit()
         recorded = self.audit.recorded_transitions(run.run_id)
         for entry in self.journal.entries(run.run_id):
             if entry.seq not in recorded:
                 self._audit_entry(run, entry)
+        self.flush_audit()
 
 
 def _as_result(raw: StepResult | str) -> StepResult:
