@@ -171,6 +171,10 @@ def flow_json_schema() -> dict[str, object]:
         "additionalProperties": {"type": ["string", "integer", "boolean", "null"]},
     }
     defs["GuardRef"] = {"anyOf": [name, one_key, defs["GuardRef"]]}
+    # Keys of states / on / inputs must match their name pattern, as in the loader.
+    state = defs["StateSpec"]["properties"]
+    for node in (schema["properties"]["states"], state["on"], state["inputs"]):
+        node["additionalProperties"] = False
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "vibflow flow definition"
     return schema

@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.registry import nearest
 from vibflow.engine.yamlsource import YamlDocument, parse_yaml, validate
 
 M = TypeVar("M", bound=BaseModel)
@@ -66,6 +67,17 @@ class PolicySet:
             self._user = _mapping(
                 parse_yaml(text, USER_POLICY_DISPLAY, code=ErrorCode.POLICY_INVALID)
             )
+        known = {key for doc in self._docs for key in (doc.data or {})}
+        if self._user is not None and known:
+            for key in self._user.data or {}:
+                if key not in known:
+                    raise VibflowError(
+                        ErrorCode.POLICY_INVALID,
+                        f"unknown policy section '{key}'{nearest(str(key), known)}",
+                        hint="Sections are the top-level names of the shipped policies "
+                        "(`vibflow/policies/*.yaml`).",
+                        location=self._user.locate((key,)),
+                    )
         merged: dict[str, Any] = {}
         for doc in [*self._docs, *([self._user] if self._user else [])]:
             merged = _merge(merged, doc.data or {})
@@ -95,7 +107,11 @@ class PolicySet:
             {k[1:]: v for k, v in doc.positions.items() if k[:1] == (name,)},
         )
         return validate(
-            scoped, model, code=ErrorCode.POLICY_INVALID, what=f"policy section '{name}'"
+            scoped,
+            model,
+            code=ErrorCode.POLICY_INVALID,
+            what=f"policy section '{name}'",
+            prefix=(name,),
         )
 
 

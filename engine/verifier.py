@@ -78,7 +78,8 @@ def _structure(defn: FlowDefinition) -> list[Problem]:
             out.append(
                 Problem(
                     (*base, "on_blocked"),
-                    f"on_blocked of state '{name}' names undefined state '{state.on_blocked}'",
+                    f"on_blocked of state '{name}' names undefined state '{state.on_blocked}'"
+                    f"{nearest(state.on_blocked, states)}",
                 )
             )
         kind = state.kind
@@ -227,12 +228,15 @@ def _trusted_shape(defn: FlowDefinition, registry: Registry) -> list[Problem]:
     mutating = [n for n in states if mutation(n) is Mutation.FILES]
     if not mutating:
         return out
-    # States reachable from the start without first passing a sandwich state.
-    bare: set[str] = {defn.initial}
-    todo = deque([defn.initial])
+    # States reachable from the start without first passing a sandwich state
+    # (none, when the flow starts with the sandwich itself).
+    succ = _successors(defn)
+    starts_safe = mutation(defn.initial) is Mutation.CHECKPOINT_ONLY
+    bare: set[str] = set() if starts_safe else {defn.initial}
+    todo = deque(bare)
     while todo:
         cur = todo.popleft()
-        for nxt in _successors(defn)[cur]:
+        for nxt in succ[cur]:
             if nxt not in bare and mutation(nxt) is not Mutation.CHECKPOINT_ONLY:
                 bare.add(nxt)
                 todo.append(nxt)

@@ -44,6 +44,7 @@ def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNT
     """Parse ``text``; a syntax error becomes a located :class:`VibflowError`."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
     yaml = YAML(typ="rt", pure=True)
     try:
@@ -52,11 +53,35 @@ def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNT
         mark = exc.problem_mark or exc.context_mark
         loc = SourceLocation(display, mark.line + 1, mark.column + 1) if mark else None
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        ctx = exc.context_mark
+        if (
+            ctx is not None
+            and mark is not None
+            and (ctx.line, ctx.column) != (mark.line, mark.column)
+        ):
+            problem += f" (it was opened at line {ctx.line + 1}, column {ctx.column + 1})"
         raise VibflowError(
             code,
             f"not valid YAML: {problem or 'syntax error'}",
             hint="Fix the YAML syntax at that position.",
             location=loc,
+        ) from exc
+    except ReaderError as exc:
+        line, col = _position(text, exc.position)
+        raise VibflowError(
+            code,
+            f"not valid YAML: the file contains the control character "
+            f"U+{exc.character:04X}, which YAML does not allow"
+            if isinstance(exc.character, int)
+            else "not valid YAML: the file contains a character YAML does not allow",
+            hint="Remove that character.",
+            location=SourceLocation(display, line, col),
+        ) from exc
+    except RecursionError as exc:
+        raise VibflowError(
+            code,
+            "not valid YAML here: the document is nested too deeply",
+            location=SourceLocation(display, 1, 1),
         ) from exc
     except (YAMLError, ValueError, TypeError) as exc:
         raise VibflowError(
@@ -64,14 +89,50 @@ def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNT
             f"not valid YAML: {type(exc).__name__}",
             location=SourceLocation(display, 1, 1),
         ) from exc
-    positions: dict[Path_, tuple[int, int]] = {(): (1, 1)}
-    data = _plain(root, (), positions)
+    lc = getattr(root, "lc", None)
+    start = (lc.line + 1, lc.col + 1) if lc is not None and lc.line is not None else (1, 1)
+    positions: dict[Path_, tuple[int, int]] = {(): start}
+    try:
+        data = _plain(root, (), positions, set())
+    except RecursionError as exc:
+        raise VibflowError(
+            code,
+            "not valid YAML here: the document is nested too deeply",
+            location=SourceLocation(display, *start),
+        ) from exc
+    except _SelfReference as exc:
+        raise VibflowError(
+            code,
+            "an anchor (&name) is used inside itself (*name), which would never end",
+            hint="Remove the alias from inside its own anchor.",
+            location=SourceLocation(display, *positions.get(exc.path, start)),
+        ) from exc
     return YamlDocument(display, data, positions)
 
 
-def _plain(node: Any, path: Path_, positions: dict[Path_, tuple[int, int]]) -> Any:
-    """Copy ruamel's round-trip nodes into plain data, remembering positions."""
+class _SelfReference(Exception):
+    def __init__(self, path: Path_) -> None:
+        self.path = path
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+def _plain(
+    node: Any, path: Path_, positions: dict[Path_, tuple[int, int]], active: set[int]
+) -> Any:
+    """Copy ruamel's round-trip nodes into plain data, remembering positions.
+
+    ``active`` holds the containers on the current path: an alias to one of
+    them (``&x {a: *x}``) is a cycle, reported instead of recursing forever.
+    """
     lc = getattr(node, "lc", None)
+    if isinstance(node, Mapping | list):
+        if id(node) in active:
+            raise _SelfReference(path)
+        active = active | {id(node)}
     if isinstance(node, Mapping):
         out: dict[Any, Any] = {}
         for key, value in node.items():
@@ -82,7 +143,7 @@ def _plain(node: Any, path: Path_, positions: dict[Path_, tuple[int, int]]) -> A
                     positions[child] = (line + 1, col + 1)
                 except (KeyError, TypeError):
                     pass
-            out[key] = _plain(value, child, positions)
+            out[key] = _plain(value, child, positions, active)
         return out
     if isinstance(node, list):
         items: list[Any] = []
@@ -94,7 +155,7 @@ def _plain(node: Any, path: Path_, positions: dict[Path_, tuple[int, int]]) -> A
                     positions[child] = (line + 1, col + 1)
                 except (KeyError, TypeError, IndexError):
                     pass
-            items.append(_plain(value, child, positions))
+            items.append(_plain(value, child, positions, active))
         return items
     return _scalar(node)
 
@@ -114,6 +175,7 @@ def validate(
     data: Any = None,
     code: ErrorCode = ErrorCode.SCHEMA,
     what: str = "document",
+    prefix: Path_ = (),
 ) -> M:
     """Validate ``doc`` (or pre-normalized ``data``) into ``model``.
 
@@ -134,7 +196,7 @@ def validate(
         path = _data_path(payload, err.get("loc", ()))
         raise VibflowError(
             code,
-            _describe(err, path, sorted(_field_names(model))),
+            _describe(err, path, sorted(_field_names(model)), prefix),
             hint=f"See `vibflow {what.split(maxsplit=1)[0]}s schema` for the expected shape."
             if what in {"flow definition"}
             else None,
@@ -178,9 +240,10 @@ def _field_names(model: type[BaseModel]) -> set[str]:
     return names
 
 
-def _describe(err: Mapping[str, Any], path: Path_, known: list[str]) -> str:
+def _describe(err: Mapping[str, Any], path: Path_, known: list[str], prefix: Path_ = ()) -> str:
     kind = err.get("type", "")
     loc = [p for p in err.get("loc", ()) if isinstance(p, str | int)]
+    path = (*prefix, *path)
     dotted = ".".join(str(p) for p in path) or "top level"
     if kind == "extra_forbidden":
         key = str(loc[-1]) if loc else "?"
@@ -191,8 +254,26 @@ def _describe(err: Mapping[str, Any], path: Path_, known: list[str]) -> str:
     if kind == "missing":
         key = str(loc[-1]) if loc else "?"
         return f"missing required key '{key}' at {dotted}"
-    msg = str(err.get("msg", "invalid value"))
+    if kind == "string_pattern_mismatch":
+        pattern = str((err.get("ctx") or {}).get("pattern", ""))
+        rule = PATTERN_WORDS.get(pattern)
+        if rule:
+            return f"invalid value at {dotted}: {rule}"
+    msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
     return f"invalid value at {dotted}: {msg}"
+
+
+#: Regexes of the YAML dialect, said in words for error messages.
+PATTERN_WORDS: dict[str, str] = {
+    r"^[a-z][a-z0-9_]{0,63}$": "a name must start with a lower-case letter and use only "
+    "a-z, 0-9 and _ (at most 64 characters)",
+    r"^[a-z][a-z0-9_-]{0,63}$": "a flow name must start with a lower-case letter and use only "
+    "a-z, 0-9, _ and - (at most 64 characters)",
+    r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$": "a step name is group.name: lower-case "
+    "letters, digits and _, with at least one dot",
+    r"^(str|int|float|bool|path|list)\??$": "an input type is one of str, int, float, bool, "
+    "path, list (add ? for optional)",
+}
 
 
 def _kind(value: Any) -> str:
