@@ -1,0 +1,320 @@
+"""The path contract: the one function every user-supplied path goes through.
+
+Recovery overwrites files and memory records them, so a path from a user, an
+agent or an MCP client is never used until :func:`canonicalize` has turned it
+into a :class:`ProjectPath` or refused it with a :class:`PathRejected` naming
+the rule (spec Appendix C, DESIGN §4.4). The stages run cheapest and most
+certain first, and every stage before the last is pure:
+
+1. *text*: empty, too long, undecodable, NUL, control or invisible characters;
+2. *anchor*: relative, POSIX or Windows absolute, UNC, device, WSL, URL, ``~``;
+   absolute forms only for the trusted local CLI, converted after containment
+   (symlinks in the prefix resolved first);
+3. *names*: ``..`` in any disguise, ``.git``/``.vibflow`` (any case, 8.3
+   alias, stream suffix), Windows device names, streams, trailing dots and
+   spaces, characters Windows cannot store, over-long names;
+4. *filesystem* (:mod:`.resolve`): links followed inside the project only;
+   the real location is checked by stage 3 again, so a link cannot smuggle a
+   path into ``.git`` or ``node_modules``;
+5. *policy*: generated/cache/build outputs (``paths.generated``).
+
+Case-only collisions are not errors; :mod:`.review` marks them for the user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import getpass
+import os
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from vibflow.steps.paths import windows
+from vibflow.steps.paths.policy import DEFAULT_POLICY, PathPolicy, PathsPolicy, path_policy
+from vibflow.steps.paths.resolve import ResolveError, Resolver
+from vibflow.steps.paths.review import CaseIndex, join_reasons, selected_reason, tracked_reason
+from vibflow.steps.paths.rules import PathRejected, PathRule, reject
+from vibflow.steps.paths.windows import Form
+
+MAX_INPUT_CHARS = 8192  # refuse before doing any work on absurd input
+MAX_NAME_BYTES = 255  # ext4, APFS and NTFS all stop at about 255 per name
+
+DEFAULT = DEFAULT_POLICY
+
+# The policy names are re-exported so callers need one import (the API lives here).
+__all__ = [
+    "DEFAULT",
+    "DEFAULT_POLICY",
+    "PathPolicy",
+    "PathRejected",
+    "PathRule",
+    "PathsPolicy",
+    "ProjectPath",
+    "canonicalize",
+    "canonicalize_many",
+    "path_policy",
+]
+
+
+@dataclass(frozen=True)
+class ProjectPath:
+    """A path proven to lie inside the project.
+
+    ``absolute`` is for file operations only (the on-disk spelling, parents'
+    links resolved); it is left out of ``repr``, ``str`` and :meth:`to_json`
+    so it cannot reach an MCP response, the audit log or a message by
+    accident. ``relative`` is POSIX and NFC: store it, compare it, show it.
+    """
+
+    absolute: Path = field(repr=False)
+    relative: str
+    display: str
+    was_absolute_input: bool
+    needs_review: bool = False
+    review_reason: str | None = None
+
+    def __str__(self) -> str:
+        return self.display
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "relative_path": self.relative,
+            "display_path": self.display,
+            "was_absolute_input": self.was_absolute_input,
+            "needs_review": self.needs_review,
+            "review_reason": self.review_reason,
+        }
+
+
+def canonicalize(
+    raw: str,
+    root: Path,
+    *,
+    policy: PathPolicy = DEFAULT_POLICY,
+    allow_absolute: bool = False,
+    allow_generated: bool = False,
+    existing: Iterable[str] | None = None,
+) -> ProjectPath:
+    """Check ``raw`` against every rule and place it inside ``root`` (the git work tree).
+
+    ``allow_absolute`` is for the trusted local CLI only; MCP and agents pass
+    project-relative paths. ``existing`` (the tracked paths) turns a
+    case-only collision into ``needs_review``. Raises :class:`PathRejected`.
+    """
+    path = _Project(root).canonicalize(
+        raw, policy=policy, allow_absolute=allow_absolute, allow_generated=allow_generated
+    )
+    if existing is None:
+        return path
+    return _flag(path, CaseIndex(existing).conflict(path.relative), tracked_reason)
+
+
+def canonicalize_many(
+    raws: Iterable[str],
+    root: Path,
+    *,
+    policy: PathPolicy = DEFAULT_POLICY,
+    allow_absolute: bool = False,
+    allow_generated: bool = False,
+    existing: Iterable[str] | None = None,
+) -> list[ProjectPath]:
+    """:func:`canonicalize` each of ``raws`` (same order and length), then mark
+    case-only collisions among them and against ``existing`` for review.
+
+    The first rejected path raises; nothing is returned for the others.
+    """
+    project = _Project(root)
+    paths = [
+        project.canonicalize(
+            raw, policy=policy, allow_absolute=allow_absolute, allow_generated=allow_generated
+        )
+        for raw in raws
+    ]
+    tracked = CaseIndex(existing) if existing is not None else None
+    selected = CaseIndex(p.relative for p in paths)
+    out = []
+    for path in paths:
+        flagged = path
+        if tracked is not None:
+            flagged = _flag(flagged, tracked.conflict(path.relative), tracked_reason)
+        out.append(_flag(flagged, selected.conflict(path.relative), selected_reason))
+    return out
+
+
+def _flag(path: ProjectPath, other: str | None, reason: Callable[[str], str]) -> ProjectPath:
+    if other is None:
+        return path
+    return replace(
+        path, needs_review=True, review_reason=join_reasons(path.review_reason, reason(other))
+    )
+
+
+# --- the stages ---------------------------------------------------------------------------
+
+
+class _Project:
+    """One project folder, resolved once for a batch of paths."""
+
+    def __init__(self, root: Path) -> None:
+        given = str(Path(root).absolute())
+        self.real = os.path.realpath(given)
+        self.spellings = [_parts(self.real), _parts(given)]
+        self.resolver = Resolver(self.real, aliases=[given])
+
+    def canonicalize(
+        self, raw: str, *, policy: PathPolicy, allow_absolute: bool, allow_generated: bool
+    ) -> ProjectPath:
+        text = _screen(raw)
+        parsed = windows.parse(text)
+        was_absolute = parsed.form is not Form.RELATIVE
+        typed = parsed.parts if not was_absolute else self._anchor(parsed, allow_absolute)
+        # Names of an absolute input are never quoted: they came with the
+        # user's folders around them.
+        echo = not was_absolute
+        _check_names(typed, echo=echo)
+        parts = [p for p in typed if p not in {"", "."}]
+        if not parts:
+            raise reject(PathRule.PROJECT_ITSELF)
+        if len("/".join(parts).encode("utf-8")) > policy.max_path_bytes:
+            raise reject(PathRule.TOO_LONG)
+
+        try:
+            found = self.resolver.resolve(parts)
+        except ResolveError as exc:
+            raise reject(exc.rule) from None
+        relative = tuple(_nfc(p) for p in (*found.parent, found.name))
+        target = tuple(_nfc(p) for p in found.target)
+        _check_names(relative, echo=echo)
+        _check_names(target, echo=False)  # a link's target: a name the user never typed
+        if not target:
+            raise reject(PathRule.PROJECT_ITSELF)
+        if not allow_generated:
+            final_is_dir = found.target_is_dir or text.endswith("/")
+            for names, shown in ((relative, echo), (target, False)):
+                hit = policy.generated_match(names, final_is_dir=final_is_dir)
+                if hit is not None:
+                    raise reject(PathRule.GENERATED, hit if shown else None, private=_private())
+        stored = "/".join(relative)
+        # After every normalization, the result still has to be plainly relative.
+        if stored.startswith("/") or ".." in relative:
+            raise reject(PathRule.TRAVERSAL)
+        return ProjectPath(
+            absolute=Path(self.real, *found.parent, found.name),
+            relative=stored,
+            display=stored,
+            was_absolute_input=was_absolute,
+            needs_review=bool(found.notes),
+            review_reason=join_reasons(*found.notes),
+        )
+
+    def _anchor(self, parsed: windows.Parsed, allow_absolute: bool) -> tuple[str, ...]:
+        """The names inside the project of an absolute input, or a rejection."""
+        never = {
+            Form.DEVICE: PathRule.DEVICE_NAMESPACE,
+            Form.UNC: PathRule.UNC,
+            Form.URL: PathRule.URL,
+            Form.HOME: PathRule.HOME_RELATIVE,
+            Form.DRIVE_RELATIVE: PathRule.WINDOWS_DRIVE,
+        }
+        if parsed.form in never:
+            raise reject(never[parsed.form])
+        if not allow_absolute:
+            raise reject(PathRule.ABSOLUTE_NOT_ALLOWED)
+        if any(windows.is_dot_run(p) for p in parsed.parts):
+            raise reject(PathRule.TRAVERSAL)
+        names = [p for p in parsed.parts if p not in {"", "."}]
+        fold_case = False
+        if parsed.form is Form.DRIVE_ABSOLUTE:
+            if windows.mounted_drive(self.real) is None:
+                raise reject(PathRule.WINDOWS_DRIVE)
+            names = ["mnt", parsed.drive, *names]
+            fold_case, outside = True, PathRule.OUT_OF_ROOT
+        elif parsed.form is Form.WSL:
+            here = os.environ.get("WSL_DISTRO_NAME")
+            if not parsed.distro or (here and here.casefold() != parsed.distro.casefold()):
+                raise reject(PathRule.WSL_FOREIGN)
+            outside = PathRule.WSL_FOREIGN
+        else:
+            mounted = windows.mounted_drive("/" + "/".join(names))
+            outside = PathRule.WSL_FOREIGN if mounted else PathRule.OUT_OF_ROOT
+        inside = self._strip(names, fold_case)
+        if inside is None and names:
+            # Resolve symlinks before containment: /work/link-to-project/a.py is inside.
+            real_parent = _parts(os.path.realpath("/" + "/".join(names[:-1])))
+            inside = self._strip([*real_parent, names[-1]], fold_case)
+        if inside is None:
+            raise reject(outside)
+        return tuple(inside)
+
+    def _strip(self, names: Sequence[str], fold_case: bool) -> list[str] | None:
+        key: Callable[[str], str] = (lambda s: _nfc(s).casefold()) if fold_case else _nfc
+        for spelling in self.spellings:
+            n = len(spelling)
+            if len(names) >= n and [key(p) for p in names[:n]] == [key(p) for p in spelling]:
+                return list(names[n:])
+        return None
+
+
+def _screen(raw: str) -> str:
+    """Text-level rules; returns NFC text with ``/`` separators."""
+    text = raw.removeprefix("\ufeff")  # a Windows editor's BOM, not part of the name
+    if not text.strip():
+        raise reject(PathRule.EMPTY)
+    if len(text) > MAX_INPUT_CHARS:
+        raise reject(PathRule.TOO_LONG)
+    if windows.has_surrogate(text):
+        raise reject(PathRule.INVALID_ENCODING)
+    if "\x00" in text:
+        raise reject(PathRule.NUL_BYTE)
+    if windows.first_invisible(text) is not None:
+        raise reject(PathRule.CONTROL_CHAR)
+    return _nfc(text).replace("\\", "/")
+
+
+_NAME_RULES: tuple[tuple[PathRule, Callable[[str], bool]], ...] = (
+    (PathRule.TRAVERSAL, windows.is_dot_run),
+    (PathRule.VCS_DIR, windows.is_git_dir),
+    (PathRule.VIBFLOW_DIR, windows.is_vibflow_dir),
+    (PathRule.RESERVED_NAME, windows.is_reserved),
+    (PathRule.ALTERNATE_DATA_STREAM, windows.has_stream),
+    (PathRule.TRAILING_DOT_OR_SPACE, windows.has_trailing_dot_or_space),
+    (PathRule.INVALID_CHARACTER, windows.has_invalid_char),
+    (PathRule.TOO_LONG, lambda name: len(name.encode("utf-8")) > MAX_NAME_BYTES),
+)
+
+
+def _check_names(names: Sequence[str], *, echo: bool) -> None:
+    """Stage 3: the most serious rule any name breaks wins, wherever it sits."""
+    present = [n for n in names if n not in {"", "."}]
+    if present[:1] == ["~"]:
+        # Reached only from an absolute input or a link: a stored "~/x" would
+        # read as the home folder the next time it is canonicalized.
+        raise reject(PathRule.HOME_RELATIVE)
+    if any(not n.strip() for n in present):
+        raise reject(PathRule.EMPTY)  # a blank name (spaces, NBSP) is invisible in a listing
+    for rule, broken in _NAME_RULES:
+        for name in present:
+            if broken(name):
+                raise reject(rule, name if echo else None, private=_private())
+
+
+@functools.cache
+def _private() -> tuple[str, ...]:
+    """Words a quoted name must not contain: the username and home folder's name."""
+    words: list[str] = []
+    with contextlib.suppress(OSError, KeyError, ImportError):
+        words.append(getpass.getuser())
+    with contextlib.suppress(OSError, KeyError, RuntimeError):
+        words.append(Path.home().name)
+    return tuple(w for w in dict.fromkeys(words) if len(w) >= 3)
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _parts(path: str) -> list[str]:
+    return [_nfc(p) for p in path.replace(os.sep, "/").split("/") if p not in {"", "."}]

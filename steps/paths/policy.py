@@ -1,0 +1,197 @@
+"""Which folders and files count as generated output: the ``paths`` policy section.
+
+A restore or a memory entry that names ``node_modules/`` or a ``.pyc`` is
+noise at best and a multi-gigabyte rewrite at worst, so the contract refuses
+them unless a caller explicitly allows generated paths. The list is policy,
+not code: ``policies/paths.yaml`` ships it and ``.vibflow/policy.yaml`` can
+extend it (``extra_generated``) or take entries out (``allow``) without
+repeating it.
+
+Pattern forms (matched case-sensitively against NFC names; tools create these
+names in exactly this case, and a Bazel ``BUILD`` file is not a ``build/``):
+
+* ``name/``   a folder with that name at any depth; a *file* of that name is fine
+* ``*.pyc``   any file or folder name matching the glob, at any depth
+* ``a/b/``    anchored at the project folder (each segment may be a glob)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+if TYPE_CHECKING:
+    from vibflow.engine.policy import PolicySet
+
+SECTION = "paths"
+
+# Kept equal to policies/paths.yaml (a test pins it): the code default serves
+# callers that have no PolicySet at hand.
+DEFAULT_GENERATED: tuple[str, ...] = (
+    # Python
+    "__pycache__/",
+    "*.pyc",
+    "*.pyo",
+    ".pytest_cache/",
+    ".mypy_cache/",
+    ".ruff_cache/",
+    ".hypothesis/",
+    ".tox/",
+    ".nox/",
+    ".venv/",
+    "venv/",
+    "*.egg-info/",
+    ".eggs/",
+    "htmlcov/",
+    ".coverage",
+    ".coverage.*",
+    # JavaScript / TypeScript
+    "node_modules/",
+    "bower_components/",
+    ".next/",
+    ".nuxt/",
+    ".svelte-kit/",
+    ".angular/",
+    ".parcel-cache/",
+    ".turbo/",
+    ".nyc_output/",
+    ".eslintcache",
+    "coverage/",
+    # build outputs and tool caches
+    "dist/",
+    "build/",
+    "target/",
+    ".gradle/",
+    ".dart_tool/",
+    ".terraform/",
+    "CMakeFiles/",
+    ".cache/",
+    # operating-system droppings (Finder, AppleDouble, Explorer)
+    ".DS_Store",
+    "._*",
+    "Thumbs.db",
+)
+DEFAULT_MAX_PATH_BYTES = 1024
+
+
+def _check_pattern(pattern: str) -> str:
+    if not pattern or pattern != pattern.strip():
+        raise ValueError("a pattern must be non-empty, without surrounding spaces")
+    if "\\" in pattern or pattern.startswith("/"):
+        raise ValueError(f"'{pattern}' must be project-relative and use '/' (e.g. 'build/')")
+    segments = pattern.rstrip("/").split("/")
+    if any(s in {"", ".", ".."} for s in segments) or pattern.endswith("//"):
+        raise ValueError(f"'{pattern}' has an empty, '.' or '..' segment")
+    return pattern
+
+
+# Validated one by one so an error points at the offending list item.
+Pattern = Annotated[str, AfterValidator(_check_pattern)]
+
+
+class PathsPolicy(BaseModel):
+    """The ``paths:`` section as written in YAML."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    generated: tuple[Pattern, ...] = Field(
+        default=DEFAULT_GENERATED,
+        description="Generated/cache/build names refused unless a caller allows them.",
+    )
+    extra_generated: tuple[Pattern, ...] = Field(
+        default=(), description="Project additions to `generated` (keeps the shipped list)."
+    )
+    allow: tuple[Pattern, ...] = Field(
+        default=(), description="Entries of `generated` that are real sources in this project."
+    )
+    max_path_bytes: int = Field(
+        default=DEFAULT_MAX_PATH_BYTES,
+        ge=64,
+        le=32767,
+        description="Longest accepted project-relative path, in UTF-8 bytes.",
+    )
+
+    @field_validator("allow")
+    @classmethod
+    def _allow_known(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        known = {*info.data.get("generated", ()), *info.data.get("extra_generated", ())}
+        unknown = [p for p in value if p not in known]
+        if unknown:
+            raise ValueError(
+                f"'{unknown[0]}' is not in generated or extra_generated, so allowing it "
+                "changes nothing"
+            )
+        return value
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    segments: tuple[str, ...]
+    dir_only: bool
+    anchored: bool
+
+
+@functools.lru_cache(maxsize=64)
+def _compile(patterns: tuple[str, ...]) -> tuple[_Pattern, ...]:
+    out = []
+    for raw in patterns:
+        body = raw.rstrip("/")
+        segments = tuple(body.split("/"))
+        out.append(_Pattern(segments, dir_only=raw.endswith("/"), anchored=len(segments) > 1))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class PathPolicy:
+    """The effective policy the contract applies (generated list already merged)."""
+
+    generated: tuple[str, ...] = DEFAULT_GENERATED
+    max_path_bytes: int = DEFAULT_MAX_PATH_BYTES
+
+    def generated_match(self, parts: Sequence[str], *, final_is_dir: bool) -> str | None:
+        """The first segment of ``parts`` a generated pattern matches, else ``None``.
+
+        A folder pattern (``build/``) matches the last segment only when that
+        names a folder (``final_is_dir``): a script called ``build`` is source.
+        """
+        last = len(parts) - 1
+        for pat in _compile(self.generated):
+            if pat.anchored:
+                k = len(pat.segments)
+                if len(parts) < k or not all(
+                    fnmatchcase(parts[i], pat.segments[i]) for i in range(k)
+                ):
+                    continue
+                if pat.dir_only and k - 1 == last and not final_is_dir:
+                    continue
+                return parts[k - 1]
+            for i, segment in enumerate(parts):
+                if not fnmatchcase(segment, pat.segments[0]):
+                    continue
+                if pat.dir_only and i == last and not final_is_dir:
+                    continue
+                return segment
+        return None
+
+
+DEFAULT_POLICY = PathPolicy()
+
+
+def from_section(section: PathsPolicy) -> PathPolicy:
+    """Merge ``generated + extra_generated - allow`` (order kept, duplicates dropped)."""
+    allowed = set(section.allow)
+    merged = dict.fromkeys(p for p in (*section.generated, *section.extra_generated))
+    return PathPolicy(
+        generated=tuple(p for p in merged if p not in allowed),
+        max_path_bytes=section.max_path_bytes,
+    )
+
+
+def path_policy(policy_set: PolicySet) -> PathPolicy:
+    """The effective path policy of a project (shipped defaults + its overrides)."""
+    return from_section(policy_set.section(SECTION, PathsPolicy))
