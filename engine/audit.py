@@ -137,42 +137,63 @@ class AuditLog:
         """Append one row; ``facts`` must fit :class:`AuditEvent`'s fields."""
         return self.append_many([(event, facts)])[-1]
 
-    def append_many(self, rows: list[tuple[str, dict[str, Any]]]) -> list[AuditEvent]:
-        """Append rows in order under one lock acquisition and one write."""
-        if not rows:
-            return []
+    def _locked(self) -> Any:
         if self._lock is None:
             from filelock import FileLock
 
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._lock = FileLock(str(self._lock_path))
+        return self._lock
+
+    def append_many(self, rows: list[tuple[str, dict[str, Any]]]) -> list[AuditEvent]:
+        """Append rows in order under one lock acquisition and one write."""
+        if not rows:
+            return []
+        with self._locked():
+            return self._append_unlocked(rows)
+
+    def append_missing(self, run_id: str, rows: dict[int, tuple[str, dict[str, Any]]]) -> int:
+        """Append the rows (keyed by journal seq) of ``run_id`` not yet in the file.
+
+        Checking and appending happen under one lock, so two processes
+        reconciling the same run at once still write each row exactly once.
+        """
+        if not rows:
+            return 0
+        with self._locked():
+            have = self.recorded_transitions(run_id)
+            missing = [rows[seq] for seq in sorted(rows) if seq not in have]
+            self._append_unlocked(missing)
+        return len(missing)
+
+    def _append_unlocked(self, rows: list[tuple[str, dict[str, Any]]]) -> list[AuditEvent]:
+        if not rows:
+            return []
         written: list[AuditEvent] = []
-        with self._lock:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-            try:
-                seq, prev_hash, needs_newline = _tail(fd)
-                lines: list[str] = []
-                for event, facts in rows:
-                    seq += 1
-                    draft: dict[str, Any] = {
-                        "sequence_number": seq,
-                        "timestamp": utcnow(),
-                        "event": event,
-                        "tool": facts.get("tool", self._tool),
-                        "project_root_hash": self._root_hash,
-                        "prev_hash": prev_hash,
-                        **{k: _plain(v) for k, v in facts.items() if k != "tool"},
-                    }
-                    draft = {k: v for k, v in draft.items() if v is not None}
-                    draft["hash"] = row_hash(draft)
-                    row = AuditEvent.model_validate(draft)
-                    lines.append(json.dumps(draft, separators=(",", ":"), ensure_ascii=True))
-                    written.append(row)
-                    prev_hash = draft["hash"]
-                payload = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
-                os.write(fd, payload.encode("ascii"))
-            finally:
-                os.close(fd)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            seq, prev_hash, needs_newline = _tail(fd)
+            lines: list[str] = []
+            for event, facts in rows:
+                seq += 1
+                draft: dict[str, Any] = {
+                    "sequence_number": seq,
+                    "timestamp": utcnow(),
+                    "event": event,
+                    "tool": facts.get("tool", self._tool),
+                    "project_root_hash": self._root_hash,
+                    "prev_hash": prev_hash,
+                    **{k: _plain(v) for k, v in facts.items() if k != "tool"},
+                }
+                draft = {k: v for k, v in draft.items() if v is not None}
+                draft["hash"] = row_hash(draft)
+                written.append(AuditEvent.model_validate(draft))
+                lines.append(json.dumps(draft, separators=(",", ":"), ensure_ascii=True))
+                prev_hash = draft["hash"]
+            payload = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
+            os.write(fd, payload.encode("ascii"))
+        finally:
+            os.close(fd)
         return written
 
     def rows(self) -> Iterator[tuple[int, bytes]]:

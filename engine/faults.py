@@ -1,7 +1,8 @@
 """Fault injection for crash tests: really kill the process at a named point.
 
 ``VIBFLOW_CRASH_AT=transition:N`` sends SIGKILL to this process right after
-the run's N-th transition is committed (journal and audit row written);
+the run's N-th journal entry is committed (its audit row may still be in the
+unflushed batch: the next process to touch the run re-derives it);
 ``VIBFLOW_CRASH_AT=item:K`` right after the K-th item of a per-item step is
 recorded in this process. SIGKILL (not an exception) so no ``finally`` block,
 atexit hook or buffered write gets a chance to tidy up: the journal has to

@@ -54,6 +54,7 @@ CREATE TABLE runs (
     owner_started TEXT,
     owner_token TEXT,
     seq INTEGER NOT NULL,
+    audited_seq INTEGER NOT NULL DEFAULT -1,
     attempt INTEGER NOT NULL DEFAULT 1,
     recap_id TEXT,
     parent_run TEXT,
@@ -128,6 +129,7 @@ class RunRecord:
     pending_inputs: dict[str, Any] | None = None
     error: str | None = None
     owner: Owner | None = None
+    audited_seq: int = -1
     attempt: int = 1
     recap_id: str | None = None
     parent_run: str | None = None
@@ -169,6 +171,7 @@ class Journal:
     def __init__(self, path: Path, *, synchronous: str = "FULL") -> None:
         self.path = path
         self.backup: Path | None = None
+        self._synchronous = "FULL" if synchronous == "FULL" else "NORMAL"
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = self._open(synchronous)
@@ -263,7 +266,7 @@ class Journal:
                 (run.definition_digest, run.flow, run.definition),
             )
             db.execute(
-                "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 _run_row(run),
             )
             _insert_entry(db, entry)
@@ -397,13 +400,25 @@ class Journal:
             )
             return cur.rowcount == 1
 
-    def release(self, run_id: str, token: str) -> None:
-        with self.transaction() as db:
-            db.execute(
-                """UPDATE runs SET owner_pid=NULL, owner_host=NULL, owner_started=NULL,
-                       owner_token=NULL WHERE run_id=? AND owner_token=?""",
-                (run_id, token),
-            )
+    def release(self, run_id: str, token: str, *, audited: bool) -> None:
+        """Give up ownership; with ``audited``, every entry so far has its audit row.
+
+        Written without an fsync: losing it to a power cut only means the next
+        process takes over from a dead owner and re-checks the audit, which
+        is idempotent.
+        """
+        try:
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            with self.transaction() as db:
+                db.execute(
+                    """UPDATE runs SET owner_pid=NULL, owner_host=NULL, owner_started=NULL,
+                           owner_token=NULL,
+                           audited_seq=CASE WHEN ? THEN seq ELSE audited_seq END
+                       WHERE run_id=? AND owner_token=?""",
+                    (1 if audited else 0, run_id, token),
+                )
+        finally:
+            self._db.execute(f"PRAGMA synchronous={self._synchronous}")
 
     def set_recap(self, run_id: str, recap_id: str) -> None:
         with self.transaction() as db:
@@ -479,57 +494,28 @@ def _insert_entry(db: sqlite3.Connection, e: Entry) -> None:
 _SELECT_RUN = """SELECT r.run_id, r.flow, r.flow_version, r.origin, r.definition_digest,
     r.policy_digest, r.status, r.state, r.context, r.blocked_reason, r.pending_event,
     r.pending_inputs, r.error, r.owner_pid, r.owner_host, r.owner_started, r.owner_token, r.seq,
-    r.attempt, r.recap_id, r.parent_run, r.created_at, r.updated_at, d.body
+    r.audited_seq, r.attempt, r.recap_id, r.parent_run, r.created_at, r.updated_at, d.body
     FROM runs AS r JOIN definitions AS d ON d.digest = r.definition_digest"""
 
 
 def _run_row(r: RunRecord) -> tuple[Any, ...]:
     return (
-        r.run_id,
-        r.flow,
-        r.flow_version,
-        r.origin,
-        r.definition_digest,
-        r.policy_digest,
-        r.status,
-        r.state,
-        json.dumps(r.context, sort_keys=True, separators=(",", ":")),
-        r.blocked_reason,
-        r.pending_event,
+        r.run_id, r.flow, r.flow_version, r.origin, r.definition_digest, r.policy_digest,
+        r.status, r.state, json.dumps(r.context, sort_keys=True, separators=(",", ":")),
+        r.blocked_reason, r.pending_event,
         json.dumps(r.pending_inputs) if r.pending_inputs is not None else None,
-        r.error,
-        *_owner_cols(r.owner),
-        r.seq,
-        r.attempt,
-        r.recap_id,
-        r.parent_run,
-        r.created_at,
-        r.updated_at,
-    )
+        r.error, *_owner_cols(r.owner), r.seq, r.audited_seq, r.attempt, r.recap_id,
+        r.parent_run, r.created_at, r.updated_at,
+    )  # fmt: skip
 
 
 def _run(row: Sequence[Any]) -> RunRecord:
     owner = Owner(row[13], row[14], row[15], row[16]) if row[16] else None
     return RunRecord(
-        run_id=row[0],
-        flow=row[1],
-        flow_version=row[2],
-        origin=row[3],
-        definition=row[23],
-        definition_digest=row[4],
-        policy_digest=row[5],
-        status=row[6],
-        state=row[7],
-        context=json.loads(row[8]),
-        blocked_reason=row[9],
-        pending_event=row[10],
-        pending_inputs=json.loads(row[11]) if row[11] else None,
-        error=row[12],
-        owner=owner,
-        seq=row[17],
-        attempt=row[18],
-        recap_id=row[19],
-        parent_run=row[20],
-        created_at=row[21],
-        updated_at=row[22],
-    )
+        run_id=row[0], flow=row[1], flow_version=row[2], origin=row[3], definition=row[24],
+        definition_digest=row[4], policy_digest=row[5], status=row[6], state=row[7],
+        context=json.loads(row[8]), blocked_reason=row[9], pending_event=row[10],
+        pending_inputs=json.loads(row[11]) if row[11] else None, error=row[12], owner=owner,
+        seq=row[17], audited_seq=row[18], attempt=row[19], recap_id=row[20],
+        parent_run=row[21], created_at=row[22], updated_at=row[23],
+    )  # fmt: skip

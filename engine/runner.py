@@ -205,39 +205,63 @@ class Runner:
             )
         return run
 
-    # -- public operations (batched) ----------------------------------------------------------
+    # -- ownership ----------------------------------------------------------------
+    #
+    # Every operation that changes a run owns it from its claim until its audit
+    # rows are flushed, then releases it and records how far the audit got
+    # (``audited_seq``). A run whose owner died — at any status — is taken over
+    # by the next process that touches it, which first re-derives any audit
+    # rows the dead owner never wrote (idempotently, under the audit lock).
+
+    @contextmanager
+    def _owning(self, run: RunRecord, *, attempt_increment: bool = False) -> Iterator[Owner]:
+        owner = current_owner()
+        expected: str | None = None
+        if run.owner is not None:
+            if liveness(run.owner) is not Liveness.DEAD:
+                raise self._busy(run)
+            expected = run.owner.token
+        if not self.journal.claim(
+            run.run_id,
+            owner,
+            expect_seq=run.seq,
+            expect_token=expected,
+            attempt_increment=attempt_increment,
+        ):
+            raise self._busy(self.get(run.run_id))
+        with self._holding(run.run_id, owner):
+            if expected is not None or run.audited_seq < run.seq:
+                self._reconcile_audit(run)
+            yield owner
+
+    @contextmanager
+    def _holding(self, run_id: str, owner: Owner) -> Iterator[None]:
+        """Batch audit rows while ``owner`` holds the run; flush, then release."""
+        self._batching += 1
+        audited = False
+        try:
+            yield
+        finally:
+            self._batching -= 1
+            try:
+                self.flush_audit()
+                audited = True
+            finally:
+                self.journal.release(run_id, owner.token, audited=audited)
+
+    def _mine(self, run_id: str, owner: Owner) -> RunRecord:
+        run = self.get(run_id)
+        if run.owner is None or run.owner.token != owner.token:
+            raise self._busy(run)
+        return run
+
+    # -- public operations ---------------------------------------------------------
 
     def start(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> RunRecord:
-        with self._batch():
-            return self._start(loaded, inputs)
-
-    def send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
-        """Deliver an event (with inputs) to a waiting or blocked wait state."""
-        with self._batch():
-            return self._send(run_id, event, raw_inputs)
-
-    def resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
-        with self._batch():
-            return self._resume(run_id, rerun_step=rerun_step)
-
-    def fork(self, source_id: str, state: str) -> RunRecord:
-        """A new run from ``source_id``'s stored definition, starting at ``state``."""
-        with self._batch():
-            return self._fork(source_id, state)
-
-    def abort(self, run_id: str) -> RunRecord:
-        with self._batch():
-            return self._abort(run_id)
-
-    # -- public operations (unbatched bodies) ------------------------------------
-
-    def _start(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> RunRecord:
         defn = loaded.definition
         self.machine(defn)  # fail before writing anything if the machine cannot be built
-        first = defn.states[defn.initial]
-        status = status_for(first)
-        owner = current_owner() if status == "running" else None
         now = utcnow()
+        owner = current_owner()
         run = RunRecord(
             run_id=f"run_{uuid.uuid4().hex}",
             flow=defn.flow,
@@ -246,7 +270,7 @@ class Runner:
             definition=defn.canonical_json(),
             definition_digest=defn.digest(),
             policy_digest=self.policy_digest,
-            status=status,
+            status=status_for(defn.states[defn.initial]),
             state=defn.initial,
             context={"inputs": dict(inputs or {})},
             seq=0,
@@ -256,15 +280,49 @@ class Runner:
         )
         self._check_size(run.context)
         self.journal.create_run(run)
-        self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, run.state, at=now))
-        if owner is None:
-            return self._recapped(run, defn, "run started")
-        try:
-            return self._drive(run, defn, owner)
-        finally:
-            self._release(run.run_id, owner)
+        with self._holding(run.run_id, owner):
+            self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, run.state, at=now))
+            self._begin(run, defn, owner, "run started")
+        return self.get(run.run_id)
 
-    def _send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
+    def fork(self, source_id: str, state: str) -> RunRecord:
+        """A new run from ``source_id``'s stored definition, starting at ``state``."""
+        source = self.get(source_id)
+        defn = self.definition_of(source)
+        if state not in defn.states:
+            raise VibflowError(ErrorCode.BAD_INPUT, f"flow '{defn.flow}' has no state '{state}'")
+        now = utcnow()
+        owner = current_owner()
+        run = dataclasses.replace(
+            source,
+            run_id=f"run_{uuid.uuid4().hex}",
+            status=status_for(defn.states[state]),
+            state=state,
+            seq=0,
+            audited_seq=0,
+            blocked_reason=None,
+            pending_event=None,
+            pending_inputs=None,
+            error=None,
+            owner=owner,
+            attempt=1,
+            recap_id=None,
+            parent_run=source.run_id,
+            created_at=now,
+            updated_at=now,
+        )
+        self.journal.create_run(run)
+        with self._holding(run.run_id, owner):
+            self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, state, at=now))
+            self._begin(run, defn, owner, "run forked")
+        return self.get(run.run_id)
+
+    def _begin(self, run: RunRecord, defn: FlowDefinition, owner: Owner, why: str) -> RunRecord:
+        if run.status == "running":
+            return self._drive(run, defn, owner)
+        return self._recapped(run, defn, why)
+
+    def send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
         """Deliver an event (with inputs) to a waiting or blocked wait state."""
         from vibflow.engine.inputs import coerce
 
@@ -285,14 +343,13 @@ class Runner:
                 f"{', '.join(state.on)}",
             )
         inputs = coerce(state.inputs, raw_inputs, where=f"state '{run.state}'")
-        owner = self._claim(run)
-        try:
+        with self._owning(run) as owner:
+            run = self._mine(run_id, owner)
             run = self._fire(run, defn, owner, event, inputs)
-            return self._drive(run, defn, owner)
-        finally:
-            self._release(run.run_id, owner)
+            self._drive(run, defn, owner)
+        return self.get(run_id)
 
-    def _resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
+    def resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
         run = self.pick(run_id)
         defn = self.definition_of(run)
         self._require_open(run)
@@ -308,151 +365,117 @@ class Runner:
                 hint=f"Check the project, then run it again with `vibflow resume {run.run_id} "
                 f"--rerun-step`, or stop it with `vibflow runs abort {run.run_id}`.",
             )
-        self._reconcile_audit(run)
-        owner = current_owner()
-        resumed = Entry(
-            run.run_id,
-            run.seq + 1,
-            "status",
-            run.state,
-            "resumed",
-            run.state,
-            outcome=f"attempt {run.attempt + 1}",
-            at=utcnow(),
-        )
-        run = self._write(
-            run,
-            defn,
-            resumed,
-            RunUpdate(
-                state=run.state,
-                status="running",
-                context=run.context,
-                pending_event=run.pending_event,
-                pending_inputs=run.pending_inputs,
-            ),
-            owner,
-            expect_token=None,
-            attempt_increment=True,
-        )
-        self._audit(run, "run_resumed", resumed, result="ok")
-        try:
+        with self._owning(run, attempt_increment=True) as owner:
+            run = self._mine(run.run_id, owner)
+            resumed = Entry(
+                run.run_id,
+                run.seq + 1,
+                "status",
+                run.state,
+                "resumed",
+                run.state,
+                outcome=f"attempt {run.attempt}",
+                at=utcnow(),
+            )
+            run = self._write(
+                run,
+                defn,
+                resumed,
+                RunUpdate(
+                    state=run.state,
+                    status="running",
+                    context=run.context,
+                    pending_event=run.pending_event,
+                    pending_inputs=run.pending_inputs,
+                ),
+                owner,
+            )
+            self._audit(run, "run_resumed", resumed, result="ok")
             if run.pending_event is not None:
                 run = self._fire(run, defn, owner, run.pending_event, run.pending_inputs or {})
             elif spec is not None and spec.reconcile is not None:
                 reconciled = spec.reconcile(self._step_context(run))
                 if reconciled is not None:
                     run = self._after_step(run, defn, owner, state, reconciled, utcnow())
-            return self._drive(run, defn, owner)
-        finally:
-            self._release(run.run_id, owner)
+            self._drive(run, defn, owner)
+        return self.get(run.run_id)
 
-    def _fork(self, source_id: str, state: str) -> RunRecord:
-        """A new run from ``source_id``'s stored definition, starting at ``state``."""
-        source = self.get(source_id)
-        defn = self.definition_of(source)
-        if state not in defn.states:
-            raise VibflowError(ErrorCode.BAD_INPUT, f"flow '{defn.flow}' has no state '{state}'")
-        status = status_for(defn.states[state])
-        owner = current_owner() if status == "running" else None
-        now = utcnow()
-        run = dataclasses.replace(
-            source,
-            run_id=f"run_{uuid.uuid4().hex}",
-            status=status,
-            state=state,
-            seq=0,
-            blocked_reason=None,
-            pending_event=None,
-            pending_inputs=None,
-            error=None,
-            owner=owner,
-            attempt=1,
-            recap_id=None,
-            parent_run=source.run_id,
-            created_at=now,
-            updated_at=now,
-        )
-        self.journal.create_run(run)
-        self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, state, at=now))
-        if owner is None:
-            return self._recapped(run, defn, "run forked")
-        try:
-            return self._drive(run, defn, owner)
-        finally:
-            self._release(run.run_id, owner)
-
-    def _abort(self, run_id: str) -> RunRecord:
+    def abort(self, run_id: str) -> RunRecord:
         run = self.refresh(self.get(run_id))
         defn = self.definition_of(run)
         self._require_open(run)
-        if run.status == "running":
-            raise self._busy(run)
-        entry = Entry(
-            run.run_id,
-            run.seq + 1,
-            "status",
-            run.state,
-            "aborted",
-            run.state,
-            outcome="aborted by the user",
-            at=utcnow(),
-        )
-        run = self._write(
-            run,
-            defn,
-            entry,
-            RunUpdate(state=run.state, status="aborted", context=run.context, keep_owner=False),
-            None,
-            expect_token=None,
-            recap_reason="run aborted",
-        )
-        self._audit(run, "run_aborted", entry, result="aborted")
-        return run
-
-    def refresh(self, run: RunRecord) -> RunRecord:
-        """Mark a run whose owner process died as ``interrupted``."""
-        if run.status != "running" or run.owner is None:
-            return run
-        if liveness(run.owner) is not Liveness.DEAD:
-            return run
-        defn = FlowDefinition.model_validate_json(run.definition)
-        entry = Entry(
-            run.run_id,
-            run.seq + 1,
-            "status",
-            run.state,
-            "interrupted",
-            run.state,
-            outcome="owner process is gone",
-            at=utcnow(),
-        )
-        try:
+        with self._owning(run) as owner:
+            run = self._mine(run_id, owner)
+            entry = Entry(
+                run.run_id,
+                run.seq + 1,
+                "status",
+                run.state,
+                "aborted",
+                run.state,
+                outcome="aborted by the user",
+                at=utcnow(),
+            )
             run = self._write(
                 run,
                 defn,
                 entry,
                 RunUpdate(
                     state=run.state,
-                    status="interrupted",
+                    status="aborted",
                     context=run.context,
-                    pending_event=run.pending_event,
-                    pending_inputs=run.pending_inputs,
-                    keep_owner=False,
                 ),
-                run.owner,
-                recap_reason="run found interrupted",
+                owner,
+                recap_reason="run aborted",
             )
+            self._audit(run, "run_aborted", entry, result="aborted")
+        return self.get(run_id)
+
+    def refresh(self, run: RunRecord) -> RunRecord:
+        """Take over a run whose owner died: finish its audit, and mark it
+        ``interrupted`` if it died inside a step."""
+        dead = run.owner is not None and liveness(run.owner) is Liveness.DEAD
+        if not dead and not (run.owner is None and run.audited_seq < run.seq):
+            return run
+        defn = FlowDefinition.model_validate_json(run.definition)
+        try:
+            with self._owning(run) as owner:
+                run = self._mine(run.run_id, owner)
+                if run.status == "running":
+                    entry = Entry(
+                        run.run_id,
+                        run.seq + 1,
+                        "status",
+                        run.state,
+                        "interrupted",
+                        run.state,
+                        outcome="owner process is gone",
+                        at=utcnow(),
+                    )
+                    run = self._write(
+                        run,
+                        defn,
+                        entry,
+                        RunUpdate(
+                            state=run.state,
+                            status="interrupted",
+                            context=run.context,
+                            pending_event=run.pending_event,
+                            pending_inputs=run.pending_inputs,
+                        ),
+                        owner,
+                        recap_reason="run found interrupted",
+                    )
+                    self._audit(run, "run_interrupted", entry, result="interrupted")
         except VibflowError as exc:
             if exc.code is not ErrorCode.BUSY:
                 raise
-            return self.get(run.run_id)  # another process noticed first
-        self._audit(run, "run_interrupted", entry, result="interrupted")
-        return run
+        return self.get(run.run_id)  # released now (or another process is on it)
 
     def refresh_all(self) -> None:
-        for run in self.journal.runs(("running",), limit=200):
-            self.refresh(run)
+        for run in self.journal.runs(limit=200):
+            if run.owner is not None or run.audited_seq < run.seq:
+                self.refresh(run)
 
     def latest_unfinished(self) -> RunRecord | None:
         self.refresh_all()
@@ -628,7 +651,6 @@ class Runner:
                     status=status_for(defn.states[detour]),
                     context=context,
                     blocked_reason=reason,
-                    keep_owner=status_for(defn.states[detour]) == "running",
                 )
             else:
                 update = RunUpdate(
@@ -638,7 +660,6 @@ class Runner:
                     blocked_reason=reason,
                     pending_event=event,
                     pending_inputs=dict(inputs),
-                    keep_owner=False,
                 )
             run = self._write(run, defn, entry, update, owner, recap_reason="guard refused")
             self._audit(
@@ -664,9 +685,7 @@ class Runner:
             started,
             utcnow(),
         )
-        update = RunUpdate(
-            state=target, status=new_status, context=context, keep_owner=new_status == "running"
-        )
+        update = RunUpdate(state=target, status=new_status, context=context)
         reason = None if new_status == "running" else f"run {new_status}"
         run = self._write(run, defn, entry, update, owner, recap_reason=reason)
         self._audit(run, "transition", entry, result="ok", **facts)
@@ -699,7 +718,7 @@ class Runner:
             run,
             defn,
             entry,
-            RunUpdate(state=run.state, status=status, context=context, keep_owner=False),
+            RunUpdate(state=run.state, status=status, context=context),
             owner,
             recap_reason=f"run {status}",
         )
@@ -729,7 +748,6 @@ class Runner:
                 status="failed",
                 context=run.context,
                 error=message,
-                keep_owner=False,
             ),
             owner,
             recap_reason="run failed",
@@ -792,7 +810,7 @@ class Runner:
         self.journal.save_recap(
             recap.id, "run", run.run_id, recap.generated_at, recap.model_dump(mode="json")
         )
-        return self.get(run.run_id)
+        return dataclasses.replace(run, recap_id=recap.id)
 
     def write_recap(self, run: RunRecord, reason: str = "requested") -> dict[str, Any]:
         defn = FlowDefinition.model_validate_json(run.definition)
@@ -838,15 +856,6 @@ class Runner:
             services=self.services,
             dry_run=dry_run,
         )
-
-    def _claim(self, run: RunRecord) -> Owner:
-        owner = current_owner()
-        if not self.journal.claim(run.run_id, owner, expect_seq=run.seq, expect_token=None):
-            raise self._busy(self.get(run.run_id))
-        return owner
-
-    def _release(self, run_id: str, owner: Owner) -> None:
-        self.journal.release(run_id, owner.token)
 
     def pick(self, run_id: str | None) -> RunRecord:
         if run_id is not None:
@@ -912,34 +921,42 @@ class Runner:
         rows, self._pending_audit = self._pending_audit, []
         self.audit.append_many(rows)
 
-    @contextmanager
-    def _batch(self) -> Iterator[None]:
-        """Audit rows of one drive go out in one write when it pauses or ends."""
-        self._batching += 1
-        try:
-            yield
-        finally:
-            self._batching -= 1
-            if not self._batching:
-                self.flush_audit()
-
-    def _audit_entry(self, run: RunRecord, entry: Entry) -> None:
+    def _entry_row(self, run: RunRecord, entry: Entry) -> tuple[str, dict[str, Any]]:
+        """The audit row a journal entry gets (when written from the journal alone)."""
         event = _ENTRY_AUDIT_EVENT.get(entry.kind) or f"run_{entry.event or 'changed'}"
         result = {"start": "ok", "transition": "ok", "blocked": "refused"}.get(entry.kind) or {
             "interrupted": "interrupted",
             "aborted": "aborted",
             "failed": "failed",
         }.get(entry.event or "", "ok")
-        self._audit(run, event, entry, result=result)
+        refused = next((g["guard"] for g in entry.guards if not g.get("passed")), None)
+        facts = {
+            "run_id": run.run_id,
+            "flow": run.flow,
+            "transition_seq": entry.seq,
+            "from_state": entry.from_state,
+            "via": entry.event if entry.kind != "status" else None,
+            "to_state": entry.to_state,
+            "result": result,
+            "guard": refused if entry.kind == "blocked" else None,
+        }
+        return event, {k: v for k, v in facts.items() if v is not None}
+
+    def _audit_entry(self, run: RunRecord, entry: Entry) -> None:
+        event, facts = self._entry_row(run, entry)
+        self._pending_audit.append((event, facts))
+        if not self._batching:
+            self.flush_audit()
 
     def _reconcile_audit(self, run: RunRecord) -> None:
-        """Append audit rows for journal entries a crash cut off before auditing."""
+        """Write the audit rows a dead owner never wrote (idempotent, under the lock)."""
         self.flush_audit()
-        recorded = self.audit.recorded_transitions(run.run_id)
-        for entry in self.journal.entries(run.run_id):
-            if entry.seq not in recorded:
-                self._audit_entry(run, entry)
-        self.flush_audit()
+        rows = {
+            e.seq: self._entry_row(run, e)
+            for e in self.journal.entries(run.run_id)
+            if e.seq > run.audited_seq
+        }
+        self.audit.append_missing(run.run_id, rows)
 
 
 def _as_result(raw: StepResult | str) -> StepResult:
