@@ -10,5 +10,7 @@ from vibflow.engine.registry import Registry
 
 
 def register(registry: Registry) -> None:
-    """Register the domain's steps and guards (they arrive with their issues)."""
-    del registry  # recovery, memory and checkpoints register here as they land
+    """Register the domain's steps and guards."""
+    from vibflow.steps.recovery import flow_steps
+
+    flow_steps.register(registry)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from vibflow.engine import builtin_guards
 from vibflow.engine.audit import AuditLog, project_root_hash
@@ -90,6 +91,82 @@ class Project:
         )
 
     @cached_property
+    def recovery_policy(self) -> Any:
+        from vibflow.steps.recovery.policy import RecoveryPolicy
+
+        return self.policy.section("recovery", RecoveryPolicy)
+
+    @cached_property
+    def checkpoints(self) -> Any:
+        from vibflow.steps.checkpoints.store import CheckpointStore
+
+        return CheckpointStore(self.root, self.state_dir, self.recovery_policy.checkpoints)
+
+    @cached_property
+    def recovery(self) -> Any:
+        """The read-only recovery advisor for this project."""
+        from vibflow.engine.journal import utcnow
+        from vibflow.steps.paths.contract import path_policy
+        from vibflow.steps.recovery.advisor import RecoveryAdvisor
+
+        return RecoveryAdvisor(
+            self.root,
+            self.state_dir,
+            checkpoints=self.checkpoints,
+            memory=self.memory,
+            policy=self.recovery_policy,
+            generated=path_policy(self.policy),
+            redact_payload=self.redact_payload,
+            clock=utcnow,
+        )
+
+    def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
+        from vibflow.steps.redaction.contract import redact_payload
+
+        red = redact_payload(data, root=self.root)
+        return red.value, red.counts.model_dump()
+
+    @cached_property
+    def memory(self) -> Any:
+        """The memory service, with this project's facts, paths, redaction and audit."""
+        from vibflow.steps.memory.policy import MemoryPolicy
+        from vibflow.steps.memory.service import MemoryService
+        from vibflow.steps.memory.store import MemoryStore
+        from vibflow.steps.workspace.repo_facts import GitRepoFacts
+
+        return MemoryService(
+            MemoryStore(self.state_dir / "memory.json"),
+            policy=self.policy.section("memory", MemoryPolicy),
+            facts=GitRepoFacts(self.root),
+            redactor=self.redact_text,
+            normalize_path=self.normalize_path,
+            audit=self._audit_memory,
+        )
+
+    def redact_text(self, text: str) -> tuple[str, dict[str, int]]:
+        from vibflow.steps.redaction.contract import redact_text
+
+        red = redact_text(text, root=self.root)
+        return str(red.value), red.counts.model_dump()
+
+    def normalize_path(self, raw: str) -> str:
+        """The path contract, as the trusted local CLI (absolute input allowed)."""
+        from vibflow.steps.paths.contract import canonicalize, path_policy
+
+        return canonicalize(
+            raw, self.root, policy=path_policy(self.policy), allow_absolute=self.tool == "cli"
+        ).relative
+
+    def _audit_memory(self, event: str, result: str, counts: Mapping[str, int]) -> None:
+        from vibflow.engine.audit import RedactionCounts
+
+        self.audit.append(
+            event,
+            result=result,
+            redaction=RedactionCounts(**counts) if any(counts.values()) else None,
+        )
+
+    @cached_property
     def dry_runner(self) -> Runner:
         """A runner over an in-memory journal: a dry run writes nothing."""
         memory = Path(":memory:")
@@ -112,4 +189,5 @@ class Project:
             policy_digest=self.policy.digest(),
             context_max_bytes=self.engine_policy.context_max_bytes,
             crash=CrashPlan.from_env(self.env),
+            services={"recovery": lambda: self.recovery},
         )

@@ -440,6 +440,10 @@ def demo() -> None:
 
 def run_cli(argv: list[str], registry_hook: Callable[..., None] | None = None) -> int:
     """Entry point; returns the exit status instead of exiting."""
+    import vibflow.cli.checkpoint_cmd
+    import vibflow.cli.memory_cmd
+    import vibflow.cli.recover_cmd  # noqa: F401 - registers `recover`
+
     STATE.registry_hook = registry_hook
     try:
         app(args=argv, prog_name="vibflow", standalone_mode=True)

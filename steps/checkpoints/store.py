@@ -1,0 +1,324 @@
+"""Create, list, show and diff checkpoints with git plumbing.
+
+A checkpoint is ``write-tree`` of a *private* snapshot index, committed with
+``commit-tree`` and pinned by ``update-ref refs/vibflow/checkpoints/<id>``.
+The private index starts as a copy of the user's real index (so its stat
+data lets git re-hash only what changed — an empty index re-hashes every
+file) and is kept between checkpoints, re-copied only when the user's index
+changes. The user's index, HEAD, branches, stash, config and files are never
+written: every index-touching command runs with ``GIT_INDEX_FILE`` pointing
+at the private copy.
+
+Included: tracked changes and untracked, non-ignored files, listed one by one
+(``ls-files -o``, never collapsed directories). Skipped and listed in the
+metadata: untracked files over the size cap and nested repositories. Never
+included: ignored files (``.env``) and vibflow's own ``.vibflow/``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.checkpoints.models import (
+    META_MARKER,
+    REF_PREFIX,
+    CheckpointMeta,
+    CheckpointPolicy,
+    FileChange,
+    Skipped,
+)
+from vibflow.steps.workspace import diffs
+from vibflow.steps.workspace.git import Git
+
+_IDENTITY = {
+    "GIT_AUTHOR_NAME": "vibflow",
+    "GIT_AUTHOR_EMAIL": "vibflow@localhost",
+    "GIT_COMMITTER_NAME": "vibflow",
+    "GIT_COMMITTER_EMAIL": "vibflow@localhost",
+}
+_STATUS = {
+    "A": "added",
+    "M": "modified",
+    "D": "deleted",
+    "R": "renamed",
+    "T": "type_changed",
+    "C": "copied",
+}
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class _Snapshot:
+    tree: str
+    head: str | None
+    file_count: int
+    untracked: list[str]
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+class CheckpointStore:
+    def __init__(self, root: Path, state_dir: Path, policy: CheckpointPolicy | None = None) -> None:
+        self.root = root
+        self.git = Git(root)
+        self.policy = policy or CheckpointPolicy()
+        self.dir = state_dir / "checkpoints"
+        self._index = self.dir / "index"
+        self._state_file = self.dir / "snapshot.json"
+
+    # -- snapshots ------------------------------------------------------------
+
+    def _lock(self) -> Any:
+        from filelock import FileLock
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(self.dir / "create.lock"), timeout=120)
+
+    def _state(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self._state_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _save_state(self, state: dict[str, Any]) -> None:
+        tmp = self._state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(state), encoding="utf-8")
+        tmp.replace(self._state_file)
+
+    def _snapshot(self, progress: Progress | None = None) -> tuple[_Snapshot, dict[str, Any]]:
+        """Bring the private index up to the working tree; return its tree."""
+        git_dir = self.git.git_dir()
+        user_index = git_dir / "index"
+        state = self._state()
+        # A killed snapshot can leave git's lock file on our private index; we
+        # hold our own lock here, so any such lock file is an orphan.
+        orphan = self._index.with_name("index.lock")
+        if orphan.exists():
+            orphan.unlink()
+        try:
+            st = user_index.stat()
+            signature: list[int] | None = [st.st_mtime_ns, st.st_size, st.st_ino]
+        except FileNotFoundError:
+            signature = None
+        if state.get("user_index") != signature or not self._index.exists():
+            if signature is None:
+                self._index.unlink(missing_ok=True)
+            else:
+                shutil.copyfile(user_index, self._index)
+            previous: set[str] = set()
+        else:
+            previous = set(state.get("untracked", []))
+        env = {"GIT_INDEX_FILE": str(self._index)}
+        if progress:
+            progress("listing untracked files")
+        listed = self.git.z("ls-files", "-z", "--others", "--exclude-standard")
+        untracked, skipped = self._filter_untracked(listed)
+        gone = sorted(previous - set(untracked))
+        if gone:
+            self.git.run(
+                "update-index", "-z", "--force-remove", "--stdin", stdin=_nul(gone), env=env
+            )
+        if progress:
+            progress("hashing changed files")
+        self.git.run("add", "-u", env=env)
+        if untracked:
+            self.git.run(
+                "--literal-pathspecs",
+                "add",
+                "--pathspec-from-file=-",
+                "--pathspec-file-nul",
+                stdin=_nul(untracked),
+                env=env,
+            )
+        tree = self.git.text("write-tree", env=env)
+        snap = _Snapshot(tree, self.git.head(), _index_entries(self._index), untracked, skipped)
+        state.update({"user_index": signature, "untracked": untracked})
+        return snap, state
+
+    def _filter_untracked(self, listed: list[str]) -> tuple[list[str], list[Skipped]]:
+        cap = self.policy.size_cap_bytes
+        keep: list[str] = []
+        skipped: list[Skipped] = []
+        for rel in listed:
+            if rel.startswith(".vibflow/"):
+                continue
+            if rel.endswith("/"):
+                skipped.append(Skipped(path=rel.rstrip("/"), reason="nested_repo"))
+                continue
+            try:
+                size = (self.root / rel).lstat().st_size
+            except OSError:
+                skipped.append(Skipped(path=rel, reason="unreadable"))
+                continue
+            if size > cap:
+                skipped.append(Skipped(path=rel, reason="too_large", size=size))
+                continue
+            keep.append(rel)
+        return keep, skipped
+
+    def working_tree(self) -> str:
+        """A tree object of the working tree as a checkpoint would see it (no ref)."""
+        with self._lock():
+            snap, state = self._snapshot()
+            self._save_state(state)
+        return snap.tree
+
+    # -- create / list / show -------------------------------------------------
+
+    def create(
+        self, message: str = "", *, reason: str = "manual", progress: Progress | None = None
+    ) -> CheckpointMeta:
+        with self._lock():
+            snap, state = self._snapshot(progress)
+            last = state.get("last") or {}
+            if last.get("tree") == snap.tree and last.get("head") == snap.head:
+                existing = self._find(last.get("checkpoint_id", ""))
+                if existing is not None and reason != "sandwich":
+                    self._save_state(state)
+                    return existing.model_copy(update={"reused": True})
+            meta = CheckpointMeta(
+                checkpoint_id=f"ckpt_{uuid.uuid4().hex}",
+                created_at=_now(),
+                message=message[:500],
+                reason=reason,
+                base_head=snap.head,
+                file_count=snap.file_count,
+                untracked_count=len(snap.untracked),
+                skipped=snap.skipped,
+                tree=snap.tree,
+            )
+            if progress:
+                progress("recording the checkpoint")
+            body = json.dumps(
+                {META_MARKER: meta.model_dump(mode="json", exclude={"commit", "reused"})}
+            )
+            subject = f"vibflow checkpoint {meta.checkpoint_id}"
+            args = ["commit-tree", snap.tree, "-m", subject, "-m", body]
+            if snap.head:
+                args[2:2] = ["-p", snap.head]
+            commit = self.git.text(*args, env=_IDENTITY)
+            self.git.run("update-ref", REF_PREFIX + meta.checkpoint_id, commit)
+            state["last"] = {
+                "tree": snap.tree,
+                "head": snap.head,
+                "checkpoint_id": meta.checkpoint_id,
+            }
+            self._save_state(state)
+            return meta.model_copy(update={"commit": commit})
+
+    def all(self) -> list[CheckpointMeta]:
+        out = self.git.run("for-each-ref", f"--format={_FORMAT}%00%00", REF_PREFIX)
+        metas = [_parse_record(r) for r in out.split(b"\0\0\n") if r.strip()]
+        return sorted(metas, key=lambda m: m.created_at)
+
+    def _find(self, checkpoint_id: str) -> CheckpointMeta | None:
+        if not checkpoint_id.startswith("ckpt_"):
+            return None
+        out = self.git.run("for-each-ref", f"--format={_FORMAT}", REF_PREFIX + checkpoint_id)
+        return _parse_record(out.rstrip(b"\n")) if out.strip() else None
+
+    def get(self, checkpoint_id: str) -> CheckpointMeta:
+        meta = self._find(checkpoint_id)
+        if meta is None:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"there is no checkpoint '{checkpoint_id[:40]}'",
+                hint="`vibflow checkpoint list` shows the checkpoints.",
+            )
+        return meta
+
+    # -- diff -------------------------------------------------------------------
+
+    def diff(self, a: str, b: str | None = None) -> list[FileChange]:
+        """Changes from checkpoint ``a`` to checkpoint ``b`` (default: the working tree)."""
+        old = self.get(a).tree
+        new = self.get(b).tree if b else self.working_tree()
+        return tree_diff(self.git, old, new)
+
+    # -- retention ------------------------------------------------------------
+
+    def prune(self, *, dry_run: bool = False, now: datetime | None = None) -> list[str]:
+        """Delete checkpoint refs outside the retention policy; return their ids."""
+        from vibflow.steps.checkpoints.retention import to_prune
+
+        doomed = to_prune(self.all(), self.policy, now=now or datetime.now(UTC))
+        if not dry_run:
+            for cid in doomed:
+                self.git.run("update-ref", "-d", REF_PREFIX + cid)
+        return doomed
+
+    def size_bytes(self) -> int:
+        """Disk used by objects only the checkpoints keep alive."""
+        out = self.git.text(
+            "rev-list",
+            "--objects",
+            "--disk-usage",
+            "--glob=" + REF_PREFIX + "*",
+            "--not",
+            "--branches",
+            "--tags",
+            "--remotes",
+        )
+        return int(out) if out.isdigit() else 0
+
+
+def tree_diff(git: Git, old: str, new: str) -> list[FileChange]:
+    return [
+        FileChange(
+            path=c.path,
+            status=c.status,
+            old_path=c.old_path,
+            added_lines=c.added_lines,
+            deleted_lines=c.deleted_lines,
+            binary=c.binary,
+        )
+        for c in diffs.tree_to_tree(git, old, new)
+    ]
+
+
+_FORMAT = "%(refname:lstrip=3)%00%(objectname)%00%(committerdate:iso-strict)%00%(contents:body)"
+
+
+def _parse_record(record: bytes) -> CheckpointMeta:
+    cid, commit, when, body = (p.decode("utf-8", "replace").strip() for p in record.split(b"\0", 3))
+    try:
+        data = json.loads(body)[META_MARKER]
+        return CheckpointMeta.model_validate({**data, "commit": commit})
+    except (ValueError, KeyError, TypeError):
+        # A ref someone else wrote, or a damaged message: show it, never trust it.
+        return CheckpointMeta(
+            checkpoint_id=cid if cid.startswith("ckpt_") and len(cid) == 37 else "ckpt_" + "0" * 32,
+            created_at=when,
+            commit=commit,
+            metadata_complete=False,
+        )
+
+
+def _nul(paths: list[str]) -> bytes:
+    return b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+
+
+def _index_entries(index: Path) -> int:
+    """Entry count from the index header ("DIRC", version, count): no git call."""
+    try:
+        with index.open("rb") as fh:
+            head = fh.read(12)
+    except OSError:
+        return 0
+    if len(head) < 12 or head[:4] != b"DIRC":
+        return 0
+    return int(struct.unpack(">I", head[8:12])[0])

@@ -1,0 +1,1 @@
+"""Git hooks vibflow installs: they only *append* observed context."""

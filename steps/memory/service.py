@@ -1,0 +1,412 @@
+"""The memory service: every read and write of project memory goes here.
+
+Usable without the CLI (the recovery planner reads it). Writes pass the
+write gate, have their text redacted before storage, are stamped with the
+writer and time, keep the caps, and are saved atomically under the lock.
+Collaborators that would touch the outside world — repository facts, the
+path contract, the secret/privacy redactor and the audit sink — are passed
+in, so this package itself never runs a command or writes outside the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.memory import gate
+from vibflow.steps.memory.caps import apply_caps
+from vibflow.steps.memory.facts import NoFacts, RepoFacts
+from vibflow.steps.memory.freshness import Freshness, assess, cascade_intent_change
+from vibflow.steps.memory.migrations import migrate_v0_to_v1
+from vibflow.steps.memory.models import (
+    ActiveIntent,
+    Decision,
+    EventKind,
+    MemoryState,
+    NextAction,
+    ObservedEvent,
+    RelevantFile,
+    Risk,
+    Verification,
+)
+from vibflow.steps.memory.policy import MemoryPolicy
+from vibflow.steps.memory.store import MemoryStore
+
+#: Structured identifiers in observed context, by the exact shape they must have.
+IDENTIFIER_FIELDS: dict[str, re.Pattern[str]] = {
+    "sha": re.compile(r"[0-9a-f]{7,64}"),
+    "checkpoint_id": re.compile(r"ckpt_[0-9a-f]{32}"),
+    "run_id": re.compile(r"run_[0-9a-f]{32}"),
+    "plan_id": re.compile(r"rec_[0-9a-f]{32}"),
+}
+
+#: text -> (redacted text, {"secret_hits": n, "privacy_hits": n, ...})
+Redactor = Callable[[str], tuple[str, Mapping[str, int]]]
+#: user path -> project-relative POSIX path (raises VibflowError on a bad path)
+PathNormalizer = Callable[[str], str]
+#: (event, result, counts) -> None; writes one count-only audit row
+AuditSink = Callable[[str, str, Mapping[str, int]], None]
+
+
+@dataclass(frozen=True)
+class MemoryView:
+    state: MemoryState
+    freshness: Freshness
+    read_only: bool
+    warning: str | None
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    state: MemoryState
+    redaction: Mapping[str, int]
+    warning: str | None = None
+
+
+def _no_redaction(text: str) -> tuple[str, Mapping[str, int]]:
+    return text, {}
+
+
+class MemoryService:
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        policy: MemoryPolicy | None = None,
+        facts: RepoFacts | None = None,
+        redactor: Redactor = _no_redaction,
+        normalize_path: PathNormalizer | None = None,
+        audit: AuditSink | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.store = store
+        self.policy = policy or MemoryPolicy()
+        self.facts: RepoFacts = facts or NoFacts()
+        self._redact = redactor
+        self._normalize = normalize_path
+        self._audit = audit
+        self._clock = clock
+
+    # -- reading --------------------------------------------------------------
+
+    def read(self) -> MemoryView:
+        loaded = self.store.load()
+        return MemoryView(
+            loaded.state,
+            assess(loaded.state, self.facts, self.policy, now=self._clock()),
+            loaded.read_only,
+            loaded.warning,
+        )
+
+    # -- writing --------------------------------------------------------------
+
+    def _write(
+        self,
+        field: gate.Field_,
+        writer: str,
+        confirmed: bool,
+        change: Callable[..., MemoryState],
+        *,
+        texts: Sequence[str] = (),
+        existing: Callable[[MemoryState], Any] = lambda _state: None,
+        existing_text: Callable[[Any], str | None] = lambda _entry: None,
+        overwrite: bool = False,
+        overwrite_command: str | None = None,
+    ) -> WriteResult:
+        now = self._clock()
+        stamp = now.isoformat(timespec="seconds").replace("+00:00", "Z")
+        cleaned: list[str] = []
+        counts: dict[str, int] = {}
+        for text in texts:
+            red, c = self._redact(text)
+            cleaned.append(red)
+            for key, value in c.items():
+                counts[key] = counts.get(key, 0) + value
+        with self.store.locked() as loaded:
+            state = loaded.state
+            current = existing(state)
+            try:
+                gate.check_write(
+                    state,
+                    field=field,
+                    writer=writer,
+                    confirmed=confirmed,
+                    read_only=loaded.read_only,
+                    policy=self.policy,
+                    now=now,
+                    existing=current,
+                    existing_text=existing_text(current),
+                    proposed_text=cleaned[0] if cleaned else None,
+                    overwrite=overwrite,
+                    overwrite_command=overwrite_command,
+                )
+            except VibflowError:
+                self._emit("memory_write", "refused", counts)
+                raise
+            new_state = apply_caps(change(state, stamp, *cleaned), self.policy.caps, now=now)
+            self.store.save(new_state)
+        self._emit("memory_write", "ok", counts)
+        return WriteResult(new_state, counts, loaded.warning)
+
+    def _emit(self, event: str, result: str, counts: Mapping[str, int]) -> None:
+        if self._audit is not None:
+            self._audit(event, result, counts)
+
+    def set_intent(
+        self, text: str, *, writer: str = "cli", confirmed: bool = False, overwrite: bool = False
+    ) -> WriteResult:
+        head = self.facts.head()
+
+        def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
+            intent = ActiveIntent(
+                text=clean, last_updated=stamp, updated_by=writer, head_at_update=head
+            )
+            return cascade_intent_change(state).model_copy(update={"active_intent": intent})
+
+        return self._write(
+            "active_intent",
+            writer,
+            confirmed,
+            change,
+            texts=[text],
+            existing=lambda s: s.active_intent,
+            existing_text=lambda e: e.text if e else None,
+            overwrite=overwrite,
+            overwrite_command=f'vibflow memory intent "{_short(text)}" --yes --overwrite',
+        )
+
+    def propose_intent(self, text: str, *, writer: str) -> WriteResult:
+        """Automatic proposals never replace a confirmed intent."""
+
+        def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
+            if state.active_intent is not None and not state.active_intent.proposed:
+                return state
+            return state.model_copy(
+                update={
+                    "active_intent": ActiveIntent(
+                        text=clean, proposed=True, last_updated=stamp, updated_by=writer
+                    )
+                }
+            )
+
+        return self._write("observed_context", writer, True, change, texts=[text])
+
+    def decide(self, text: str, *, writer: str = "cli", confirmed: bool = False) -> WriteResult:
+        def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
+            decision = Decision(text=clean, last_updated=stamp, created_at=stamp, updated_by=writer)
+            return state.model_copy(update={"decisions": [*state.decisions, decision]})
+
+        return self._write("decisions", writer, confirmed, change, texts=[text])
+
+    def relevant(
+        self,
+        path: str,
+        why: str,
+        *,
+        writer: str = "cli",
+        confirmed: bool = False,
+        overwrite: bool = False,
+    ) -> WriteResult:
+        rel = self._normalize(path) if self._normalize else path
+        explicit = [f for f in self.read().state.relevant_files if f.source == "explicit"]
+        if len(explicit) >= self.policy.caps.relevant_files and all(
+            f.path != rel for f in explicit
+        ):
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"memory already holds {len(explicit)} explicit relevant files (the cap)",
+                hint="Remove one you no longer need before adding another.",
+            )
+
+        def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
+            entry = RelevantFile(
+                path=rel, why=clean, source="explicit", last_updated=stamp, updated_by=writer
+            )
+            others = [f for f in state.relevant_files if f.path != rel]
+            return state.model_copy(update={"relevant_files": [*others, entry]})
+
+        return self._write(
+            "relevant_files",
+            writer,
+            confirmed,
+            change,
+            texts=[why],
+            existing=lambda s: next(
+                (f for f in s.relevant_files if f.path == rel and f.source == "explicit"), None
+            ),
+            existing_text=lambda e: e.why if e else None,
+            overwrite=overwrite,
+            overwrite_command=f'vibflow memory relevant {rel} "..." --yes --overwrite',
+        )
+
+    def set_next(
+        self, text: str, *, writer: str = "cli", confirmed: bool = False, overwrite: bool = False
+    ) -> WriteResult:
+        def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
+            return state.model_copy(
+                update={
+                    "next_action": NextAction(text=clean, last_updated=stamp, updated_by=writer)
+                }
+            )
+
+        return self._write(
+            "next_action",
+            writer,
+            confirmed,
+            change,
+            texts=[text],
+            existing=lambda s: s.next_action,
+            existing_text=lambda e: e.text if e else None,
+            overwrite=overwrite,
+            overwrite_command=f'vibflow memory next "{_short(text)}" --yes --overwrite',
+        )
+
+    def verify(
+        self,
+        command: str,
+        result: Literal["pass", "fail"],
+        *,
+        files: Sequence[str] = (),
+        writer: str = "cli",
+        explicit: bool = True,
+    ) -> WriteResult:
+        related = [self._normalize(f) if self._normalize else f for f in files]
+
+        def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
+            entry = Verification(
+                command=clean,
+                result=result,
+                timestamp=stamp,
+                last_updated=stamp,
+                updated_by=writer,
+                source="explicit" if explicit else "observed",
+                related_files=related,
+                scope_unknown=not related,
+            )
+            return state.model_copy(update={"verification": [*state.verification, entry]})
+
+        return self._write("verification", writer, True, change, texts=[command])
+
+    def risk(
+        self,
+        text: str,
+        *,
+        writer: str = "cli",
+        kind: Literal["warning", "skipped_check", "assumption", "redaction_note"] = "warning",
+    ) -> WriteResult:
+        def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
+            entry = Risk(text=clean, kind=kind, last_updated=stamp, updated_by=writer)
+            return state.model_copy(update={"risks": [*state.risks, entry]})
+
+        return self._write("risks", writer, True, change, texts=[text])
+
+    def observe(
+        self,
+        kind: EventKind,
+        detail: Mapping[str, Any],
+        *,
+        writer: str = "hook",
+    ) -> WriteResult:
+        """Append observed context: the only write automatic capture may make.
+
+        Identifier fields (a commit sha, a checkpoint or run id) are checked
+        against their exact shape instead of redacted — a 40-hex sha would
+        otherwise look like a secret; every other text value is redacted.
+        """
+        for key, value in detail.items():
+            shape = IDENTIFIER_FIELDS.get(key)
+            if shape is not None and not (isinstance(value, str) and shape.fullmatch(value)):
+                raise VibflowError(ErrorCode.BAD_INPUT, f"observed field '{key}' is malformed")
+        keys = [k for k, v in detail.items() if isinstance(v, str) and k not in IDENTIFIER_FIELDS]
+        texts = [str(detail[k]) for k in keys]
+
+        def change(state: MemoryState, stamp: str, *cleaned: str) -> MemoryState:
+            clean_detail = dict(detail)
+            clean_detail.update(dict(zip(keys, cleaned, strict=True)))
+            event = ObservedEvent(kind=kind, at=stamp, source=writer, detail=clean_detail)
+            return state.model_copy(update={"observed_context": [*state.observed_context, event]})
+
+        return self._write("observed_context", writer, True, change, texts=texts)
+
+    def import_legacy(self, raw: Mapping[str, Any], *, confirmed: bool = False) -> WriteResult:
+        """Merge a legacy VibeLign work_memory.json (spec Appendix A)."""
+        imported = MemoryState.model_validate(migrate_v0_to_v1(raw))
+
+        def change(state: MemoryState, stamp: str) -> MemoryState:
+            del stamp
+            return _merge_import(state, imported, self._redact)
+
+        return self._write("decisions", "import", confirmed, change)
+
+
+def _short(text: str) -> str:
+    one = " ".join(text.split()).replace('"', "'")
+    return one if len(one) <= 40 else one[:39] + "…"
+
+
+def _merge_import(state: MemoryState, imported: MemoryState, redact: Redactor) -> MemoryState:
+    def clean(text: str) -> str:
+        return redact(text)[0]
+
+    have_decisions = {d.text for d in state.decisions}
+    decisions = [
+        *state.decisions,
+        *(
+            d.model_copy(update={"text": clean(d.text)})
+            for d in imported.decisions
+            if d.text not in have_decisions
+        ),
+    ]
+    have_files = {(f.path, f.source) for f in state.relevant_files}
+    files = [
+        *state.relevant_files,
+        *(
+            f.model_copy(update={"why": clean(f.why)})
+            for f in imported.relevant_files
+            if (f.path, f.source) not in have_files
+        ),
+    ]
+    verification = [
+        *state.verification,
+        *(v.model_copy(update={"command": clean(v.command)}) for v in imported.verification),
+    ]
+    risks = [*state.risks, *(r.model_copy(update={"text": clean(r.text)}) for r in imported.risks)]
+    intent = state.active_intent
+    if intent is None and imported.active_intent is not None:
+        intent = imported.active_intent.model_copy(
+            update={"text": clean(imported.active_intent.text), "proposed": True}
+        )
+    next_action = state.next_action or (
+        imported.next_action.model_copy(update={"text": clean(imported.next_action.text)})
+        if imported.next_action
+        else None
+    )
+    observed = [
+        *state.observed_context,
+        *imported.observed_context,
+        ObservedEvent(
+            kind="memory_import",
+            source="import",
+            detail={
+                "decisions": len(imported.decisions),
+                "verification": len(imported.verification),
+            },
+        ),
+    ]
+    unknown = {**imported.unknown_fields, **state.unknown_fields}
+    return state.model_copy(
+        update={
+            "decisions": decisions,
+            "relevant_files": files,
+            "verification": verification,
+            "risks": risks,
+            "active_intent": intent,
+            "next_action": next_action,
+            "observed_context": observed,
+            "unknown_fields": unknown,
+        }
+    )

@@ -1,0 +1,150 @@
+"""``.vibflow/memory.json``: atomic, locked, never silently overwritten.
+
+Reads migrate older files forward (pure functions, see ``migrations``).
+A file with a BOM, invalid JSON or a shape that does not validate is moved
+to a timestamped backup next to it and memory restarts minimal, with a
+one-line warning. A file from a newer vibflow opens read-only: what this
+version understands is shown, nothing is written (spec §6).
+
+Writes hold a file lock for the whole read-modify-write, go to a temp file in
+the same folder, are fsynced and renamed over the old file: a crash leaves
+either the old memory or the new one. UTF-8 without BOM, LF line ends.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.memory.migrations import migrate, version_of
+from vibflow.steps.memory.models import SCHEMA_VERSION, MemoryState
+
+
+@dataclass(frozen=True)
+class Loaded:
+    state: MemoryState
+    read_only: bool = False
+    warning: str | None = None
+    backup: Path | None = None
+    exists: bool = True
+
+
+class MemoryStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock_path = path.with_name(path.name + ".lock")
+
+    def load(self) -> Loaded:
+        if not self.path.exists():
+            return Loaded(MemoryState(), exists=False)
+        raw_bytes = self.path.read_bytes()
+        problem, data = _decode(raw_bytes)
+        if problem is None and data is not None:
+            version = version_of(data)
+            if version > SCHEMA_VERSION:
+                return Loaded(
+                    _known_part(data),
+                    read_only=True,
+                    warning=f"memory schema_version={version} is newer than this vibflow supports "
+                    "— upgrade vibflow; memory is read-only until then",
+                )
+            if version < 0:
+                problem = "its schema_version is not a number"
+            else:
+                try:
+                    return Loaded(MemoryState.model_validate(migrate(data)))
+                except (ValidationError, ValueError) as exc:
+                    problem = f"its content does not fit the memory format ({_first_error(exc)})"
+        backup = self._back_up()
+        return Loaded(
+            MemoryState(),
+            backup=backup,
+            warning=f"memory.json could not be read ({problem}); kept it as {backup.name} and "
+            "started with empty memory",
+        )
+
+    def _back_up(self) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        self.path.replace(backup)
+        return backup
+
+    def save(self, state: MemoryState) -> None:
+        text = (
+            json.dumps(
+                state.model_dump(mode="json", exclude_none=False), indent=2, ensure_ascii=False
+            )
+            + "\n"
+        )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        with tmp.open("w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(self.path)
+
+    @contextmanager
+    def locked(self) -> Iterator[Loaded]:
+        """Hold the memory lock across a read-modify-write."""
+        from filelock import FileLock, Timeout
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(self._lock_path), timeout=10)
+        try:
+            with lock:
+                yield self.load()
+        except Timeout as exc:
+            raise VibflowError(
+                ErrorCode.BUSY,
+                "memory is being written by another vibflow process",
+                hint="Try again in a moment.",
+            ) from exc
+
+
+def _decode(raw: bytes) -> tuple[str | None, dict[str, Any] | None]:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return "it starts with a byte-order mark", None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "it is not UTF-8 text", None
+    except ValueError:
+        return "it is not valid JSON", None
+    if not isinstance(data, dict):
+        return "it is not a JSON object", None
+    return None, data
+
+
+def _known_part(data: dict[str, Any]) -> MemoryState:
+    """What a newer file holds that this version understands, for read-only display."""
+    fields = MemoryState.model_fields
+    known = {k: v for k, v in data.items() if k in fields and k not in ("schema_version",)}
+    try:
+        return MemoryState.model_validate(known)
+    except ValidationError:
+        keep: dict[str, Any] = {}
+        for key, value in known.items():
+            try:
+                MemoryState.model_validate({key: value})
+                keep[key] = value
+            except ValidationError:
+                continue
+        return MemoryState.model_validate(keep)
+
+
+def _first_error(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        return f"{where}: {err.get('msg', 'invalid')}"
+    return str(exc)[:120]

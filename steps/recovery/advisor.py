@@ -1,0 +1,147 @@
+"""The read-only recovery advisor: collect, plan, redact, record.
+
+Used by ``vibflow recover --explain/--preview`` and by the recover flow's
+steps. It reads git, checkpoints and memory, and writes only inside
+``.vibflow/recovery/`` (the redacted last preview, drift labels) and the
+audit rail. The work tree and git are never written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.recovery import planner, signals
+from vibflow.steps.recovery.breaker import BreakerState, LabelStore
+from vibflow.steps.recovery.models import RecoveryPlan, RedactionSummary
+from vibflow.steps.recovery.policy import RecoveryPolicy
+from vibflow.steps.workspace.git import Git
+
+#: Why restore options are blocked until the guarded apply exists.
+APPLY_NOT_BUILT = (
+    "restoring files is not available in this version yet (guarded apply is not built), "
+    "so this option is preview-only"
+)
+
+
+@dataclass(frozen=True)
+class Advice:
+    plan: RecoveryPlan
+    payload: dict[str, Any]  # the redacted plan, as shown to anyone outside the process
+    counts: Mapping[str, int]
+
+    def audit_facts(self) -> dict[str, Any]:
+        return {
+            "paths_count": {
+                "in_zone": len(self.plan.intent_zone),
+                "drift": len(self.plan.drift_candidates),
+                "total": len([c for c in self.plan.changed if not c.generated]),
+            },
+            "circuit_breaker_state": self.plan.circuit_breaker_state,
+            "redaction": {
+                "secret_hits": self.counts.get("secret_hits", 0),
+                "privacy_hits": self.counts.get("privacy_hits", 0),
+                "summarized_fields": self.counts.get("summarized_fields", 0),
+                "omitted_fields": self.counts.get("omitted_fields", 0),
+            },
+        }
+
+
+class RecoveryAdvisor:
+    def __init__(
+        self,
+        root: Path,
+        state_dir: Path,
+        *,
+        checkpoints: Any,
+        memory: Any,
+        policy: RecoveryPolicy,
+        generated: Any,
+        redact_payload: Callable[[Any], tuple[Any, Mapping[str, int]]],
+        clock: Callable[[], str],
+    ) -> None:
+        self.root = root
+        self.git = Git(root)
+        self.dir = state_dir / "recovery"
+        self._checkpoints = checkpoints
+        self._memory = memory
+        self._policy = policy
+        self._generated = generated
+        self._redact = redact_payload
+        self._clock = clock
+        self.labels = LabelStore(self.dir / "drift_labels.jsonl")
+
+    def breaker(self) -> BreakerState:
+        return self.labels.state()
+
+    def advise(self) -> Advice:
+        view = self._memory.read() if self._memory is not None else None
+        found = signals.collect(
+            self.root,
+            self.git,
+            checkpoints=self._checkpoints.all(),
+            memory_view=view,
+            categories=self._policy.categories,
+            generated=self._generated,
+        )
+        plan = planner.plan(
+            found,
+            dict(self._policy.categories),
+            self.breaker(),
+            apply_blocked_reason=APPLY_NOT_BUILT,
+        )
+        payload, counts = self._redact(plan.model_dump(mode="json"))
+        summary = RedactionSummary(
+            secret_hits=counts.get("secret_hits", 0),
+            privacy_hits=counts.get("privacy_hits", 0),
+            summarized_fields=counts.get("summarized_fields", 0),
+        )
+        plan = plan.model_copy(update={"redaction": summary})
+        payload["redaction"] = summary.model_dump(mode="json")
+        return Advice(plan, payload, counts)
+
+    def record_preview(self, advice: Advice) -> Path:
+        """Keep the redacted plan as ``.vibflow/recovery/last_preview.json``."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        target = self.dir / "last_preview.json"
+        tmp = target.with_suffix(".tmp")
+        body = {"recorded_at": self._clock(), "plan": advice.payload}
+        tmp.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(target)
+        return target
+
+    def last_preview(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads((self.dir / "last_preview.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        plan = data.get("plan") if isinstance(data, dict) else None
+        return plan if isinstance(plan, dict) else None
+
+    def feedback(self, plan_id: str, correct: list[str], wrong: list[str]) -> BreakerState:
+        """Record which drift labels of the latest preview were right or wrong."""
+        last = self.last_preview()
+        if last is None or last.get("plan_id") != plan_id:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                "feedback applies to the latest preview, and this plan id is not it",
+                hint="Run `vibflow recover --preview` and give feedback on its plan id.",
+            )
+        labelled = {d["path"] for d in last.get("drift_candidates", [])}
+        unknown = [p for p in [*correct, *wrong] if p not in labelled]
+        if unknown:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"{len(unknown)} of the given paths were not drift candidates in that plan",
+                hint="Give only paths the preview listed as outside your intent.",
+            )
+        if set(correct) & set(wrong):
+            raise VibflowError(ErrorCode.BAD_INPUT, "a path cannot be both --correct and --wrong")
+        if not correct and not wrong:
+            raise VibflowError(ErrorCode.BAD_INPUT, "give at least one --correct or --wrong path")
+        verdicts = [True] * len(correct) + [False] * len(wrong)
+        return self.labels.record(plan_id, verdicts, self._clock())

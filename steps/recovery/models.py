@@ -1,0 +1,103 @@
+"""RecoveryPlan and its parts (spec §5), as pydantic models.
+
+IDs are generated locally (``rec_`` / ``opt_`` + uuid4 hex) and never derived
+from memory text or user input. Drift candidates always require the user's
+review: there is no automatic revert path.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ZoneSource = Literal[
+    "explicit",
+    "recent_patch_target",
+    "project_map_category",
+    "anchor_co_occurrence",
+    "diff_fallback",
+]
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex}"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ChangedFile(_Model):
+    """One changed path in the working tree, relative to HEAD (or untracked)."""
+
+    path: str
+    status: Literal["added", "modified", "deleted", "renamed", "type_changed", "untracked"]
+    old_path: str | None = None
+    added_lines: int | None = None
+    deleted_lines: int | None = None
+    binary: bool = False
+    category: str | None = None
+    generated: bool = False
+
+
+class IntentZoneEntry(_Model):
+    path: str
+    source: ZoneSource
+    reason: str
+
+
+class DriftCandidate(_Model):
+    path: str
+    why_outside_zone: str
+    suggested_action: Literal["review_and_revert_if_unintentional"] = (
+        "review_and_revert_if_unintentional"
+    )
+    requires_user_review: Literal[True] = True
+
+
+class RecoveryOption(_Model):
+    option_id: str = Field(default_factory=lambda: new_id("opt"))
+    level: int = Field(ge=0, le=4)
+    label: str
+    affected_paths: list[str] = Field(default_factory=list)
+    estimated_impact: str
+    requires_sandwich: bool = False
+    requires_lock: bool = False
+    blocked_reason: str | None = None
+    recommended: bool = False
+
+
+class SafeCheckpointCandidate(_Model):
+    checkpoint_id: str
+    created_at: str
+    predates_change: bool
+    metadata_complete: bool
+    preview_available: bool = True
+
+
+class RedactionSummary(_Model):
+    secret_hits: int = 0
+    privacy_hits: int = 0
+    summarized_fields: int = 0
+
+
+class RecoveryPlan(_Model):
+    plan_id: str = Field(default_factory=lambda: new_id("rec"))
+    mode: Literal["read_only", "apply_preview", "apply"] = "read_only"
+    level: int = Field(ge=0, le=4)
+    summary: str
+    memory_mode: Literal["memory", "diff_aware"] = "diff_aware"
+    memory_note: str | None = None
+    intent: str | None = None
+    intent_stale: bool = False
+    intent_zone: list[IntentZoneEntry] = Field(default_factory=list)
+    drift_candidates: list[DriftCandidate] = Field(default_factory=list)
+    changed: list[ChangedFile] = Field(default_factory=list)
+    excluded_generated: list[str] = Field(default_factory=list)
+    options: list[RecoveryOption] = Field(default_factory=list)
+    safe_checkpoint_candidate: SafeCheckpointCandidate | None = None
+    circuit_breaker_state: Literal["active", "degraded"] = "active"
+    redaction: RedactionSummary = RedactionSummary()
+    files_modified: Literal[0] = 0

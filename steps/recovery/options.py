@@ -1,0 +1,151 @@
+"""Recovery options, levels 0-4 (spec §8), and the safe checkpoint candidate.
+
+0 no-op · 1 explain only · 2 targeted repair guidance · 3 partial restore
+preview · 4 full rollback preview. Every option that cannot run carries a
+plain ``blocked_reason``; levels 3-4 need a checkpoint that predates the
+change (no full rollback is ever recommended without one), and a restore also
+needs the guarded apply to exist and be enabled. The recommended option is
+the most useful one that can actually run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from vibflow.steps.checkpoints.models import CheckpointMeta
+from vibflow.steps.recovery.models import (
+    ChangedFile,
+    DriftCandidate,
+    RecoveryOption,
+    SafeCheckpointCandidate,
+)
+
+
+def _time(ts: str) -> float | None:
+    try:
+        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+
+
+def safe_checkpoint(
+    checkpoints: Sequence[CheckpointMeta], change_started: float | None, head: str | None
+) -> SafeCheckpointCandidate | None:
+    """The newest complete checkpoint from before the change began.
+
+    When none predates the change, the newest is still reported (not
+    selected for rollback), so the user sees why restore is blocked.
+    """
+    if not checkpoints:
+        return None
+    newest_first = sorted(checkpoints, key=lambda m: m.created_at, reverse=True)
+
+    def predates(m: CheckpointMeta) -> bool:
+        made = _time(m.created_at)
+        if made is None:
+            return False
+        if change_started is not None:
+            return made <= change_started
+        return m.base_head == head
+
+    for m in newest_first:
+        if m.metadata_complete and predates(m):
+            return SafeCheckpointCandidate(
+                checkpoint_id=m.checkpoint_id,
+                created_at=m.created_at,
+                predates_change=True,
+                metadata_complete=True,
+            )
+    m = newest_first[0]
+    return SafeCheckpointCandidate(
+        checkpoint_id=m.checkpoint_id,
+        created_at=m.created_at,
+        predates_change=False,
+        metadata_complete=m.metadata_complete,
+    )
+
+
+def build_options(
+    changed: Sequence[ChangedFile],
+    drift: Sequence[DriftCandidate],
+    candidate: SafeCheckpointCandidate | None,
+    *,
+    apply_blocked_reason: str | None,
+) -> list[RecoveryOption]:
+    """All options, the recommended one first (marked ``recommended``)."""
+    relevant = [c for c in changed if not c.generated]
+    if not relevant:
+        return [
+            RecoveryOption(
+                level=0,
+                label="Nothing to recover — the working tree matches the last commit.",
+                estimated_impact="no file changes",
+                recommended=True,
+            )
+        ]
+    usable = candidate is not None and candidate.predates_change and candidate.metadata_complete
+    restore_block = None
+    if candidate is None:
+        restore_block = "no checkpoint exists yet, so there is nothing safe to restore from"
+    elif not usable:
+        restore_block = "no safe checkpoint predates the change"
+    elif apply_blocked_reason:
+        restore_block = apply_blocked_reason
+    drift_paths = [d.path for d in drift]
+    n = len(drift_paths)
+    options = [
+        RecoveryOption(
+            level=1,
+            label="Explain only — show what changed and which files look out of scope.",
+            affected_paths=[],
+            estimated_impact="no file changes; informational",
+        )
+    ]
+    if drift_paths:
+        options.append(
+            RecoveryOption(
+                level=2,
+                label=f"Targeted repair — review the {n} file(s) outside your intent "
+                "and fix or revert them yourself.",
+                affected_paths=drift_paths,
+                estimated_impact="you edit the files; vibflow changes nothing",
+            )
+        )
+        options.append(
+            RecoveryOption(
+                level=3,
+                label=f"Partial restore — put back the {n} out-of-scope file(s) from "
+                "the safe checkpoint, keeping your in-scope work.",
+                affected_paths=drift_paths,
+                estimated_impact=f"{n} file(s) restored; a safety checkpoint is taken "
+                "first so this can be undone",
+                requires_sandwich=True,
+                requires_lock=True,
+                blocked_reason=restore_block,
+            )
+        )
+    if usable:
+        all_paths = [c.path for c in relevant]
+        options.append(
+            RecoveryOption(
+                level=4,
+                label=f"Full rollback — restore all {len(all_paths)} changed file(s) to the safe "
+                "checkpoint.",
+                affected_paths=all_paths,
+                estimated_impact=f"{len(all_paths)} file(s) restored, including in-scope work; a "
+                "safety checkpoint is taken first",
+                requires_sandwich=True,
+                requires_lock=True,
+                blocked_reason=restore_block,
+            )
+        )
+    runnable = [o for o in options if o.blocked_reason is None]
+    # Prefer a partial restore, then targeted repair, then explaining: the
+    # least destructive option that deals with the drift.
+    order = {3: 0, 2: 1, 1: 2, 4: 3}
+    best = min(runnable, key=lambda o: order.get(o.level, 9))
+    ranked = [best.model_copy(update={"recommended": True})]
+    ranked += [o for o in sorted(options, key=lambda o: o.level) if o.option_id != best.option_id]
+    return ranked

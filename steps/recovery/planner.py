@@ -1,0 +1,79 @@
+"""Signals → RecoveryPlan (read-only, pure).
+
+Phase-1 plans are always ``mode: read_only`` and never change a file
+(``files_modified: 0``). With the circuit breaker degraded, no drift labels
+are produced and the plan says so.
+"""
+
+from __future__ import annotations
+
+from vibflow.steps.recovery.breaker import BreakerState
+from vibflow.steps.recovery.models import RecoveryPlan
+from vibflow.steps.recovery.options import build_options, safe_checkpoint
+from vibflow.steps.recovery.signals import Signals
+from vibflow.steps.recovery.zone import MemorySignals, drift, infer_zone
+
+
+def plan(
+    signals: Signals,
+    categories: dict[str, list[str]],
+    breaker: BreakerState,
+    *,
+    apply_blocked_reason: str | None,
+) -> RecoveryPlan:
+    memory = signals.memory
+    degraded = breaker.state == "degraded"
+    if degraded:
+        memory = MemorySignals(memory.explicit, memory.recent_targets, False, memory.note)
+    relevant = [c for c in signals.changed if not c.generated]
+    zone = infer_zone(signals.changed, memory, categories)
+    candidates = [] if degraded else drift(signals.changed, zone, memory, categories)
+    candidate = safe_checkpoint(signals.checkpoints, signals.change_started, signals.head)
+    options = build_options(
+        signals.changed, candidates, candidate, apply_blocked_reason=apply_blocked_reason
+    )
+    notes = []
+    if degraded:
+        notes.append(
+            "drift labelling is switched off because recent labels were often wrong "
+            "(circuit breaker degraded); all changes are shown without judging them"
+        )
+    if memory.note and not degraded:
+        notes.append(memory.note)
+    return RecoveryPlan(
+        level=options[0].level,
+        summary=_summary(
+            len(relevant),
+            len(candidates),
+            candidate is not None and candidate.predates_change,
+            len(signals.changed) - len(relevant),
+        ),
+        memory_mode="memory" if memory.usable else "diff_aware",
+        memory_note="; ".join(notes) or None,
+        intent=signals.intent,
+        intent_stale=signals.intent_stale,
+        intent_zone=zone,
+        drift_candidates=candidates,
+        changed=signals.changed,
+        excluded_generated=[c.path for c in signals.changed if c.generated],
+        options=options,
+        safe_checkpoint_candidate=candidate,
+        circuit_breaker_state=breaker.state,
+    )
+
+
+def _summary(changed: int, drifting: int, safe: bool, generated: int) -> str:
+    if changed == 0:
+        extra = f" ({generated} generated file(s) ignored)" if generated else ""
+        return f"Nothing to recover: no files changed since the last commit{extra}."
+    parts = [f"{changed} file(s) changed since the last commit"]
+    if drifting:
+        parts.append(f"{drifting} look outside what you are working on")
+    else:
+        parts.append("none look outside what you are working on")
+    parts.append(
+        "a safe checkpoint from before the change exists"
+        if safe
+        else "no checkpoint predates the change"
+    )
+    return "; ".join(parts) + "."

@@ -1,0 +1,14 @@
+"""The ``recovery`` policy section (``policies/recovery.yaml``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vibflow.steps.checkpoints.models import CheckpointPolicy
+
+
+class RecoveryPolicy(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    checkpoints: CheckpointPolicy = CheckpointPolicy()
+    categories: dict[str, list[str]] = Field(default_factory=dict)
+    lease_seconds: int = Field(default=60, ge=5, le=3600)

@@ -1,0 +1,165 @@
+"""Intent zone and drift candidates (spec §8), pure functions.
+
+The zone is built in priority order, each entry with its source and reason:
+
+1. ``explicit`` — every explicitly relevant file in memory (changed or not;
+   a directory entry covers what is under it; a renamed one is followed to
+   its new name). These can never become drift candidates (P0 gate 4).
+2. ``recent_patch_target`` — files recent observed patches touched.
+3. ``project_map_category`` — changed files in the same path category
+   (policy globs) as the files above.
+4. ``diff_fallback`` — with no usable memory, every changed file.
+
+Everything changed outside the zone is a drift candidate that needs the
+user's review — never "unrelated", never reverted automatically. Generated,
+cache and build files are excluded before any of this.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
+
+
+@cache
+def _glob(pattern: str) -> re.Pattern[str]:
+    """``**`` any number of folders, ``*`` within one name, ``?`` one character."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("^" + "".join(out) + "$")
+
+
+def category_of(path: str, categories: Mapping[str, Sequence[str]]) -> str | None:
+    for name, patterns in categories.items():
+        if any(_glob(p).match(path) for p in patterns):
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class MemorySignals:
+    """What memory contributes, already read (and judged fresh or not)."""
+
+    explicit: Mapping[str, str]  # path → why
+    recent_targets: Sequence[str]
+    usable: bool  # False when memory is empty or its intent is stale
+    note: str | None = None
+
+
+def _covers(entry: str, path: str) -> bool:
+    entry = entry.rstrip("/")
+    return path == entry or path.startswith(entry + "/")
+
+
+def infer_zone(
+    changed: Sequence[ChangedFile],
+    memory: MemorySignals,
+    categories: Mapping[str, Sequence[str]],
+) -> list[IntentZoneEntry]:
+    zone: dict[str, IntentZoneEntry] = {}
+    renamed_from = {c.old_path: c.path for c in changed if c.old_path}
+    for path, why in memory.explicit.items():
+        reason = (
+            f"explicit relevant_files entry: '{why}'" if why else "explicit relevant_files entry"
+        )
+        zone.setdefault(path, IntentZoneEntry(path=path, source="explicit", reason=reason))
+        for c in changed:
+            if c.path != path and _covers(path, c.path):
+                zone.setdefault(
+                    c.path,
+                    IntentZoneEntry(
+                        path=c.path,
+                        source="explicit",
+                        reason=f"inside explicit relevant path '{path}'",
+                    ),
+                )
+        new = renamed_from.get(path)
+        if new:
+            zone.setdefault(
+                new,
+                IntentZoneEntry(
+                    path=new,
+                    source="explicit",
+                    reason=f"renamed from explicit relevant file '{path}'",
+                ),
+            )
+    if memory.usable:
+        for path in memory.recent_targets:
+            zone.setdefault(
+                path,
+                IntentZoneEntry(
+                    path=path,
+                    source="recent_patch_target",
+                    reason="a recent patch targeted this file",
+                ),
+            )
+        seeds = list(zone)
+        seed_categories = {cat for p in seeds if (cat := category_of(p, categories))}
+        for c in changed:
+            if c.generated or c.path in zone:
+                continue
+            cat = c.category
+            if cat is not None and cat in seed_categories:
+                zone[c.path] = IntentZoneEntry(
+                    path=c.path,
+                    source="project_map_category",
+                    reason=f"same category '{cat}' as the files you are working on",
+                )
+    if not memory.usable or not zone:
+        for c in changed:
+            if not c.generated:
+                zone.setdefault(
+                    c.path,
+                    IntentZoneEntry(
+                        path=c.path,
+                        source="diff_fallback",
+                        reason="changed since the last commit (no memory to narrow the zone)",
+                    ),
+                )
+    return list(zone.values())
+
+
+def drift(
+    changed: Sequence[ChangedFile],
+    zone: Iterable[IntentZoneEntry],
+    memory: MemorySignals,
+    categories: Mapping[str, Sequence[str]],
+) -> list[DriftCandidate]:
+    in_zone = {z.path for z in zone}
+    zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
+    out: list[DriftCandidate] = []
+    for c in changed:
+        if c.generated or c.path in in_zone:
+            continue
+        if any(_covers(e, c.path) for e in memory.explicit):
+            continue  # explicit entries are never drift, whatever else happens
+        reasons = ["not in your explicit relevant files"]
+        if c.category and zone_categories and c.category not in zone_categories:
+            reasons.append(
+                f"its category '{c.category}' differs from the intent's "
+                f"'{', '.join(sorted(zone_categories))}'"
+            )
+        elif not c.category:
+            reasons.append("it matches none of the intent's folders or categories")
+        out.append(DriftCandidate(path=c.path, why_outside_zone="; ".join(reasons)))
+    return out

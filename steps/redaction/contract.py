@@ -1,0 +1,239 @@
+"""The redaction contract: one gate for everything that leaves the process.
+
+Spec §7 / DESIGN §4.7. MCP responses, recaps, handoff documents, export
+bundles and quarantine files all pass through :func:`redact_text` or
+:func:`redact_payload`, which
+
+1. mask secrets (detect-secrets plus our own patterns, :mod:`.secrets`),
+2. mask private paths, names, hosts and addresses (:mod:`.privacy`),
+3. summarize what is still too long (:mod:`.summarize`),
+4. mark each touched field ``redacted`` / ``summarized`` / ``omitted`` and
+5. return count-only :class:`~vibflow.engine.audit.RedactionCounts` for the audit.
+
+Secrets are masked before summarizing so a cut can never leave half a key
+behind. The three passes are repeated until the output is a fixed point
+(almost always after one repeat), which is what makes redaction idempotent:
+redacting already-redacted output changes nothing and counts nothing.
+
+:func:`assert_no_absolute_paths` is the fail-closed check the spec requires
+(Appendix C): an output that still holds an absolute local path is refused,
+and the error names the field, never the path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Any, Literal
+
+from vibflow.engine.audit import RedactionCounts
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.redaction.privacy import PrivacyContext, contains_absolute_path, filter_privacy
+from vibflow.steps.redaction.secrets import mask_secrets
+from vibflow.steps.redaction.summarize import summarize
+
+Mark = Literal["redacted", "summarized", "omitted"]
+# Passes after which a text that still changes is withheld instead (never hit
+# in practice; it bounds the work and keeps the output a fixed point).
+MAX_PASSES = 4
+_WITHHELD = "[... {n} chars withheld: redaction did not settle ...]"
+
+
+@dataclass(frozen=True)
+class Redacted:
+    """A redacted copy, what was done to it (counts) and where (marks by field path)."""
+
+    value: Any
+    counts: RedactionCounts
+    marks: dict[str, Mark] = field(default_factory=dict)
+
+
+@dataclass
+class _Tally:
+    secret_hits: int = 0
+    privacy_hits: int = 0
+    summarized: int = 0
+    omitted: int = 0
+    marks: dict[str, Mark] = field(default_factory=dict)
+
+    def counts(self) -> RedactionCounts:
+        return RedactionCounts(
+            secret_hits=self.secret_hits,
+            privacy_hits=self.privacy_hits,
+            summarized_fields=self.summarized,
+            omitted_fields=self.omitted,
+        )
+
+
+def _redact_string(text: str, ctx: PrivacyContext, max_chars: int, path: str, tally: _Tally) -> str:
+    current = text
+    secret_hits = privacy_hits = 0
+    summarized = False
+    for _ in range(MAX_PASSES):
+        masked, s_hits = mask_secrets(current)
+        masked, p_hits = filter_privacy(masked, ctx)
+        summary = summarize(masked, max_chars)
+        if summary.text == current:
+            break
+        secret_hits += s_hits
+        privacy_hits += p_hits
+        summarized = summarized or summary.summarized
+        current = summary.text
+    else:
+        current = _WITHHELD.format(n=len(text))[: max(0, max_chars)]
+        summarized = True
+    tally.secret_hits += secret_hits
+    tally.privacy_hits += privacy_hits
+    if secret_hits or privacy_hits:
+        # A field both masked and shortened is marked "redacted": that is the
+        # safety fact a reader must not miss; the summary marker is in the text.
+        tally.marks[path] = "redacted"
+    elif summarized:
+        tally.marks[path] = "summarized"
+    if summarized:
+        tally.summarized += 1
+    return current
+
+
+def redact_text(
+    text: str, *, root: Path | None = None, max_chars: int = 4000, field: str = ""
+) -> Redacted:
+    """Redact one string bound for outside the process (``field`` names it in the marks)."""
+    tally = _Tally()
+    value = _redact_string(text, PrivacyContext.for_root(root), max_chars, field, tally)
+    return Redacted(value, tally.counts(), tally.marks)
+
+
+def redact_payload(
+    data: Any,
+    *,
+    root: Path | None = None,
+    omit: Collection[str] = (),
+    max_field_chars: int = 4000,
+) -> Redacted:
+    """Redact a JSON-like value: every string in it, dict keys included.
+
+    Keys listed in ``omit`` (a key name, or a dotted path such as
+    ``"verification.0.output"``) are dropped and marked ``omitted``. Mark keys
+    are dotted paths built from the *redacted* keys, so they leak nothing.
+    Tuples and sets become lists; paths, bytes and other objects become
+    redacted strings (pydantic models and dataclasses are dumped first).
+    """
+    tally = _Tally()
+    walker = _Walker(PrivacyContext.for_root(root), frozenset(omit), max_field_chars, tally)
+    value = walker.walk(data, "", "")
+    return Redacted(value, tally.counts(), tally.marks)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+@dataclass
+class _Walker:
+    ctx: PrivacyContext
+    omit: frozenset[str]
+    max_chars: int
+    tally: _Tally
+
+    def walk(self, node: Any, path: str, raw_path: str) -> Any:
+        if node is None or isinstance(node, bool | int | float):
+            return node
+        if isinstance(node, str):
+            return _redact_string(node, self.ctx, self.max_chars, path, self.tally)
+        if isinstance(node, Mapping):
+            return self._walk_mapping(node, path, raw_path)
+        if isinstance(node, list | tuple):
+            return [
+                self.walk(v, _join(path, str(i)), _join(raw_path, str(i)))
+                for i, v in enumerate(node)
+            ]
+        if isinstance(node, set | frozenset):
+            items = sorted(node, key=repr)
+            return [
+                self.walk(v, _join(path, str(i)), _join(raw_path, str(i)))
+                for i, v in enumerate(items)
+            ]
+        return self.walk(_plain(node), path, raw_path)
+
+    def _walk_mapping(self, node: Mapping[Any, Any], path: str, raw_path: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for raw_key, value in node.items():
+            key = str(raw_key)
+            child_raw = _join(raw_path, key)
+            safe_key = self._redact_key(key)
+            child = _join(path, safe_key)
+            if key in self.omit or child_raw in self.omit:
+                self.tally.marks[child] = "omitted"
+                self.tally.omitted += 1
+                continue
+            if safe_key in out:  # two keys that redact alike must both survive
+                n = 2
+                while f"{safe_key}#{n}" in out:
+                    n += 1
+                safe_key = f"{safe_key}#{n}"
+                child = _join(path, safe_key)
+            if safe_key != key:
+                self.tally.marks[child] = "redacted"
+            out[safe_key] = self.walk(value, child, child_raw)
+        return out
+
+    def _redact_key(self, key: str) -> str:
+        sub = _Tally()
+        # Keys are never summarized (a key is a name, not output).
+        safe = _redact_string(key, self.ctx, max(len(key) * 4, 4096), "", sub)
+        self.tally.secret_hits += sub.secret_hits
+        self.tally.privacy_hits += sub.privacy_hits
+        return safe
+
+
+def _plain(node: Any) -> Any:
+    """A JSON-like stand-in for an object that is not one."""
+    if isinstance(node, bytes | bytearray):
+        return bytes(node).decode("utf-8", errors="replace")
+    if isinstance(node, PurePath):
+        return str(node)
+    dump = getattr(node, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json")
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return dataclasses.asdict(node)
+    return str(node)
+
+
+def _strings(node: Any, path: str) -> Iterator[tuple[str, str]]:
+    """(field path, string) for every string in ``node``, keys included."""
+    if isinstance(node, str):
+        yield path, node
+    elif isinstance(node, Mapping):
+        for k, v in node.items():
+            key = str(k)
+            yield _join(path, "<key>"), key
+            yield from _strings(v, _join(path, key))
+    elif isinstance(node, list | tuple | set | frozenset):
+        for i, v in enumerate(node):
+            yield from _strings(v, _join(path, str(i)))
+    elif node is None or isinstance(node, bool | int | float):
+        return
+    else:
+        yield from _strings(_plain(node), path)
+
+
+def assert_no_absolute_paths(data: Any, *, root: Path | None = None) -> None:
+    """Fail closed: refuse ``data`` if any string in it holds an absolute local path.
+
+    Raises :class:`VibflowError` (``INTERNAL``: an output reaching this check
+    unredacted is a vibflow bug). The message names the field, never the path.
+    """
+    ctx = PrivacyContext.for_root(root)
+    for path, text in _strings(data, ""):
+        if contains_absolute_path(text, ctx):
+            where = path if not contains_absolute_path(path, ctx) else "a field"
+            raise VibflowError(
+                ErrorCode.INTERNAL,
+                f"refused to emit output: {where or 'the text'} contains an absolute local path",
+                hint="This is a vibflow bug: the output should have passed redact_payload; "
+                "please report it.",
+            )

@@ -1,0 +1,93 @@
+"""Parse git's ``-z`` diff listings (``--name-status`` + ``--numstat``) exactly.
+
+Names are kept byte-exact (no octal escapes); renames are followed (``-M``)
+so a ``git mv`` is one change with its old path, not a delete and an add.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vibflow.steps.workspace.git import Git
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+_STATUS = {
+    "A": "added",
+    "M": "modified",
+    "D": "deleted",
+    "R": "renamed",
+    "T": "type_changed",
+    "C": "copied",
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    status: str
+    old_path: str | None = None
+    added_lines: int | None = None
+    deleted_lines: int | None = None
+    binary: bool = False
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def parse(name_status: bytes, numstat: bytes) -> list[Change]:
+    counts: dict[str, tuple[int | None, int | None, bool]] = {}
+    parts = numstat.split(b"\0")
+    i = 0
+    while i < len(parts):
+        head = parts[i]
+        if not head:
+            i += 1
+            continue
+        added, deleted, name = head.split(b"\t", 2)
+        if name == b"":  # a rename: old and new names follow as their own fields
+            name = parts[i + 2]
+            i += 3
+        else:
+            i += 1
+        binary = added == b"-"
+        counts[_decode(name)] = (
+            None if binary else int(added),
+            None if binary else int(deleted),
+            binary,
+        )
+    changes: list[Change] = []
+    fields = [_decode(f) for f in name_status.split(b"\0")]
+    i = 0
+    while i < len(fields):
+        code = fields[i]
+        if not code:
+            i += 1
+            continue
+        kind = _STATUS.get(code[0], "modified")
+        if code[0] in "RC":
+            old_path, path = fields[i + 1], fields[i + 2]
+            i += 3
+        else:
+            old_path, path = None, fields[i + 1]
+            i += 2
+        add, rem, binary = counts.get(path, (None, None, False))
+        changes.append(Change(path, kind, old_path, add, rem, binary))
+    return changes
+
+
+def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
+    return parse(
+        git.run("diff-tree", "-r", "-z", "-M", "--name-status", old, new),
+        git.run("diff-tree", "-r", "-z", "-M", "--numstat", old, new),
+    )
+
+
+def head_to_worktree(git: Git) -> list[Change]:
+    """Tracked changes (staged or not) from HEAD — or from nothing, before the
+    first commit — to the working tree."""
+    base = git.head() or EMPTY_TREE
+    return parse(
+        git.run("diff", "-z", "-M", "--name-status", base, "--"),
+        git.run("diff", "-z", "-M", "--numstat", base, "--"),
+    )

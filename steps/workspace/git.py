@@ -1,0 +1,71 @@
+"""Run plain git subprocesses: list arguments, bytes in and out, no shell.
+
+Heavy plumbing (snapshots, ``cat-file --batch``) runs here rather than
+through GitPython, which leaks resources in long-running processes (the MCP
+server is one). Output is read with ``-z`` wherever names are involved, so
+non-ASCII names stay exact instead of becoming git's octal escapes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+
+# Git must answer in its own words, never page, prompt or rewrite names.
+_BASE_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_PAGER": "cat",
+    "LC_ALL": "C",
+    "GIT_OPTIONAL_LOCKS": "0",
+}
+
+
+class Git:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def run(
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        ok: Sequence[int] = (0,),
+    ) -> bytes:
+        full_env = {**os.environ, **_BASE_ENV, **(env or {})}
+        try:
+            proc = subprocess.run(
+                ["git", "-C", str(self.root), *args],
+                input=stdin,
+                capture_output=True,
+                env=full_env,
+                check=False,
+                timeout=600,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise VibflowError(
+                ErrorCode.STORE_ERROR, f"could not run git {args[0]} ({type(exc).__name__})"
+            ) from exc
+        if proc.returncode not in ok:
+            first = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            detail = first[0][:200] if first else f"exit {proc.returncode}"
+            raise VibflowError(ErrorCode.STORE_ERROR, f"git {args[0]} failed: {detail}")
+        return proc.stdout
+
+    def text(self, *args: str, **kw: object) -> str:
+        return self.run(*args, **kw).decode("utf-8", "surrogateescape").strip()  # type: ignore[arg-type]
+
+    def z(self, *args: str, **kw: object) -> list[str]:
+        """A ``-z`` listing as exact names."""
+        out = self.run(*args, **kw)  # type: ignore[arg-type]
+        return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+
+    def git_dir(self) -> Path:
+        return Path(self.text("rev-parse", "--absolute-git-dir"))
+
+    def head(self) -> str | None:
+        out = self.run("rev-parse", "--verify", "-q", "HEAD", ok=(0, 1))
+        return out.decode().strip() or None

@@ -1,0 +1,55 @@
+"""Repository facts for memory freshness, read from git and the work tree.
+
+The memory package declares what it needs (``steps.memory.facts.RepoFacts``)
+and never runs git itself; this is the implementation the front door passes
+in. Plain ``git`` subprocesses with list arguments (no shell, no GitPython
+objects kept alive).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+
+class GitRepoFacts:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _git(self, *args: str) -> str | None:
+        try:
+            proc = subprocess.run(
+                ["git", "-C", str(self.root), *args],
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=30,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return proc.stdout.strip() if proc.returncode == 0 else None
+
+    def head(self) -> str | None:
+        return self._git("rev-parse", "--verify", "-q", "HEAD")
+
+    def commits_since(self, sha: str) -> int | None:
+        if not all(c in "0123456789abcdef" for c in sha) or not 7 <= len(sha) <= 64:
+            return None
+        out = self._git("rev-list", "--count", f"{sha}..HEAD")
+        return int(out) if out and out.isdigit() else None
+
+    def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
+        cutoff = when.timestamp()
+        changed: list[str] = []
+        for rel in paths:
+            target = self.root / rel
+            try:
+                if target.stat().st_mtime > cutoff:
+                    changed.append(rel)
+            except FileNotFoundError:
+                changed.append(rel)  # deleted since: whatever was verified is gone
+            except OSError:
+                continue
+        return changed

@@ -1,0 +1,105 @@
+"""``vibflow checkpoint ...``: wiring to the checkpoint store."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import typer
+
+from vibflow.cli.app import JSON_OPT, app, handled
+from vibflow.cli.memory_cmd import _project
+
+checkpoint_app = typer.Typer(help="Snapshots of your working tree.", no_args_is_help=True)
+app.add_typer(checkpoint_app, name="checkpoint")
+
+
+def _progress() -> Any:
+    """Say what a slow checkpoint is doing (on a terminal, after a moment)."""
+    started = time.monotonic()
+    if not sys.stderr.isatty():
+        return None
+
+    def show(what: str) -> None:
+        if time.monotonic() - started > 0.3:
+            typer.echo(f"checkpoint: {what}…", err=True)
+
+    return show
+
+
+def _meta_json(meta: Any) -> dict[str, Any]:
+    return meta.model_dump(mode="json")
+
+
+@checkpoint_app.command("create")
+@handled
+def checkpoint_create(
+    message: str = typer.Option("", "--message", "-m", help="What this checkpoint is for."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Snapshot tracked changes and untracked files (ignored files never)."""
+    meta = _project().checkpoints.create(message, progress=_progress())
+    if as_json:
+        typer.echo(json.dumps(_meta_json(meta), indent=2))
+        return
+    verb = "nothing changed since" if meta.reused else "created"
+    typer.echo(f"{verb} checkpoint {meta.checkpoint_id} ({meta.file_count} files)")
+    for s in meta.skipped:
+        typer.echo(f"  skipped {s.path}: {s.reason.replace('_', ' ')}")
+
+
+@checkpoint_app.command("list")
+@handled
+def checkpoint_list(as_json: bool = JSON_OPT) -> None:
+    """All checkpoints, oldest first."""
+    metas = _project().checkpoints.all()
+    if as_json:
+        typer.echo(json.dumps({"checkpoints": [_meta_json(m) for m in metas]}, indent=2))
+        return
+    if not metas:
+        typer.echo('no checkpoints yet — `vibflow checkpoint create -m "before the agent"`')
+    for m in metas:
+        typer.echo(f"{m.checkpoint_id}  {m.created_at}  {m.reason:<10} {m.message}")
+
+
+@checkpoint_app.command("show")
+@handled
+def checkpoint_show(checkpoint_id: str, as_json: bool = JSON_OPT) -> None:
+    """One checkpoint's metadata."""
+    meta = _project().checkpoints.get(checkpoint_id)
+    if as_json:
+        typer.echo(json.dumps(_meta_json(meta), indent=2))
+        return
+    for key, value in _meta_json(meta).items():
+        typer.echo(f"{key}: {value}")
+
+
+@checkpoint_app.command("diff")
+@handled
+def checkpoint_diff(
+    a: str = typer.Argument(..., metavar="A"),
+    b: str | None = typer.Argument(None, metavar="[B]", help="Default: the working tree."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """What changed from checkpoint A to B (or to the working tree)."""
+    changes = _project().checkpoints.diff(a, b)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "from": a,
+                    "to": b or "working_tree",
+                    "changes": [c.model_dump(mode="json") for c in changes],
+                },
+                indent=2,
+            )
+        )
+        return
+    if not changes:
+        typer.echo("no changes")
+    for c in changes:
+        counts = "binary" if c.binary else f"+{c.added_lines or 0} -{c.deleted_lines or 0}"
+        old = f" (from {c.old_path})" if c.old_path else ""
+        typer.echo(f"{c.status:<9} {c.path}{old}  {counts}")

@@ -1,0 +1,58 @@
+"""Plain-language rendering of memory for `vibflow memory show`.
+
+Stale things are labelled stale right where they are shown (P0 gate 5):
+the intent is never printed without its freshness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def render(view: Any) -> str:
+    state, fresh = view.state, view.freshness
+    lines: list[str] = []
+    if view.read_only:
+        lines.append("(read-only: this memory was written by a newer vibflow)")
+    intent = state.active_intent
+    if intent is None:
+        lines.append("Intent: (none) — set one with `vibflow memory intent TEXT`")
+    else:
+        label = ""
+        if fresh.intent_stale:
+            label = " [STALE: " + "; ".join(fresh.intent_reasons) + "]"
+        elif fresh.intent_proposed:
+            label = " [PROPOSED — not confirmed; confirm with `vibflow memory intent`]"
+        lines.append(f"Intent: {intent.text}{label}")
+        lines.append(f"  set {intent.last_updated} by {intent.updated_by}")
+    nxt = state.next_action
+    lines.append(f"Next action: {nxt.text}" if nxt else "Next action: (none)")
+    lines.append(
+        f"Decisions: {len(state.decisions)}"
+        + (f" (+{len(state.archived_decisions)} archived)" if state.archived_decisions else "")
+    )
+    for d in state.decisions[-5:]:
+        lines.append(f"  - {d.text}")
+    explicit = [f for f in state.relevant_files if f.source == "explicit"]
+    observed = [f for f in state.relevant_files if f.source == "observed"]
+    lines.append(f"Relevant files: {len(explicit)} explicit, {len(observed)} observed")
+    for f in explicit[:10]:
+        lines.append(f"  - {f.path}" + (f" — {f.why}" if f.why else ""))
+    if len(explicit) > 10:
+        lines.append(f"  ... and {len(explicit) - 10} more (`vibflow memory show --json`)")
+    by_id = {v.id: v for v in fresh.verification}
+    lines.append(f"Verification: {len(state.verification)} ({fresh.stale_verification} stale)")
+    for v in state.verification[-5:]:
+        f = by_id.get(v.id)
+        tag = f"STALE — {f.reason}" if f and f.stale else "fresh"
+        lines.append(f"  - {v.command}: {v.result} [{tag}]")
+    if state.risks:
+        lines.append(f"Risks: {len(state.risks)}")
+        for r in state.risks[-5:]:
+            lines.append(f"  - ({r.kind}) {r.text}")
+    if state.observed_context:
+        lines.append(
+            f"Observed: {len(state.observed_context)} event(s), latest "
+            f"{state.observed_context[-1].kind} at {state.observed_context[-1].at}"
+        )
+    return "\n".join(lines) + "\n"

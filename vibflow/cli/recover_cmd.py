@@ -1,0 +1,82 @@
+"""``vibflow recover``: read-only shortcuts into the recovery advisor."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from vibflow.cli.app import JSON_OPT, app, handled
+from vibflow.cli.memory_cmd import _project
+from vibflow.engine.errors import ErrorCode, VibflowError
+
+recover_app = typer.Typer(
+    help="Explain what changed and preview the ways back (read-only).",
+    invoke_without_command=True,
+)
+app.add_typer(recover_app, name="recover")
+
+
+@recover_app.callback()
+@handled
+def recover(
+    ctx: typer.Context,
+    explain: bool = typer.Option(
+        False, "--explain", help="What changed and what looks out of scope."
+    ),
+    preview: bool = typer.Option(False, "--preview", help="What each way back would change."),
+    show_all: bool = typer.Option(False, "--all", help="List every file, not just the top ones."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Explain (default) or preview recovery; never modifies a file."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if explain and preview:
+        raise VibflowError(ErrorCode.BAD_INPUT, "choose one of --explain and --preview")
+    project = _project()
+    advisor = project.recovery
+    advice = advisor.advise()
+    if preview:
+        advisor.record_preview(advice)
+    project.audit.append(
+        "recovery_preview" if preview else "recovery_explain", result="ok", **advice.audit_facts()
+    )
+    if as_json:
+        typer.echo(json.dumps(advice.payload, indent=2, ensure_ascii=False))
+        return
+    from vibflow.cli import recover_render
+
+    render = recover_render.preview if preview else recover_render.explain
+    typer.echo(render(advice.payload, show_all), nl=False)
+
+
+@recover_app.command("feedback")
+@handled
+def recover_feedback(
+    plan_id: str,
+    correct: list[str] | None = typer.Option(
+        None, "--correct", help="A drift label that was right."
+    ),
+    wrong: list[str] | None = typer.Option(None, "--wrong", help="A drift label that was wrong."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Tell vibflow which drift labels of the latest preview were right."""
+    project = _project()
+    state = project.recovery.feedback(plan_id, correct or [], wrong or [])
+    project.audit.append("drift_feedback", result="ok", circuit_breaker_state=state.state)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "circuit_breaker_state": state.state,
+                    "accuracy": state.accuracy,
+                    "labels": state.labels,
+                }
+            )
+        )
+        return
+    acc = f"{state.accuracy:.0%}" if state.accuracy is not None else "not enough labels yet"
+    typer.echo(
+        f"recorded; drift labelling is {state.state} (accuracy over the last "
+        f"{state.labels} labels: {acc})"
+    )

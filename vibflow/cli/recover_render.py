@@ -1,0 +1,96 @@
+"""Plain-language rendering of a recovery plan for a terminal.
+
+`--explain` says what happened; `--preview` says what each way back would
+change. Long lists are grouped by folder with the top items shown (`--all`
+shows everything), and the output always states that no files were modified.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+TOP = 8
+
+
+def _paths(items: Sequence[tuple[str, str]], show_all: bool) -> list[str]:
+    shown = items if show_all else items[:TOP]
+    width = min(max((len(p) for p, _ in shown), default=0), 48)
+    lines = [f"    {p:<{width}}  {why}" if why else f"    {p}" for p, why in shown]
+    rest = items[len(shown) :]
+    if rest:
+        folders = Counter(p.split("/")[0] + "/" if "/" in p else "(top level)" for p, _ in rest)
+        top = ", ".join(f"{f} {n}" for f, n in folders.most_common(4))
+        lines.append(f"    … and {len(rest)} more ({top}) — use --all to list them")
+    return lines
+
+
+def explain(plan: dict[str, Any], show_all: bool = False) -> str:
+    out = ["Recovery advisor — read-only: no files were modified.", ""]
+    out.append(f"What happened: {plan['summary']}")
+    if plan.get("intent"):
+        stale = " [STALE]" if plan.get("intent_stale") else ""
+        out.append(f"Your intent: {plan['intent']}{stale}")
+    if plan.get("memory_note"):
+        out.append(f"Note: {plan['memory_note']}")
+    if plan.get("circuit_breaker_state") == "degraded":
+        out.append("Drift labels: OFF (degraded) — recent labels were often wrong.")
+    zone = [(z["path"], z["reason"]) for z in plan.get("intent_zone", [])]
+    drift = [(d["path"], d["why_outside_zone"]) for d in plan.get("drift_candidates", [])]
+    if zone:
+        out += ["", f"In scope ({len(zone)}):", *_paths(zone, show_all)]
+    if drift:
+        out += [
+            "",
+            f"Outside what you are working on — please review ({len(drift)}):",
+            *_paths(drift, show_all),
+        ]
+    generated = plan.get("excluded_generated", [])
+    if generated:
+        out += ["", f"Ignored {len(generated)} generated/cache/build file(s), e.g. {generated[0]}"]
+    best = next((o for o in plan.get("options", []) if o.get("recommended")), None)
+    if best:
+        out += ["", f"Recommended: {best['label']}"]
+    out += [
+        "",
+        "Next: `vibflow recover --preview` shows what each way back would change;",
+        "      `vibflow run recover` walks you through choosing one.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def preview(plan: dict[str, Any], show_all: bool = False) -> str:
+    out = ["Ways back — read-only preview: no files were modified.", "", f"{plan['summary']}", ""]
+    for n, opt in enumerate(plan.get("options", [])[:3], start=1):
+        tag = " (recommended)" if opt.get("recommended") else ""
+        out.append(f"{n}. Level {opt['level']}{tag}: {opt['label']}")
+        out.append(f"   Would change: {opt['estimated_impact']}")
+        paths = [(p, "") for p in opt.get("affected_paths", [])]
+        if paths:
+            out += _paths(paths, show_all)
+        if opt.get("blocked_reason"):
+            out.append(f"   Cannot run now: {opt['blocked_reason']}")
+        out.append(f"   id: {opt['option_id']}")
+        out.append("")
+    cand = plan.get("safe_checkpoint_candidate")
+    if cand is None:
+        out.append(
+            "Safe checkpoint: none yet — `vibflow checkpoint create` before letting an "
+            "agent loose makes full rollback possible next time."
+        )
+    elif cand.get("predates_change"):
+        out.append(
+            f"Safe checkpoint: {cand['checkpoint_id']} ({cand['created_at']}), "
+            "taken before the change."
+        )
+    else:
+        out.append(
+            f"Newest checkpoint {cand['checkpoint_id']} was taken after the change "
+            "began, so it is not safe to roll back to."
+        )
+    out += [
+        f"Plan id: {plan['plan_id']} (feedback: `vibflow recover feedback "
+        f"{plan['plan_id']} --correct PATH --wrong PATH`)"
+    ]
+    return "\n".join(out) + "\n"
