@@ -74,6 +74,7 @@ class RecoveryAdvisor:
         self._redact = redact_payload
         self._clock = clock
         self.labels = LabelStore(self.dir / "drift_labels.jsonl")
+        self._last: Advice | None = None
 
     def breaker(self) -> BreakerState:
         return self.labels.state()
@@ -102,7 +103,13 @@ class RecoveryAdvisor:
         )
         plan = plan.model_copy(update={"redaction": summary})
         payload["redaction"] = summary.model_dump(mode="json")
-        return Advice(plan, payload, counts)
+        self._last = Advice(plan, payload, counts)
+        return self._last
+
+    def cached(self, plan_id: str | None) -> Advice | None:
+        """The advice this process made for ``plan_id``, if it still has it."""
+        last = self._last
+        return last if last is not None and plan_id and last.plan.plan_id == plan_id else None
 
     def record_preview(self, advice: Advice) -> Path:
         """Keep the redacted plan as ``.vibflow/recovery/last_preview.json``."""

@@ -69,13 +69,23 @@ def recommend(ctx: StepContext) -> StepResult:
 
 
 def preview(ctx: StepContext) -> StepResult:
+    """Record the plan the run is showing (recomputed only if this process did
+    not make it, e.g. after a resume) and publish it with its recommendation."""
     advisor = _advisor(ctx)
-    advice = advisor.advise()
+    shown = ctx.context.get("public", {}).get("plan", {}).get("plan_id")
+    advice = advisor.cached(shown) or advisor.advise()
     advisor.record_preview(advice)
+    compact = _compact(advice.payload)
+    best = next((o for o in compact["options"] if o.get("recommended")), None)
     return StepResult(
         "done",
         outcome=f"level {advice.plan.level}",
-        context={"public": {"plan": _compact(advice.payload)}},
+        context={
+            "public": {
+                "plan": compact,
+                "recommended_option": best.get("option_id") if best else None,
+            }
+        },
         audit=advice.audit_facts(),
     )
 

@@ -429,13 +429,31 @@ def audit_verify(
 
 @app.command()
 @handled
-def demo() -> None:
+def demo(
+    directory: Path | None = typer.Option(
+        None, "--dir", help="Build the scratch project here (must be new or empty)."
+    ),
+    as_json: bool = JSON_OPT,
+) -> None:
     """A scratch repo with a simulated AI drift, stepped through the recover flow."""
-    raise VibflowError(
-        ErrorCode.NOT_AVAILABLE,
-        "the demo arrives with the read-only recovery advisor, which is not built yet",
-        hint="Today you can run `vibflow flows list` and `make test`.",
-    )
+    from vibflow import demo as demo_mod
+
+    result = demo_mod.build(directory, STATE.registry_hook)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "project": str(result.root),
+                    "run_id": result.run.run_id,
+                    "checkpoint_id": result.checkpoint_id,
+                    "plan": result.plan,
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return
+    typer.echo(demo_mod.render(result), nl=False)
 
 
 def run_cli(argv: list[str], registry_hook: Callable[..., None] | None = None) -> int:

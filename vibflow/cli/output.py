@@ -103,6 +103,17 @@ def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
         typer.echo(f"  waiting for: {w['wait']} (events: {', '.join(w['events'])})")
     for cmd in data["next_commands"]:
         typer.echo(f"  next: {cmd}")
+    outcome = run.context.get("public", {}).get("result")
+    if isinstance(outcome, dict) and outcome.get("label"):
+        typer.echo(f"  you chose: {outcome['label']}")
+        review = outcome.get("review") or []
+        if review:
+            typer.echo(
+                f"  files to review ({len(review)}): "
+                + ", ".join(review[:8])
+                + (" …" if len(review) > 8 else "")
+            )
+        typer.echo(f"  files modified by vibflow: {outcome.get('files_modified', 0)}")
     if run.recap_id:
         typer.echo(f"  recap: vibflow recap {run.run_id}")
 

@@ -1,0 +1,141 @@
+"""``vibflow demo``: a scratch project, a simulated AI drift, the recover flow.
+
+Everything happens in a new folder (a temp dir unless ``--dir`` is given):
+a small app is committed, memory records what the user is working on, a
+checkpoint is taken, then a simulated agent edits files in and out of scope,
+adds an untracked helper, leaves build artifacts and a ``.env``. The recover
+flow runs up to the user's choice and the demo prints what to type next.
+Nothing outside that folder is touched; no network is needed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+APP = {
+    "README.md": "# tinyshop\n\nA tiny shop app.\n",
+    ".gitignore": "dist/\n.env\n",  # __pycache__/ forgotten, as in many real repos
+    "config.yaml": "shop:\n  currency: EUR\n  max_cart: 20\n",
+    "src/app.py": "from src.ui.login import render_login\n\n\ndef main():\n"
+    "    print(render_login())\n",
+    "src/ui/login.py": 'def render_login():\n    return "<form><input name=user>'
+    '<input name=pass type=password></form>"\n',
+    "src/services/auth.py": "def check(user, password):\n"
+    "    return bool(user) and len(password) >= 8\n",
+    "tests/test_login.py": "from src.ui.login import render_login\n\n\n"
+    "def test_form():\n    assert '<form>' in render_login()\n",
+}
+
+AGENT_EDITS = {
+    # in scope: the login form and its test
+    "src/ui/login.py": "def render_login():\n    return (\n"
+    '        "<form aria-label=\\"Sign in\\">"\n'
+    '        "<label for=user>User</label><input id=user name=user>"\n'
+    '        "<label for=pass>Password</label>"\n'
+    '        "<input id=pass name=pass type=password></form>"\n    )\n',
+    "tests/test_login.py": "from src.ui.login import render_login\n\n\n"
+    "def test_form_has_labels():\n"
+    "    assert 'aria-label' in render_login()\n",
+    "src/ui/helpers.py": "def label(text, for_id):\n"
+    "    return f'<label for={for_id}>{text}</label>'\n",
+    # out of scope: the agent "helpfully" loosened auth and changed config
+    "src/services/auth.py": "def check(user, password):\n    return True  # TODO tighten\n",
+    "config.yaml": "shop:\n  currency: USD\n  max_cart: 999\n",
+    # artifacts and a secret the snapshot must never take
+    "dist/bundle.js": "console.log('built');\n",
+    "src/__pycache__/app.cpython-311.pyc": "\x00compiled\x00",
+    ".env": "SHOP_API_KEY=sk_live_demo_not_a_real_key_123456789\n",
+}
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    root: Path
+    run: Any
+    plan: dict[str, Any]
+    checkpoint_id: str
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, timeout=60)
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def build(target: Path | None, registry_hook: Any = None) -> DemoResult:
+    from vibflow.wiring import Project, build_registry
+
+    root = Path(tempfile.mkdtemp(prefix="vibflow-demo-")) if target is None else target
+    root.mkdir(parents=True, exist_ok=True)
+    if any(root.iterdir()):
+        from vibflow.engine.errors import ErrorCode, VibflowError
+
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            "the demo folder must be new or empty",
+            hint="Pick another --dir, or leave it out for a temp folder.",
+        )
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "config", "user.name", "Demo User")
+    _git(root, "config", "user.email", "demo@example.invalid")
+    _write(root, APP)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "tinyshop: first version")
+
+    project = Project(root.resolve(), build_registry(registry_hook))
+    memory = project.memory
+    memory.set_intent("Make the login form accessible (labels, aria)", confirmed=True)
+    memory.relevant("src/ui/login.py", "the login form being made accessible", confirmed=True)
+    memory.relevant("tests/test_login.py", "tests for the login form", confirmed=True)
+    memory.set_next("Check the form with a screen reader", confirmed=True)
+    checkpoint = project.checkpoints.create("before the agent ran")
+    time.sleep(0.05)  # the agent's edits come strictly after the checkpoint
+    _write(root, AGENT_EDITS)
+
+    run = project.runner.start(project.catalog.load("recover"))
+    plan = run.context.get("public", {}).get("plan", {})
+    return DemoResult(root, run, plan, checkpoint.checkpoint_id)
+
+
+def render(result: DemoResult) -> str:
+    from vibflow.cli import recover_render
+
+    plan = result.plan
+    run_id = result.run.run_id
+    best = next((o for o in plan.get("options", []) if o.get("recommended")), None)
+    lines = [
+        "vibflow demo",
+        f"  scratch project: {result.root}",
+        "  1. committed a tiny shop app",
+        "  2. recorded your intent: make the login form accessible; relevant: "
+        "src/ui/login.py, tests/test_login.py",
+        f"  3. took checkpoint {result.checkpoint_id} (before the agent)",
+        "  4. a simulated AI agent edited the form and its test, added a helper, loosened",
+        "     src/services/auth.py, changed config.yaml, and left dist/, __pycache__/ and .env",
+        f"  5. started `vibflow run recover` — run {run_id} now waits for your choice",
+        "",
+        recover_render.explain(plan).rstrip(),
+        "",
+        recover_render.preview(plan).rstrip(),
+        "",
+        "What to type next:",
+        f"  cd {result.root}",
+    ]
+    if best:
+        lines.append(f"  vibflow step {run_id} choose --input option={best['option_id']}")
+    lines += [
+        f"  vibflow step {run_id} cancel           # or leave without choosing",
+        "  vibflow recover --explain --all         # the same advice, any time",
+        f"  vibflow flows show recover --format mermaid --run {run_id}",
+    ]
+    return "\n".join(lines) + "\n"
