@@ -666,9 +666,7 @@ class Runner:
                 run,
                 "guard_refused",
                 entry,
-                result="refused",
-                guard=refusal.name if refusal else None,
-                **facts,
+                **{**facts, "result": "refused", "guard": refusal.name if refusal else None},
             )
             self.crash.after_transition(run.seq)
             return run
@@ -688,7 +686,7 @@ class Runner:
         update = RunUpdate(state=target, status=new_status, context=context)
         reason = None if new_status == "running" else f"run {new_status}"
         run = self._write(run, defn, entry, update, owner, recap_reason=reason)
-        self._audit(run, "transition", entry, result="ok", **facts)
+        self._audit(run, "transition", entry, **{"result": "ok", **facts})
         self.crash.after_transition(run.seq)
         return run
 

@@ -11,6 +11,7 @@ from vibflow.engine.registry import Registry
 
 def register(registry: Registry) -> None:
     """Register the domain's steps and guards."""
-    from vibflow.steps.recovery import flow_steps
+    from vibflow.steps.recovery import apply_steps, flow_steps
 
     flow_steps.register(registry)
+    apply_steps.register(registry)

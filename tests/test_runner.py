@@ -353,3 +353,15 @@ def test_vibflow_dir_ignores_itself(project: Project) -> None:
 
     assert git(project.root, "status", "--porcelain") == ""
     assert not (project.root / ".gitignore").exists()
+
+
+def test_step_audit_facts_may_carry_their_own_result(project: Project) -> None:
+    """A step's count-only audit facts (including `result`) land on its transition row."""
+    run = project.runner.start(project.catalog.load("mutating"))
+    assert run.state == "confirm"
+    project.env["VIBFLOW_TEST_APPLY"] = "1"  # type: ignore[index]
+    done = project.runner.send(run.run_id, "confirm", {"confirmation": "APPLY now"})
+    assert done.status == "done"
+    rows = [json.loads(x) for x in project.audit.path.read_text().splitlines()]
+    apply_row = next(r for r in rows if r.get("from_state") == "apply")
+    assert apply_row["result"] == "ok"

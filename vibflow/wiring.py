@@ -97,6 +97,19 @@ class Project:
         return self.policy.section("recovery", RecoveryPolicy)
 
     @cached_property
+    def lease_file(self) -> Any:
+        from vibflow.steps.recovery.lease import LeaseFile
+
+        return LeaseFile(
+            self.state_dir / "recovery", ttl_seconds=self.recovery_policy.lease_seconds
+        )
+
+    @cached_property
+    def leases(self) -> dict[str, Any]:
+        """Leases taken by the lock guard, handed to the apply step in this process."""
+        return {}
+
+    @cached_property
     def checkpoints(self) -> Any:
         from vibflow.steps.checkpoints.store import CheckpointStore
 
@@ -118,6 +131,8 @@ class Project:
             generated=path_policy(self.policy),
             redact_payload=self.redact_payload,
             clock=utcnow,
+            apply_enabled=self.env.get("VIBFLOW_RECOVERY_APPLY", "").strip().lower()
+            in {"1", "true", "yes", "on"},
         )
 
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
@@ -189,5 +204,5 @@ class Project:
             policy_digest=self.policy.digest(),
             context_max_bytes=self.engine_policy.context_max_bytes,
             crash=CrashPlan.from_env(self.env),
-            services={"recovery": lambda: self.recovery},
+            services={"recovery": lambda: self.recovery, "project": lambda: self},
         )

@@ -21,10 +21,9 @@ from vibflow.steps.recovery.models import RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.workspace.git import Git
 
-#: Why restore options are blocked until the guarded apply exists.
-APPLY_NOT_BUILT = (
-    "restoring files is not available in this version yet (guarded apply is not built), "
-    "so this option is preview-only"
+#: Why restore options cannot run while the feature flag is off.
+APPLY_DISABLED = (
+    "restoring files is switched off; set VIBFLOW_RECOVERY_APPLY=1 in the environment to enable it"
 )
 
 
@@ -63,6 +62,7 @@ class RecoveryAdvisor:
         generated: Any,
         redact_payload: Callable[[Any], tuple[Any, Mapping[str, int]]],
         clock: Callable[[], str],
+        apply_enabled: bool = False,
     ) -> None:
         self.root = root
         self.git = Git(root)
@@ -73,6 +73,7 @@ class RecoveryAdvisor:
         self._generated = generated
         self._redact = redact_payload
         self._clock = clock
+        self._apply_enabled = apply_enabled
         self.labels = LabelStore(self.dir / "drift_labels.jsonl")
         self._last: Advice | None = None
 
@@ -93,7 +94,7 @@ class RecoveryAdvisor:
             found,
             dict(self._policy.categories),
             self.breaker(),
-            apply_blocked_reason=APPLY_NOT_BUILT,
+            apply_blocked_reason=None if self._apply_enabled else APPLY_DISABLED,
         )
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(

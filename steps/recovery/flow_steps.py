@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vibflow.engine.definition import GuardParam
+from vibflow.engine.definition import FinalStatus, GuardParam
 from vibflow.engine.registry import (
     GuardContext,
     GuardResult,
@@ -19,6 +19,7 @@ from vibflow.engine.registry import (
     StepContext,
     StepResult,
 )
+from vibflow.steps.recovery.advisor import APPLY_DISABLED
 
 LIST_LIMIT = 40
 
@@ -91,32 +92,61 @@ def preview(ctx: StepContext) -> StepResult:
 
 
 def result(ctx: StepContext) -> StepResult:
+    """What happened, what changed, how to undo it and what to verify next."""
+    public = ctx.context.get("public", {})
     inputs = ctx.context.get("inputs", {})
-    plan = ctx.context.get("public", {}).get("plan", {})
+    plan = public.get("plan", {})
     chosen = next(
         (o for o in plan.get("options", []) if o.get("option_id") == inputs.get("option")), None
     )
-    if chosen is None:
-        return StepResult(
-            "done",
-            outcome="cancelled",
-            context={"public": {"result": {"chosen": None, "files_modified": 0}}},
+    applied = public.get("applied")
+    out: dict[str, Any] = {"chosen": None, "files_modified": 0}
+    if chosen is not None:
+        out.update(
+            chosen=chosen.get("option_id"),
+            level=chosen.get("level"),
+            label=chosen.get("label"),
+            review=chosen.get("affected_paths", []),
         )
+    status = None
+    if isinstance(applied, dict):
+        sandwich = public.get("sandwich_checkpoint_id")
+        out.update(
+            files_modified=applied.get("changed_files", 0),
+            review=[],
+            skipped=applied.get("skipped", []),
+            sandwich_checkpoint_id=sandwich,
+        )
+        if applied.get("aborted"):
+            out["aborted"] = applied["aborted"]
+            status = FinalStatus.ABORTED
+        elif sandwich:
+            out["undo"] = (
+                f"`vibflow checkpoint diff {sandwich}` shows what the restore "
+                f"changed; restoring from {sandwich} undoes it"
+            )
+            out["verify_next"] = _verify_next(ctx, applied.get("paths", []))
+    elif public.get("sandwich_checkpoint_id") and chosen is not None:
+        out["cancelled"] = "not confirmed; no files were changed"
     return StepResult(
         "done",
-        outcome=f"level {chosen.get('level')} chosen",
-        context={
-            "public": {
-                "result": {
-                    "chosen": chosen.get("option_id"),
-                    "level": chosen.get("level"),
-                    "label": chosen.get("label"),
-                    "files_modified": 0,
-                    "review": chosen.get("affected_paths", []),
-                }
-            }
-        },
+        outcome=f"{out['files_modified']} file(s) modified",
+        status=status,
+        context={"public": {"result": out}},
     )
+
+
+def _verify_next(ctx: StepContext, paths: list[str]) -> list[str]:
+    """Commands from memory's verification entries that cover the restored files."""
+    factory = ctx.services.get("project")
+    memory = getattr(factory() if callable(factory) else factory, "memory", None)
+    if memory is None or not paths:
+        return []
+    touched = set(paths)
+    commands = [
+        v.command for v in memory.read().state.verification if touched & set(v.related_files)
+    ]
+    return list(dict.fromkeys(commands))[:3] or ["rerun your tests for the restored files"]
 
 
 def option_available(ctx: GuardContext, param: GuardParam) -> GuardResult:
@@ -130,8 +160,15 @@ def option_available(ctx: GuardContext, param: GuardParam) -> GuardResult:
     option = next((o for o in plan.get("options", []) if o.get("option_id") == wanted), None)
     if option is None:
         return GuardResult.refuse("that option is not one of this plan's options")
-    if option.get("blocked_reason"):
-        return GuardResult.refuse(str(option["blocked_reason"]))
+    reason = option.get("blocked_reason")
+    flag_on = ctx.env.get("VIBFLOW_RECOVERY_APPLY", "").strip().lower() in {
+        "1",
+        "true",
+        "yes",
+        "on",
+    }
+    if reason and not (reason == APPLY_DISABLED and flag_on):
+        return GuardResult.refuse(str(reason))
     paths = ctx.inputs.get("paths") or []
     if paths and not set(paths) <= set(option.get("affected_paths", [])):
         return GuardResult.refuse("some chosen paths are not part of that option")

@@ -62,6 +62,10 @@ class RecoveryOption(_Model):
     level: int = Field(ge=0, le=4)
     label: str
     affected_paths: list[str] = Field(default_factory=list)
+    deletes: list[str] = Field(
+        default_factory=list,
+        description="affected paths that did not exist at the checkpoint: a restore deletes them",
+    )
     estimated_impact: str
     requires_sandwich: bool = False
     requires_lock: bool = False

@@ -95,6 +95,14 @@ def build_options(
         restore_block = apply_blocked_reason
     drift_paths = [d.path for d in drift]
     n = len(drift_paths)
+    new_files = {c.path for c in relevant if c.status in ("added", "untracked")}
+
+    def deleting(paths: Sequence[str]) -> tuple[list[str], str]:
+        gone = [p for p in paths if p in new_files]
+        note = f"; {len(gone)} new file(s) would be deleted" if gone else ""
+        return gone, note
+
+    drift_gone, drift_note = deleting(drift_paths)
     options = [
         RecoveryOption(
             level=1,
@@ -119,8 +127,9 @@ def build_options(
                 label=f"Partial restore — put back the {n} out-of-scope file(s) from "
                 "the safe checkpoint, keeping your in-scope work.",
                 affected_paths=drift_paths,
-                estimated_impact=f"{n} file(s) restored; a safety checkpoint is taken "
-                "first so this can be undone",
+                deletes=drift_gone,
+                estimated_impact=f"{n} file(s) restored{drift_note}; a safety checkpoint is "
+                "taken first so this can be undone",
                 requires_sandwich=True,
                 requires_lock=True,
                 blocked_reason=restore_block,
@@ -128,14 +137,16 @@ def build_options(
         )
     if usable:
         all_paths = [c.path for c in relevant]
+        all_gone, all_note = deleting(all_paths)
         options.append(
             RecoveryOption(
                 level=4,
                 label=f"Full rollback — restore all {len(all_paths)} changed file(s) to the safe "
                 "checkpoint.",
                 affected_paths=all_paths,
-                estimated_impact=f"{len(all_paths)} file(s) restored, including in-scope work; a "
-                "safety checkpoint is taken first",
+                deletes=all_gone,
+                estimated_impact=f"{len(all_paths)} file(s) restored, including in-scope "
+                f"work{all_note}; a safety checkpoint is taken first",
                 requires_sandwich=True,
                 requires_lock=True,
                 blocked_reason=restore_block,

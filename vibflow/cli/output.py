@@ -114,6 +114,14 @@ def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
                 + (" …" if len(review) > 8 else "")
             )
         typer.echo(f"  files modified by vibflow: {outcome.get('files_modified', 0)}")
+        if outcome.get("aborted"):
+            typer.echo(f"  stopped: {outcome['aborted']}")
+        for skip in outcome.get("skipped") or []:
+            typer.echo(f"  skipped {skip['path']}: {skip['why']}")
+        if outcome.get("undo"):
+            typer.echo(f"  undo: {outcome['undo']}")
+        for cmd in outcome.get("verify_next") or []:
+            typer.echo(f"  verify next: {cmd}")
     if run.recap_id:
         typer.echo(f"  recap: vibflow recap {run.run_id}")
 

@@ -69,6 +69,12 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
         paths = [(p, "") for p in opt.get("affected_paths", [])]
         if paths:
             out += _paths(paths, show_all)
+        if opt.get("deletes"):
+            out.append(
+                "   Would delete (they did not exist at the checkpoint): "
+                + ", ".join(opt["deletes"][:TOP])
+                + (" …" if len(opt["deletes"]) > TOP else "")
+            )
         if opt.get("blocked_reason"):
             out.append(f"   Cannot run now: {opt['blocked_reason']}")
         out.append(f"   id: {opt['option_id']}")

@@ -1,0 +1,306 @@
+"""The restore branch of the recover flow: route → sandwich → confirm → apply.
+
+Every precondition is a guard on the transition into ``apply`` (the
+engine's trusted-shape rule makes removing one a load error):
+``confirmation_matches`` (the user typed ``APPLY <checkpoint_id>``),
+``feature_flag: RECOVERY_APPLY`` (environment only), ``grant:
+recovery_apply`` (the local CLI; MCP callers need a grant), ``lock_acquired``
+(the project lease), ``sandwich_present`` (a complete safety checkpoint taken
+for this run) and ``paths_valid`` (the path contract, and the confirmed paths
+equal the previewed ones).
+
+The apply checks the lease at every file boundary and stops before the next
+file when it was lost (the run ends ``aborted``); a file edited after the
+sandwich was taken sends the run back for a new sandwich and a second
+confirmation. Files equal to the checkpoint are skipped, so a resumed apply
+finishes with the same tree as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from vibflow.engine.definition import FinalStatus, GuardParam, Mutation
+from vibflow.engine.errors import VibflowError
+from vibflow.engine.registry import (
+    GuardContext,
+    GuardFamily,
+    GuardResult,
+    Registry,
+    StepContext,
+    StepResult,
+)
+from vibflow.steps.checkpoints import restore
+from vibflow.steps.recovery.lease import LeaseBusy, LeaseLost, new_operation_id
+
+RENEW_EVERY = 50
+
+
+class ApplyServices(Protocol):
+    """What the front door's project object offers these steps."""
+
+    root: Any
+    checkpoints: Any
+    lease_file: Any
+    leases: dict[str, Any]
+    tool: str
+
+    def normalize_path(self, raw: str) -> str: ...
+
+
+def _services(ctx: StepContext | GuardContext) -> Any:
+    factory = ctx.services["project"]
+    return factory() if callable(factory) else factory
+
+
+def _public(ctx: StepContext | GuardContext) -> dict[str, Any]:
+    public = ctx.context.get("public", {})
+    return public if isinstance(public, dict) else {}
+
+
+# -- steps ------------------------------------------------------------------------
+
+
+def route(ctx: StepContext) -> StepResult:
+    """Read-only choices end; restore choices go on to the sandwich."""
+    public = _public(ctx)
+    plan = public.get("plan", {})
+    wanted = ctx.context.get("inputs", {}).get("option")
+    option = next((o for o in plan.get("options", []) if o.get("option_id") == wanted), None)
+    if option is None or option.get("level", 0) < 3:
+        return StepResult("read_only", outcome="read-only option")
+    chosen = ctx.context.get("inputs", {}).get("paths") or option.get("affected_paths", [])
+    source = (plan.get("safe_checkpoint_candidate") or {}).get("checkpoint_id")
+    return StepResult(
+        "restore",
+        outcome=f"restore {len(chosen)} path(s)",
+        context={
+            "public": {
+                "restore": {
+                    "option_id": wanted,
+                    "level": option.get("level"),
+                    "paths": list(chosen),
+                    "deletes": [p for p in option.get("deletes", []) if p in chosen],
+                    "from_checkpoint": source,
+                },
+                "paths": list(chosen),
+                "confirmation_expected": f"APPLY {source}",
+            }
+        },
+    )
+
+
+def sandwich(ctx: StepContext) -> StepResult:
+    """Take the safety checkpoint right before asking for confirmation."""
+    svc = _services(ctx)
+    meta = svc.checkpoints.create(f"sandwich for {ctx.run_id}", reason="sandwich")
+    return StepResult(
+        "done",
+        outcome="sandwich taken",
+        context={
+            "public": {"sandwich_checkpoint_id": meta.checkpoint_id, "post_sandwich_edits": []}
+        },
+        audit={"sandwich_checkpoint_id": meta.checkpoint_id, "result": "ok"},
+    )
+
+
+def apply(ctx: StepContext) -> StepResult:
+    svc = _services(ctx)
+    public = _public(ctx)
+    job = public.get("restore", {})
+    paths = [svc.normalize_path(p) for p in job.get("paths", [])]
+    source = svc.checkpoints.get(job.get("from_checkpoint", ""))
+    sandwich_meta = svc.checkpoints.get(public.get("sandwich_checkpoint_id", ""))
+    lease = svc.leases.pop(ctx.run_id, None)
+    if lease is None:  # resumed in a new process: take the lease again
+        try:
+            lease = svc.lease_file.acquire(f"op_{ctx.run_id[4:]}")
+        except LeaseBusy as busy:
+            return StepResult(
+                "aborted",
+                outcome="busy",
+                status=FinalStatus.ABORTED,
+                context={"public": {"applied": {"aborted": busy.message, "changed_files": 0}}},
+                audit={"result": "busy"},
+            )
+    items = restore.plan(svc.checkpoints.git, source.commit, paths)
+    confirmed_deletes = set(job.get("deletes", []))
+    at_sandwich = {
+        i.path: i
+        for i in restore.plan(svc.checkpoints.git, sandwich_meta.commit, [i.path for i in items])
+    }
+    blobs = restore.read_blobs(
+        svc.checkpoints.git,
+        [i.sha for i in [*items, *at_sandwich.values()] if i.sha and i.action == "write"],
+    )
+    already = sum(1 for i in items if ctx.progress.is_done(i.path))
+    changed, skipped, done_now = 0, [], 0
+    try:
+        for item in items:
+            if ctx.progress.is_done(item.path):
+                continue
+            lease.check()  # every file boundary: still ours, same generation?
+            was = at_sandwich.get(item.path)
+            if (
+                was is not None
+                and not restore.current_matches(svc.root, was, blobs.get(was.sha or ""))
+                and not restore.current_matches(svc.root, item, blobs.get(item.sha or ""))
+            ):
+                lease.release()
+                return StepResult(
+                    "reconfirm",
+                    outcome="edited after the sandwich",
+                    context={"public": {"post_sandwich_edits": [item.path]}},
+                )
+            if item.action == "delete" and item.path not in confirmed_deletes:
+                what = "skipped: deleting it was not part of what you confirmed"
+            else:
+                what = restore.write(svc.root, item, blobs.get(item.sha or ""), lease.commit)
+            if what.startswith("skipped"):
+                skipped.append({"path": item.path, "why": what.removeprefix("skipped: ")})
+            elif what != "unchanged":
+                changed += 1
+            ctx.progress.mark_done(item.path)
+            done_now += 1
+            if done_now % RENEW_EVERY == 0:
+                lease.renew()
+    except LeaseLost:
+        return StepResult(
+            "aborted",
+            outcome="lease lost",
+            status=FinalStatus.ABORTED,
+            context={
+                "public": {
+                    "applied": {"aborted": "restore exceeded lock window", "changed_files": changed}
+                }
+            },
+            audit={
+                "result": "aborted",
+                "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
+                "files_changed": changed,
+            },
+        )
+    lease.release()
+    total = changed + already
+    return StepResult(
+        "done",
+        outcome=f"{len(items)} path(s) restored",
+        context={
+            "public": {
+                "changed_files": total,
+                "applied": {
+                    "changed_files": total,
+                    "skipped": skipped,
+                    "paths": paths,
+                    "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
+                },
+            }
+        },
+        audit={
+            "result": "ok",
+            "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
+            "files_changed": changed,
+            "paths_count": {"in_zone": 0, "drift": len(paths), "total": len(paths)},
+        },
+    )
+
+
+# -- guards on the transition into apply --------------------------------------------
+
+
+def confirmation_matches(ctx: GuardContext, param: GuardParam) -> GuardResult:
+    del param
+    expected = _public(ctx).get("confirmation_expected")
+    typed = str(ctx.inputs.get("confirmation") or "").strip()
+    if expected and typed == expected:
+        return GuardResult.ok()
+    return GuardResult.refuse(f"the confirmation does not match; type exactly: {expected}")
+
+
+def grant(ctx: GuardContext, param: GuardParam) -> GuardResult:
+    svc = _services(ctx)
+    if svc.tool == "cli":
+        return GuardResult.ok()  # the local user at their own terminal
+    return GuardResult.refuse(
+        f"this tool has no grant for {param}; grant it with `vibflow grant {svc.tool} {param}`"
+    )
+
+
+def lock_acquired(ctx: GuardContext, param: GuardParam) -> GuardResult:
+    del param
+    if ctx.dry_run:
+        status = _services(ctx).lease_file.status()
+        busy = status is not None and not status["expired"]
+        return GuardResult.refuse("another restore holds the lock") if busy else GuardResult.ok()
+    svc = _services(ctx)
+    try:
+        svc.leases[ctx.run_id] = svc.lease_file.acquire(new_operation_id())
+    except LeaseBusy as busy:
+        return GuardResult.refuse(
+            f"another restore is running (operation {busy.operation_id}); try again in about "
+            f"{busy.eta_seconds:.0f} s"
+        )
+    return GuardResult.ok()
+
+
+def release_lock(ctx: GuardContext, param: GuardParam) -> None:
+    del param
+    lease = _services(ctx).leases.pop(ctx.run_id, None)
+    if lease is not None:
+        lease.release()
+
+
+def sandwich_present(ctx: GuardContext, param: GuardParam) -> GuardResult:
+    del param
+    cid = _public(ctx).get("sandwich_checkpoint_id")
+    if not cid:
+        return GuardResult.refuse("no safety checkpoint was taken for this restore")
+    try:
+        meta = _services(ctx).checkpoints.get(cid)
+    except VibflowError:
+        return GuardResult.refuse("the safety checkpoint for this restore no longer exists")
+    if not meta.metadata_complete or meta.reason != "sandwich":
+        return GuardResult.refuse("the safety checkpoint for this restore is incomplete")
+    return GuardResult.ok()
+
+
+def paths_valid(ctx: GuardContext, param: GuardParam) -> GuardResult:
+    del param
+    public = _public(ctx)
+    previewed = list(public.get("paths") or [])
+    confirmed = list(ctx.inputs.get("paths") or previewed)
+    if sorted(confirmed) != sorted(previewed):
+        return GuardResult.refuse(
+            "the paths to restore differ from the ones you previewed; "
+            "preview again and confirm those"
+        )
+    svc = _services(ctx)
+    for raw in confirmed:
+        try:
+            svc.normalize_path(raw)
+        except VibflowError as exc:
+            return GuardResult.refuse(f"a path breaks the path rules: {exc.message}")
+    return GuardResult.ok()
+
+
+def register(registry: Registry) -> None:
+    registry.step(
+        "recovery.route", idempotent=True, description="send restore choices to the sandwich"
+    )(route)
+    registry.step(
+        "checkpoints.sandwich",
+        mutates=Mutation.CHECKPOINT_ONLY,
+        idempotent=True,
+        description="the safety checkpoint taken right before confirmation",
+    )(sandwich)
+    registry.step(
+        "recovery.apply",
+        mutates=Mutation.FILES,
+        idempotent=True,
+        description="restore the confirmed files, file by file, under the lease",
+    )(apply)
+    registry.guard("confirmation_matches", family=GuardFamily.CONFIRMATION)(confirmation_matches)
+    registry.guard("grant", family=GuardFamily.GRANT, param="required")(grant)
+    registry.guard("lock_acquired", family=GuardFamily.LOCK, release=release_lock)(lock_acquired)
+    registry.guard("sandwich_present", family=GuardFamily.SANDWICH)(sandwich_present)
+    registry.guard("paths_valid", family=GuardFamily.PATH_CONTRACT)(paths_valid)

@@ -1,0 +1,210 @@
+"""The project recovery lock: a lease, never a bare lock file.
+
+``.vibflow/recovery/lease.json`` records who holds the right to change files:
+owner id, operation id, pid, host, acquired/expires times and a
+``generation`` that increases on every takeover. Every read-modify-write of
+it happens under a short ``filelock.FileLock`` mutex (``lease.mutex``), and
+so does the final rename of every restored file (:meth:`Lease.commit`): the
+holder checks ownership *and* generation inside the mutex, so a takeover can
+never interleave with a write. The mutex file itself is never deleted
+(filelock's own two-inode race); ``filelock>=3.29.5`` is pinned.
+
+A lease expires (default 60 s, ``recovery.lease_seconds``) unless renewed; a
+lease whose holder process is gone on this host can be taken over at once.
+A second acquirer gets :class:`LeaseBusy` with the operation id and an ETA.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from vibflow.engine.errors import ControlSignal, ErrorCode, VibflowError
+from vibflow.engine.journal import Owner
+from vibflow.engine.ownership import Liveness, current_owner, liveness
+
+MUTEX_TIMEOUT = 10.0
+
+
+class LeaseLost(ControlSignal):
+    """The lease was taken over or expired: stop before the next file."""
+
+
+class LeaseBusy(VibflowError):
+    def __init__(self, operation_id: str, eta_seconds: float) -> None:
+        self.operation_id = operation_id
+        self.eta_seconds = max(0.0, eta_seconds)
+        super().__init__(
+            ErrorCode.BUSY,
+            f"another restore is running in this project (operation {operation_id})",
+            hint=f"Try again in about {self.eta_seconds:.0f} s, when its lease ends.",
+        )
+
+
+@dataclass(frozen=True)
+class LeaseRecord:
+    owner_id: str
+    operation_id: str
+    pid: int
+    host: str
+    started: str
+    acquired_at: str
+    expires_at: str
+    generation: int
+
+    def expires(self) -> datetime:
+        return datetime.fromisoformat(self.expires_at)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class LeaseFile:
+    """The lease of one project; hand out :class:`Lease` handles."""
+
+    def __init__(
+        self, folder: Path, *, ttl_seconds: float = 60.0, clock: Callable[[], datetime] = _now
+    ) -> None:
+        self.folder = folder
+        self.path = folder / "lease.json"
+        self.ttl = ttl_seconds
+        self.clock = clock
+        self._mutex_path = folder / "lease.mutex"
+
+    @contextmanager
+    def mutex(self) -> Iterator[None]:
+        from filelock import FileLock, Timeout
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            with FileLock(str(self._mutex_path), timeout=MUTEX_TIMEOUT):
+                yield
+        except Timeout as exc:
+            raise VibflowError(
+                ErrorCode.BUSY, "the recovery lock is busy", hint="Try again in a moment."
+            ) from exc
+
+    def read(self) -> LeaseRecord | None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            return LeaseRecord(**data)
+        except FileNotFoundError:
+            return None
+        except (ValueError, TypeError):
+            return None  # a torn or foreign file is treated as no lease (and replaced)
+
+    def _write(self, record: LeaseRecord) -> None:
+        tmp = self.path.with_name(f".lease.{os.getpid()}.tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(json.dumps(asdict(record)))
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(self.path)
+
+    def acquire(self, operation_id: str, *, owner: Owner | None = None) -> Lease:
+        owner = owner or current_owner()
+        with self.mutex():
+            now = self.clock()
+            held = self.read()
+            generation = 0
+            if held is not None:
+                generation = held.generation
+                alive = liveness(Owner(held.pid, held.host, held.started, held.owner_id))
+                if held.expires() > now and alive is not Liveness.DEAD:
+                    raise LeaseBusy(held.operation_id, (held.expires() - now).total_seconds())
+            record = LeaseRecord(
+                owner_id=owner.token,
+                operation_id=operation_id,
+                pid=owner.pid,
+                host=owner.host,
+                started=owner.started,
+                acquired_at=now.isoformat(),
+                expires_at=(now + timedelta(seconds=self.ttl)).isoformat(),
+                generation=generation + 1,
+            )
+            self._write(record)
+        return Lease(self, record)
+
+    def status(self) -> dict[str, Any] | None:
+        held = self.read()
+        if held is None:
+            return None
+        left = (held.expires() - self.clock()).total_seconds()
+        return {
+            "operation_id": held.operation_id,
+            "generation": held.generation,
+            "expires_in_seconds": round(left, 1),
+            "expired": left <= 0,
+        }
+
+
+class Lease:
+    """A held lease. Every use re-checks owner *and* generation under the mutex."""
+
+    def __init__(self, file: LeaseFile, record: LeaseRecord) -> None:
+        self.file = file
+        self.record = record
+
+    @property
+    def operation_id(self) -> str:
+        return self.record.operation_id
+
+    def _ours(self, held: LeaseRecord | None) -> bool:
+        return (
+            held is not None
+            and held.owner_id == self.record.owner_id
+            and held.generation == self.record.generation
+            and held.expires() > self.file.clock()
+        )
+
+    def check(self) -> None:
+        """Raise :class:`LeaseLost` unless we still hold the lease."""
+        with self.file.mutex():
+            if not self._ours(self.file.read()):
+                raise LeaseLost(self.record.operation_id)
+
+    def renew(self) -> None:
+        with self.file.mutex():
+            if not self._ours(self.file.read()):
+                raise LeaseLost(self.record.operation_id)
+            now = self.file.clock()
+            self.record = LeaseRecord(
+                **{
+                    **asdict(self.record),
+                    "expires_at": (now + timedelta(seconds=self.file.ttl)).isoformat(),
+                }
+            )
+            self.file._write(self.record)
+
+    @contextmanager
+    def commit(self) -> Iterator[None]:
+        """Hold the mutex with ownership verified: do the final rename in here."""
+        with self.file.mutex():
+            if not self._ours(self.file.read()):
+                raise LeaseLost(self.record.operation_id)
+            yield
+
+    def release(self) -> bool:
+        """Give the lease up; never removes a lease someone else now holds."""
+        with self.file.mutex():
+            held = self.file.read()
+            if (
+                held is None
+                or held.owner_id != self.record.owner_id
+                or (held.generation != self.record.generation)
+            ):
+                return False
+            self.file.path.unlink(missing_ok=True)
+            return True
+
+
+def new_operation_id() -> str:
+    return f"op_{uuid.uuid4().hex}"
