@@ -18,6 +18,7 @@ included: ignored files (``.env``) and vibflow's own ``.vibflow/``.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import struct
 import uuid
@@ -72,10 +73,10 @@ def _now() -> str:
 
 class CheckpointStore:
     def __init__(self, root: Path, state_dir: Path, policy: CheckpointPolicy | None = None) -> None:
-        self.root = root
-        self.git = Git(root)
+        self.root = root.resolve()
+        self.git = Git(self.root)
         self.policy = policy or CheckpointPolicy()
-        self.dir = state_dir / "checkpoints"
+        self.dir = state_dir.resolve() / "checkpoints"
         self._index = self.dir / "index"
         self._state_file = self.dir / "snapshot.json"
 
@@ -101,6 +102,17 @@ class CheckpointStore:
 
     def _snapshot(self, progress: Progress | None = None) -> tuple[_Snapshot, dict[str, Any]]:
         """Bring the private index up to the working tree; return its tree."""
+        try:
+            return self._snapshot_once(progress)
+        except VibflowError as exc:
+            if "write-tree" not in exc.message:
+                raise
+            # The private index can name blobs no ref keeps alive (a working-tree
+            # diff), which the user's own gc may have pruned: start it afresh.
+            self._index.unlink(missing_ok=True)
+            return self._snapshot_once(progress)
+
+    def _snapshot_once(self, progress: Progress | None) -> tuple[_Snapshot, dict[str, Any]]:
         git_dir = self.git.git_dir()
         user_index = git_dir / "index"
         state = self._state()
@@ -118,7 +130,10 @@ class CheckpointStore:
             if signature is None:
                 self._index.unlink(missing_ok=True)
             else:
-                shutil.copyfile(user_index, self._index)
+                # copy2 keeps the index's mtime: git compares it with file mtimes
+                # to spot "racily clean" entries, so a fresh mtime would let a
+                # same-size edit made in the same second as `git add` slip by.
+                shutil.copy2(user_index, self._index)
             previous: set[str] = set()
         else:
             previous = set(state.get("untracked", []))
@@ -127,7 +142,13 @@ class CheckpointStore:
             progress("listing untracked files")
         listed = self.git.z("ls-files", "-z", "--others", "--exclude-standard")
         untracked, skipped = self._filter_untracked(listed)
-        gone = sorted(previous - set(untracked))
+        current = set(untracked)
+        gone = sorted(previous - current)
+        # Record every untracked file that may enter the private index *before*
+        # adding them: if this process dies half-way, the next snapshot still
+        # knows to take out any of them that became ignored or vanished.
+        state.update({"user_index": signature, "untracked": sorted(previous | current)})
+        self._save_state(state)
         if gone:
             self.git.run(
                 "update-index", "-z", "--force-remove", "--stdin", stdin=_nul(gone), env=env
@@ -135,19 +156,22 @@ class CheckpointStore:
         if progress:
             progress("hashing changed files")
         self.git.run("add", "-u", env=env)
-        if untracked:
-            self.git.run(
-                "--literal-pathspecs",
-                "add",
-                "--pathspec-from-file=-",
-                "--pathspec-file-nul",
-                stdin=_nul(untracked),
-                env=env,
-            )
+        new = [p for p in untracked if p not in previous]
+        if new:
+            # Only files new since the last snapshot; earlier ones are in the
+            # private index already and `add -u` refreshed them.
+            self.git.run("update-index", "--add", "-z", "--stdin", stdin=_nul(new), env=env)
         tree = self.git.text("write-tree", env=env)
-        snap = _Snapshot(tree, self.git.head(), _index_entries(self._index), untracked, skipped)
-        state.update({"user_index": signature, "untracked": untracked})
+        snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped)
+        state.update({"untracked": untracked})
         return snap, state
+
+    def _count(self, git_dir: Path) -> int:
+        if any(git_dir.glob("sharedindex.*")):
+            # A split index's header counts only its own part: ask git.
+            env = {"GIT_INDEX_FILE": str(self._index)}
+            return len(self.git.run("ls-files", "-z", env=env).split(b"\0")) - 1
+        return _index_entries(self._index)
 
     def _filter_untracked(self, listed: list[str]) -> tuple[list[str], list[Skipped]]:
         cap = self.policy.size_cap_bytes
@@ -185,7 +209,12 @@ class CheckpointStore:
         with self._lock():
             snap, state = self._snapshot(progress)
             last = state.get("last") or {}
-            if last.get("tree") == snap.tree and last.get("head") == snap.head:
+            skipped_now = sorted(s.path for s in snap.skipped)
+            if (last.get("tree"), last.get("head"), last.get("skipped", [])) == (
+                snap.tree,
+                snap.head,
+                skipped_now,
+            ):
                 existing = self._find(last.get("checkpoint_id", ""))
                 if existing is not None and reason != "sandwich":
                     self._save_state(state)
@@ -216,6 +245,7 @@ class CheckpointStore:
                 "tree": snap.tree,
                 "head": snap.head,
                 "checkpoint_id": meta.checkpoint_id,
+                "skipped": skipped_now,
             }
             self._save_state(state)
             return meta.model_copy(update={"commit": commit})
@@ -226,7 +256,8 @@ class CheckpointStore:
         return sorted(metas, key=lambda m: m.created_at)
 
     def _find(self, checkpoint_id: str) -> CheckpointMeta | None:
-        if not checkpoint_id.startswith("ckpt_"):
+        # for-each-ref takes patterns: only an exact id shape may reach it.
+        if not _ID.fullmatch(checkpoint_id):
             return None
         out = self.git.run("for-each-ref", f"--format={_FORMAT}", REF_PREFIX + checkpoint_id)
         return _parse_record(out.rstrip(b"\n")) if out.strip() else None
@@ -246,7 +277,7 @@ class CheckpointStore:
     def diff(self, a: str, b: str | None = None) -> list[FileChange]:
         """Changes from checkpoint ``a`` to checkpoint ``b`` (default: the working tree)."""
         old = self.get(a).tree
-        new = self.get(b).tree if b else self.working_tree()
+        new = self.get(b).tree if b is not None else self.working_tree()
         return tree_diff(self.git, old, new)
 
     # -- retention ------------------------------------------------------------
@@ -290,6 +321,7 @@ def tree_diff(git: Git, old: str, new: str) -> list[FileChange]:
     ]
 
 
+_ID = re.compile(r"ckpt_[0-9a-f]{32}")
 _FORMAT = "%(refname:lstrip=3)%00%(objectname)%00%(committerdate:iso-strict)%00%(contents:body)"
 
 
