@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
+import re
 import select
 import subprocess
 import time
@@ -27,7 +29,8 @@ def _drive(
         close_fds=True,
     )
     os.close(follower)
-    seen = b""
+    seen = b""  # what came since the last answered prompt
+    transcript = b""
     pending = list(answers)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -40,15 +43,26 @@ def _drive(
             if not chunk:
                 break
             seen += chunk
+            transcript += chunk
         if pending and pending[0][0].encode() in seen:
             prompt, reply = pending.pop(0)
-            seen = seen.replace(prompt.encode(), b"<" + prompt.encode() + b">", 1)
-            os.write(leader, reply.encode() + b"\n")
+            text = reply(seen.decode(errors="replace")) if callable(reply) else reply
+            # Consume everything up to this prompt, so a repeated prompt (two
+            # "Choose" waits) is only answered when it really appears again.
+            at = seen.index(prompt.encode()) + len(prompt)
+            seen = seen[at:]
+            os.write(leader, text.encode() + b"\n")
         if proc.poll() is not None and not ready:
             break
-    code = proc.wait(timeout=30)
-    os.close(leader)
-    return code, seen.decode(errors="replace")
+    try:
+        code = proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=30)
+        raise AssertionError(transcript.decode(errors="replace")) from None
+    finally:
+        os.close(leader)
+    return code, transcript.decode(errors="replace")
 
 
 def test_terminal_run_prompts_at_each_wait_until_done(repo: Path) -> None:
@@ -59,7 +73,6 @@ def test_terminal_run_prompts_at_each_wait_until_done(repo: Path) -> None:
         [
             ("Choose", "restore"),
             ("option (str)", "opt_1"),
-            ("paths (list)", ""),
             ("Choose", "2"),  # events at confirm: cancel, confirm
             ("confirmation (str)", "APPLY now"),
         ],
@@ -75,3 +88,52 @@ def test_empty_answer_stops_and_leaves_the_run_waiting(repo: Path) -> None:
     assert code == 0, text
     assert "is waiting at 'choose'" in text
     assert "vibflow step run_" in text
+
+
+def test_terminal_recover_restores_after_numbered_choice_and_typed_confirmation(
+    tmp_path: Path,
+) -> None:
+    """On a terminal, recover offers options by number and shows the text to confirm."""
+    demo = tmp_path / "demo"
+    made = subprocess.run(
+        harness_cmd("demo", "--dir", str(demo), "--json"),
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    run_id = json.loads(made.stdout)["run_id"]
+    subprocess.run(
+        harness_cmd("runs", "abort", run_id),
+        cwd=demo,
+        env=clean_env(),
+        capture_output=True,
+        check=True,
+    )
+
+    def token(seen: str) -> str:
+        return re.findall(r"Type exactly '(APPLY ckpt_[0-9a-f]{32})'", seen)[-1]
+
+    code, text = _drive(
+        demo,
+        ["run", "recover"],
+        [
+            ("Choose", "choose"),
+            ("Which one (number)", "1"),  # with the apply on, the partial restore leads
+            ("Choose", "confirm"),
+            ("to restore", token),
+        ],
+        env={"VIBFLOW_RECOVERY_APPLY": "1"},
+    )
+    assert code == 0, text
+    assert "files modified by vibflow: 2" in text
+    status = subprocess.run(
+        ["git", "-C", str(demo), "status", "--porcelain"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "config.yaml" not in status
+    assert "src/services/auth.py" not in status
+    assert "src/ui/login.py" in status  # in-scope work kept

@@ -144,14 +144,44 @@ def prompt_wait(defn: FlowDefinition, run: RunRecord) -> tuple[str, dict[str, An
         typer.echo(f"'{choice}' is not one of: {', '.join(events)}")
         return prompt_wait(defn, run)
     values: dict[str, Any] = {}
+    public = run.context.get("public", {})
     for key, type_name in state.inputs.items():
         optional = type_name.endswith("?")
-        value = typer.prompt(
-            f"{key} ({type_name.rstrip('?')})", default="" if optional else None, show_default=False
-        )
+        # Optional inputs serve scripts and agents (--input); on a terminal only
+        # what is needed is asked, plus recover's option and confirmation.
+        if optional and (event == "cancel" or key not in ("option", "confirmation")):
+            continue
+        value = _ask(key, type_name, public, optional)
         if value != "":
             values[key] = value
     return event, values
+
+
+def _ask(key: str, type_name: str, public: dict[str, Any], optional: bool) -> str:
+    """Prompt for one input; recover's option and confirmation get real choices."""
+    options = (public.get("plan") or {}).get("options") or []
+    if key == "option" and options:
+        for n, opt in enumerate(options, start=1):
+            why = opt.get("blocked_reason")
+            typer.echo(f"    {n}. {opt['label']}" + (f"  [cannot run: {why}]" if why else ""))
+        pick = str(typer.prompt("Which one (number)", default="1")).strip()
+        if pick.isdigit() and 1 <= int(pick) <= len(options):
+            return str(options[int(pick) - 1]["option_id"])
+        return pick
+    if key == "confirmation" and public.get("confirmation_expected"):
+        expected = public["confirmation_expected"]
+        files = public.get("paths") or []
+        typer.echo(
+            f"    restoring {len(files)} file(s): "
+            + ", ".join(files[:8])
+            + (" …" if len(files) > 8 else "")
+        )
+        typer.echo(f"    safety checkpoint: {public.get('sandwich_checkpoint_id')}")
+        return str(
+            typer.prompt(f"Type exactly '{expected}' to restore", default="", show_default=False)
+        )
+    label = f"{key} ({type_name.rstrip('?')})"
+    return str(typer.prompt(label, default="" if optional else None, show_default=False))
 
 
 def runs_table(runs: list[RunRecord], as_json: bool) -> None:
