@@ -942,11 +942,14 @@ def test_unparseable_dates_are_pruned_first() -> None:
 def test_prune_deletes_only_refs_outside_policy_and_shrinks_the_store(tmp_path: Path) -> None:
     """prune deletes exactly what policy names (dry run: nothing); kept ones stay readable."""
     root = init_repo(tmp_path / "r", {"f.txt": "1\n"})
+    # Created under the default policy (retention also runs after each create),
+    # then pruned through a store with the strict one.
+    roomy = make_store(root)
     store = make_store(root, keep_last=2, keep_days=0, protect_sandwiches=1)
     metas = []
     for i in range(5):
         write(root, f"data{i}.bin", os.urandom(64 * 1024))
-        metas.append(store.create(f"c{i}", reason="sandwich" if i == 0 else "manual"))
+        metas.append(roomy.create(f"c{i}", reason="sandwich" if i == 0 else "manual"))
         time.sleep(0.01)
     size_before = store.size_bytes()
     assert size_before > 5 * 64 * 1024
@@ -970,12 +973,13 @@ def test_prune_deletes_only_refs_outside_policy_and_shrinks_the_store(tmp_path: 
 def test_size_shrinks_when_unique_content_is_pruned(tmp_path: Path) -> None:
     """Pruning the only holder of a big blob shrinks size_bytes and, after gc, the packs."""
     root = init_repo(tmp_path / "r", {"f.txt": "1\n"})
+    roomy = make_store(root)  # creates keep both; the strict store prunes below
     store = make_store(root, keep_last=1, keep_days=0, protect_sandwiches=0)
     write(root, "big.bin", os.urandom(512 * 1024))
-    store.create("big")
+    roomy.create("big")
     (root / "big.bin").unlink()
     time.sleep(0.01)
-    store.create("small")
+    roomy.create("small")
     run_git(root, "gc", "-q", "--prune=now")
     size_before = store.size_bytes()
     pack_before = _pack_bytes(root)

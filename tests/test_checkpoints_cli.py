@@ -5,6 +5,7 @@ process killed with SIGKILL part-way through."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -160,7 +161,7 @@ def test_list_and_show(repo: Path, cli: Cli) -> None:
     """list --json is every checkpoint oldest first; show --json equals what create printed."""
     empty = ok(cli("checkpoint", "list"))
     assert "no checkpoints yet" in empty.stdout
-    assert as_json(ok(cli("checkpoint", "list", "--json"))) == {"checkpoints": []}
+    assert as_json(ok(cli("checkpoint", "list", "--json"))) == {"checkpoints": [], "store_bytes": 0}
     made = []
     for i in range(3):
         write(repo, "README.md", f"v{i}\n")
@@ -438,3 +439,20 @@ def test_sigkill_mid_checkpoint_leaves_the_user_alone_and_the_next_works(
     listed = as_json(ok(cli("checkpoint", "list", "--json")))["checkpoints"]
     assert all(c["metadata_complete"] for c in listed)
     run_git(repo, "fsck", "--no-dangling")
+
+
+def test_retention_runs_on_create_and_list_reports_the_store_size(cli: Cli, repo: Path) -> None:
+    """With keep_last 2 and keep_days 0, creating a third checkpoint prunes the oldest."""
+    (repo / ".vibflow" / "policy.yaml").write_text(
+        "recovery:\n  checkpoints:\n    keep_last: 2\n    keep_days: 0\n", encoding="utf-8"
+    )
+    ids = []
+    for n in range(3):
+        (repo / "README.md").write_text(f"version {n}\n", encoding="utf-8")
+        made = cli("checkpoint", "create", "-m", f"c{n}", "--json")
+        assert made.returncode == 0, made.stderr
+        ids.append(json.loads(made.stdout)["checkpoint_id"])
+    listed = json.loads(cli("checkpoint", "list", "--json").stdout)
+    assert [c["checkpoint_id"] for c in listed["checkpoints"]] == ids[1:]
+    assert listed["store_bytes"] > 0
+    assert cli("checkpoint", "prune", "--dry-run", "--json").returncode == 0

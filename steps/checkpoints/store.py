@@ -248,6 +248,8 @@ class CheckpointStore:
                 "skipped": skipped_now,
             }
             self._save_state(state)
+            # Growth stays bounded: every new checkpoint applies the retention policy.
+            self.prune()
             return meta.model_copy(update={"commit": commit})
 
     def all(self) -> list[CheckpointMeta]:

@@ -53,15 +53,40 @@ def checkpoint_create(
 @checkpoint_app.command("list")
 @handled
 def checkpoint_list(as_json: bool = JSON_OPT) -> None:
-    """All checkpoints, oldest first."""
-    metas = _project().checkpoints.all()
+    """All checkpoints, oldest first, and the space only they keep alive."""
+    store = _project().checkpoints
+    metas = store.all()
+    size = store.size_bytes() if metas else 0
     if as_json:
-        typer.echo(json.dumps({"checkpoints": [_meta_json(m) for m in metas]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {"checkpoints": [_meta_json(m) for m in metas], "store_bytes": size}, indent=2
+            )
+        )
         return
     if not metas:
         typer.echo('no checkpoints yet — `vibflow checkpoint create -m "before the agent"`')
     for m in metas:
         typer.echo(f"{m.checkpoint_id}  {m.created_at}  {m.reason:<10} {m.message}")
+    if metas:
+        typer.echo(f"{len(metas)} checkpoint(s); {size / 1024:.0f} KiB kept alive only by them")
+
+
+@checkpoint_app.command("prune")
+@handled
+def checkpoint_prune(
+    dry_run: bool = typer.Option(False, "--dry-run", help="Only say what would be removed."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Apply the retention policy now (it also runs after every create)."""
+    doomed = _project().checkpoints.prune(dry_run=dry_run)
+    if as_json:
+        typer.echo(json.dumps({"pruned": doomed, "dry_run": dry_run}))
+        return
+    verb = "would remove" if dry_run else "removed"
+    typer.echo(f"{verb} {len(doomed)} checkpoint(s)")
+    for cid in doomed:
+        typer.echo(f"  {cid}")
 
 
 @checkpoint_app.command("show")
