@@ -169,8 +169,10 @@ def test_list_and_show(repo: Path, cli: Cli) -> None:
     listed = as_json(ok(cli("checkpoint", "list", "--json")))["checkpoints"]
     assert [c["checkpoint_id"] for c in listed] == [m["checkpoint_id"] for m in made]
     assert all(set(c) >= CREATE_KEYS for c in listed)
-    text = ok(cli("checkpoint", "list")).stdout.splitlines()
+    lines = ok(cli("checkpoint", "list")).stdout.splitlines()
+    text, footer = lines[:-1], lines[-1]
     assert [line.split()[0] for line in text] == [m["checkpoint_id"] for m in made]
+    assert footer.startswith(f"{len(made)} checkpoint(s);")
     assert text[1].split()[2:] == ["manual", "c1"]
     shown = as_json(ok(cli("checkpoint", "show", made[1]["checkpoint_id"], "--json")))
     assert shown == made[1]
