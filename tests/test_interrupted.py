@@ -303,7 +303,13 @@ def _kill_inside_claim(root: Path, attempts: int = 5) -> str | None:
                 while proc.poll() is None:
                     os.kill(proc.pid, signal.SIGSTOP)
                     _stopped(proc.pid)
-                    token, seq = db.execute(sql, (run_id,)).fetchone()
+                    try:
+                        token, seq = db.execute(sql, (run_id,)).fetchone()
+                    except sqlite3.OperationalError:
+                        # Frozen mid-transaction it can hold a WAL lock our read
+                        # needs (SQLITE_PROTOCOL): let it run on and look again.
+                        os.kill(proc.pid, signal.SIGCONT)
+                        continue
                     if seq == 1 and token is not None:
                         os.kill(proc.pid, signal.SIGKILL)
                         hit = True

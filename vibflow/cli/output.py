@@ -299,7 +299,8 @@ def recap(body: dict[str, Any], as_json: bool) -> None:
 
 
 def project_recap(project: Any, as_json: bool) -> None:
-    """The engine's part of the project recap: runs that need the user."""
+    """The project's state of play: intent (and whether it is stale), next
+    action, stale verification, runs to resume, recent checkpoints."""
     journal = project.journal
     open_runs = journal.runs(("interrupted", "blocked", "waiting"), limit=50)
     order = {"interrupted": 0, "blocked": 1, "waiting": 2}
@@ -319,23 +320,61 @@ def project_recap(project: Any, as_json: bool) -> None:
                 "resume_command": cmds[0] if cmds else f"vibflow resume {r.run_id}",
             }
         )
-    data = {
+    data: dict[str, Any] = {
         "kind": "project",
         "open_runs": items,
         "recent_runs": [{k: getattr(r, k) for k in _CORE} for r in recent],
+        **_memory_and_checkpoints(project),
     }
     if as_json:
         _emit(data)
         return
+    intent = data["intent"]
+    if intent:
+        mark = " [STALE: " + "; ".join(intent["reasons"]) + "]" if intent["stale"] else ""
+        mark = mark or (" [proposed, not confirmed]" if intent["proposed"] else "")
+        typer.echo(f"Intent: {intent['text']}{mark}")
+    else:
+        typer.echo("Intent: (none) — `vibflow memory intent TEXT --yes`")
+    if data["next_action"]:
+        typer.echo(f"Next action: {data['next_action']}")
+    if data["stale_verification"]:
+        typer.echo(f"Verification: {data['stale_verification']} stale — rerun before trusting it")
     if not items:
-        typer.echo("Nothing is waiting or interrupted.")
+        typer.echo("Runs: nothing is waiting or interrupted.")
     for it in items:
         typer.echo(f"{it['flow']} run {it['run_id']} is {it['status']} at '{it['state']}'")
         typer.echo(f"  → {it['resume_command']}")
+    for c in data["recent_checkpoints"]:
+        typer.echo(f"Checkpoint {c['checkpoint_id']} ({c['created_at']}, {c['reason']})")
     if recent:
         typer.echo("Recently finished:")
         for r in recent:
             typer.echo(f"  {r.run_id}  {r.flow}  {r.status}")
+
+
+def _memory_and_checkpoints(project: Any) -> dict[str, Any]:
+    """The memory and checkpoint part of the project recap (stale is never fresh)."""
+    view = project.memory.read()
+    state, fresh = view.state, view.freshness
+    intent = None
+    if state.active_intent is not None:
+        intent = {
+            "text": state.active_intent.text,
+            "stale": fresh.intent_stale,
+            "proposed": fresh.intent_proposed,
+            "reasons": fresh.intent_reasons,
+        }
+    checkpoints = project.checkpoints.all()[-3:]
+    return {
+        "intent": intent,
+        "next_action": state.next_action.text if state.next_action else None,
+        "stale_verification": fresh.stale_verification,
+        "recent_checkpoints": [
+            {"checkpoint_id": c.checkpoint_id, "created_at": c.created_at, "reason": c.reason}
+            for c in reversed(checkpoints)
+        ],
+    }
 
 
 def flows_table(catalog: Any, as_json: bool) -> None:
