@@ -34,11 +34,13 @@ class Advice:
     counts: Mapping[str, int]
 
     def audit_facts(self) -> dict[str, Any]:
+        changed = {c.path for c in self.plan.changed if not c.generated}
+        zoned = {z.path for z in self.plan.intent_zone}
         return {
             "paths_count": {
-                "in_zone": len(self.plan.intent_zone),
+                "in_zone": len(zoned & changed),
                 "drift": len(self.plan.drift_candidates),
-                "total": len([c for c in self.plan.changed if not c.generated]),
+                "total": len(changed),
             },
             "circuit_breaker_state": self.plan.circuit_breaker_state,
             "redaction": {
@@ -89,6 +91,7 @@ class RecoveryAdvisor:
             memory_view=view,
             categories=self._policy.categories,
             generated=self._generated,
+            scratch_index=self.dir / "diff.index",
         )
         plan = planner.plan(
             found,
@@ -139,7 +142,7 @@ class RecoveryAdvisor:
                 "feedback applies to the latest preview, and this plan id is not it",
                 hint="Run `vibflow recover --preview` and give feedback on its plan id.",
             )
-        labelled = {d["path"] for d in last.get("drift_candidates", [])}
+        labelled = set(last.get("feedback_paths", []))
         unknown = [p for p in [*correct, *wrong] if p not in labelled]
         if unknown:
             raise VibflowError(
@@ -151,5 +154,5 @@ class RecoveryAdvisor:
             raise VibflowError(ErrorCode.BAD_INPUT, "a path cannot be both --correct and --wrong")
         if not correct and not wrong:
             raise VibflowError(ErrorCode.BAD_INPUT, "give at least one --correct or --wrong path")
-        verdicts = [True] * len(correct) + [False] * len(wrong)
+        verdicts = [(p, True) for p in correct] + [(p, False) for p in wrong]
         return self.labels.record(plan_id, verdicts, self._clock())

@@ -9,6 +9,7 @@ visible marker, and recovery keeps working. Labels are stored count-only
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +17,13 @@ from pathlib import Path
 from typing import Literal
 
 WINDOW = 20
+
+
+def _key(plan_id: str, path: str) -> str:
+    """A stable label key that does not store the path itself."""
+    return hashlib.sha256(f"{plan_id}\0{path}".encode()).hexdigest()[:24]
+
+
 THRESHOLD = 0.8
 MIN_SAMPLE = 5  # fewer labels than this say nothing yet
 
@@ -52,12 +60,34 @@ class LabelStore:
                 continue
         return out
 
-    def record(self, plan_id: str, verdicts: Sequence[bool], at: str) -> BreakerState:
+    def record(self, plan_id: str, verdicts: Sequence[tuple[str, bool]], at: str) -> BreakerState:
+        """Record one label per (plan, path); labelling the same path of the same
+        plan again replaces nothing and counts nothing (no stuffing the window)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        seen = self._keys()
         with self.path.open("a", encoding="utf-8", newline="\n") as fh:
-            for ok in verdicts:
-                fh.write(json.dumps({"plan_id": plan_id, "correct": ok, "at": at}) + "\n")
+            for path, ok in verdicts:
+                key = _key(plan_id, path)
+                if key in seen:
+                    continue
+                seen.add(key)
+                fh.write(
+                    json.dumps({"plan_id": plan_id, "key": key, "correct": ok, "at": at}) + "\n"
+                )
         return self.state()
+
+    def _keys(self) -> set[str]:
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return set()
+        keys: set[str] = set()
+        for line in lines:
+            try:
+                keys.add(str(json.loads(line)["key"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return keys
 
     def state(self) -> BreakerState:
         return evaluate(self.labels())

@@ -98,6 +98,11 @@ class RecoveryPlan(_Model):
     intent_stale: bool = False
     intent_zone: list[IntentZoneEntry] = Field(default_factory=list)
     drift_candidates: list[DriftCandidate] = Field(default_factory=list)
+    feedback_paths: list[str] = Field(
+        default_factory=list,
+        description="what drift labelling says (even while degraded): the paths feedback may "
+        "confirm or reject",
+    )
     changed: list[ChangedFile] = Field(default_factory=list)
     excluded_generated: list[str] = Field(default_factory=list)
     options: list[RecoveryOption] = Field(default_factory=list)

@@ -10,7 +10,7 @@ the most useful one that can actually run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from vibflow.steps.checkpoints.models import CheckpointMeta
@@ -31,12 +31,17 @@ def _time(ts: str) -> float | None:
 
 
 def safe_checkpoint(
-    checkpoints: Sequence[CheckpointMeta], change_started: float | None, head: str | None
+    checkpoints: Sequence[CheckpointMeta],
+    mtimes: Mapping[str, float],
+    head: str | None,
 ) -> SafeCheckpointCandidate | None:
-    """The newest complete checkpoint from before the change began.
+    """The newest complete checkpoint that predates the change.
 
-    When none predates the change, the newest is still reported (not
-    selected for rollback), so the user sees why restore is blocked.
+    A checkpoint predates the change when something changed after it was
+    taken: it then holds the earlier content of those files. Files last
+    modified before it are identical in it (a checkpoint includes uncommitted
+    work), so restoring them from it changes nothing. When none qualifies, the
+    newest is reported (not selected), so the user sees why restore is blocked.
     """
     if not checkpoints:
         return None
@@ -46,9 +51,10 @@ def safe_checkpoint(
         made = _time(m.created_at)
         if made is None:
             return False
-        if change_started is not None:
-            return made <= change_started
-        return m.base_head == head
+        if not mtimes:  # only deletions: judge by the commit it was taken on
+            return m.base_head == head
+        # Nothing changed since it was taken: it is a copy of now, not a way back.
+        return any(t >= made for t in mtimes.values())
 
     for m in newest_first:
         if m.metadata_complete and predates(m):

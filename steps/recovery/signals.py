@@ -26,7 +26,7 @@ RECENT_EVENTS = 20
 class Signals:
     head: str | None
     changed: list[ChangedFile]
-    change_started: float | None
+    mtimes: dict[str, float]  # last modification of each changed, non-generated file
     checkpoints: list[CheckpointMeta]
     memory: MemorySignals
     intent: str | None
@@ -76,9 +76,10 @@ def collect(
     memory_view: Any,
     categories: Mapping[str, Sequence[str]],
     generated: Any,
+    scratch_index: Path,
 ) -> Signals:
     head = git.head()
-    tracked = diffs.head_to_worktree(git)
+    tracked = diffs.head_to_worktree(git, scratch_index)
     untracked = [
         p
         for p in git.z("ls-files", "-z", "--others", "--exclude-standard")
@@ -112,15 +113,16 @@ def collect(
                 is_dir=path.endswith("/"),
             )
         )
-    started: float | None = None
+    mtimes: dict[str, float] = {}
     for item in changed:
-        try:
-            mtime = (root / item.path).lstat().st_mtime
-        except OSError:
+        if item.generated:
             continue
-        started = mtime if started is None else min(started, mtime)
+        try:
+            mtimes[item.path] = (root / item.path).lstat().st_mtime
+        except OSError:
+            continue  # deleted: no time of its own
     mem, intent, stale = memory_signals(memory_view)
-    return Signals(head, changed, started, list(checkpoints), mem, intent, stale)
+    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale)
 
 
 def _changed(

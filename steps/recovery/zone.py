@@ -18,6 +18,7 @@ cache and build files are excluded before any of this.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -67,8 +68,31 @@ class MemorySignals:
 
 
 def _covers(entry: str, path: str) -> bool:
-    entry = entry.rstrip("/")
+    entry = _nfc(entry).rstrip("/")
+    path = _nfc(path)
     return path == entry or path.startswith(entry + "/")
+
+
+def _nfc(path: str) -> str:
+    # Memory stores NFC; git reports the bytes on disk (NFD on macOS tools).
+    return unicodedata.normalize("NFC", path)
+
+
+def explicit_match(c: ChangedFile, explicit: Iterable[str]) -> str | None:
+    """The explicit entry covering a changed file — by its name, or by its name
+    before a rename (a file moved out of an explicit folder stays explicit)."""
+    for entry in explicit:
+        if _covers(entry, c.path) or (c.old_path is not None and _covers(entry, c.old_path)):
+            return entry
+    return None
+
+
+def _explicit_reason(entry: str, c: ChangedFile) -> str:
+    if not _covers(entry, c.path):
+        return f"renamed from '{c.old_path}', covered by explicit relevant path '{entry}'"
+    if _nfc(entry) == _nfc(c.path):
+        return f"explicit relevant file '{entry}'"
+    return f"inside explicit relevant path '{entry}'"
 
 
 def infer_zone(
@@ -77,31 +101,16 @@ def infer_zone(
     categories: Mapping[str, Sequence[str]],
 ) -> list[IntentZoneEntry]:
     zone: dict[str, IntentZoneEntry] = {}
-    renamed_from = {c.old_path: c.path for c in changed if c.old_path}
     for path, why in memory.explicit.items():
         reason = (
             f"explicit relevant_files entry: '{why}'" if why else "explicit relevant_files entry"
         )
         zone.setdefault(path, IntentZoneEntry(path=path, source="explicit", reason=reason))
-        for c in changed:
-            if c.path != path and _covers(path, c.path):
-                zone.setdefault(
-                    c.path,
-                    IntentZoneEntry(
-                        path=c.path,
-                        source="explicit",
-                        reason=f"inside explicit relevant path '{path}'",
-                    ),
-                )
-        new = renamed_from.get(path)
-        if new:
-            zone.setdefault(
-                new,
-                IntentZoneEntry(
-                    path=new,
-                    source="explicit",
-                    reason=f"renamed from explicit relevant file '{path}'",
-                ),
+    for c in changed:
+        entry = None if c.generated or c.path in zone else explicit_match(c, memory.explicit)
+        if entry is not None:
+            zone[c.path] = IntentZoneEntry(
+                path=c.path, source="explicit", reason=_explicit_reason(entry, c)
             )
     if memory.usable:
         for path in memory.recent_targets:
@@ -151,7 +160,7 @@ def drift(
     for c in changed:
         if c.generated or c.path in in_zone:
             continue
-        if any(_covers(e, c.path) for e in memory.explicit):
+        if explicit_match(c, memory.explicit) is not None:
             continue  # explicit entries are never drift, whatever else happens
         reasons = ["not in your explicit relevant files"]
         if c.category and zone_categories and c.category not in zone_categories:

@@ -6,7 +6,9 @@ so a ``git mv`` is one change with its old path, not a delete and an add.
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 from vibflow.steps.workspace.git import Git
 
@@ -83,11 +85,24 @@ def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
     )
 
 
-def head_to_worktree(git: Git) -> list[Change]:
+def head_to_worktree(git: Git, scratch_index: Path) -> list[Change]:
     """Tracked changes (staged or not) from HEAD — or from nothing, before the
-    first commit — to the working tree."""
+    first commit — to the working tree.
+
+    Porcelain ``git diff`` refreshes stat-dirty index entries and *writes the
+    index* (even with GIT_OPTIONAL_LOCKS=0), so it runs against a scratch copy
+    of the user's index, never the index itself. The copy keeps the original's
+    mtime, which git needs to judge racily clean entries.
+    """
     base = git.head() or EMPTY_TREE
+    user_index = git.git_dir() / "index"
+    scratch_index.parent.mkdir(parents=True, exist_ok=True)
+    if user_index.exists():
+        shutil.copy2(user_index, scratch_index)
+    else:
+        scratch_index.unlink(missing_ok=True)
+    env = {"GIT_INDEX_FILE": str(scratch_index)}
     return parse(
-        git.run("diff", "-z", "-M", "--name-status", base, "--"),
-        git.run("diff", "-z", "-M", "--numstat", base, "--"),
+        git.run("diff", "-z", "-M", "--name-status", base, "--", env=env),
+        git.run("diff", "-z", "-M", "--numstat", base, "--", env=env),
     )

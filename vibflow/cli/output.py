@@ -41,7 +41,7 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
         "error": run.error,
         "attempt": run.attempt,
         "waiting_for": waiting_for,
-        "next_commands": continue_commands(run, defn),
+        "next_commands": _next_commands(run, defn),
         "created_at": run.created_at,
         "updated_at": run.updated_at,
         "parent_run": run.parent_run,
@@ -51,6 +51,32 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
         for key, value in public.items():
             data.setdefault(key, value)
     return data
+
+
+def _next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
+    """The engine's continue commands, made concrete where the run knows the
+    values: each recover option id, and the exact confirmation text."""
+    generic = continue_commands(run, defn)
+    state = defn.states.get(run.state)
+    public = run.context.get("public", {})
+    if state is None or state.kind != "wait" or run.status not in ("waiting", "blocked"):
+        return generic
+    rid = run.run_id
+    if state.wait == "option" and (public.get("plan") or {}).get("options"):
+        options = public["plan"]["options"]
+        concrete = [
+            f"vibflow step {rid} choose --input option={o['option_id']}"
+            for o in options
+            if not o.get("blocked_reason")
+        ]
+        return [*concrete, f"vibflow step {rid} cancel"]
+    if state.wait == "confirmation" and public.get("confirmation_expected"):
+        text = public["confirmation_expected"]
+        return [
+            f'vibflow step {rid} confirm --input confirmation="{text}"',
+            f"vibflow step {rid} cancel",
+        ]
+    return generic
 
 
 def definition_changes(project: Any, run: RunRecord) -> dict[str, list[str]] | None:
@@ -101,6 +127,15 @@ def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
     if data["waiting_for"]:
         w = data["waiting_for"]
         typer.echo(f"  waiting for: {w['wait']} (events: {', '.join(w['events'])})")
+        options = (run.context.get("public", {}).get("plan") or {}).get("options") or []
+        if w["wait"] == "option":
+            for opt in options:
+                why = opt.get("blocked_reason")
+                rec = " (recommended)" if opt.get("recommended") else ""
+                typer.echo(
+                    f"  option {opt['option_id']}{rec}: {opt['label']}"
+                    + (f" [cannot run: {why}]" if why else "")
+                )
     for cmd in data["next_commands"]:
         typer.echo(f"  next: {cmd}")
     outcome = run.context.get("public", {}).get("result")
@@ -309,7 +344,7 @@ def project_recap(project: Any, as_json: bool) -> None:
     items = []
     for r in open_runs:
         defn = FlowDefinition.model_validate_json(r.definition)
-        cmds = continue_commands(r, defn)
+        cmds = _next_commands(r, defn)
         items.append(
             {
                 "run_id": r.run_id,
