@@ -10,7 +10,7 @@ something are released when a later one refuses.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ class GuardOutcome:
     family: str
     passed: bool
     reason: str | None
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"guard": self.name, "passed": self.passed}
@@ -99,7 +100,14 @@ class FlowMachine:
             if not result.passed and not reason:
                 reason = f"the '{ref.label()}' check did not pass"
             probe.outcomes.append(
-                GuardOutcome(ref.name, ref.param, spec.family.value, result.passed, reason)
+                GuardOutcome(
+                    ref.name,
+                    ref.param,
+                    spec.family.value,
+                    result.passed,
+                    reason,
+                    dict(result.facts),
+                )
             )
             return result.passed
 

@@ -120,10 +120,11 @@ class GuardResult:
 
     passed: bool
     reason: str | None = None
+    facts: Mapping[str, Any] = field(default_factory=dict)  # count-only, for the audit row
 
     @classmethod
-    def ok(cls) -> GuardResult:
-        return cls(True)
+    def ok(cls, **facts: Any) -> GuardResult:
+        return cls(True, None, facts)
 
     @classmethod
     def refuse(cls, reason: str) -> GuardResult:

@@ -617,18 +617,28 @@ class Runner:
         src = run.state
         state = defn.states[src]
         spec = state.on[event]
-        updates: list[Mapping[str, Any]] = []
-        if result is not None:
-            updates.append(result.context)
-        if inputs:
-            updates.append({"inputs": dict(inputs)})
-        context = merge_context(run.context, *updates)
+        # A step's own results stay whatever the guards say; the event's inputs
+        # become part of the run only if the transition happens (a refused
+        # input must never be picked up later by another event).
+        settled = merge_context(run.context, result.context if result is not None else {})
+        context = merge_context(settled, {"inputs": dict(inputs)}) if inputs else settled
         self._check_size(context)
         probe = GuardProbe(self._guard_context(run.run_id, defn, src, event, context, inputs))
         target = self.machine(defn).fire(src, event, probe)
         guards = [o.to_json() for o in probe.outcomes]
         outcome = (result.outcome if result else "")[:200]
         facts = dict(result.audit) if result else {}
+        for checked in probe.outcomes:
+            if checked.passed:
+                facts.update(checked.facts)
+        if facts:
+            try:
+                AuditFacts.model_validate(facts)
+            except ValidationError as exc:
+                raise VibflowError(
+                    ErrorCode.STEP_FAILED,
+                    f"a check on '{src}' --{event}--> reported audit facts that are not count-only",
+                ) from exc
         if target is None:
             refusal = probe.refusal
             reason = refusal.reason if refusal else "a check refused"
@@ -649,14 +659,14 @@ class Runner:
                 update = RunUpdate(
                     state=detour,
                     status=status_for(defn.states[detour]),
-                    context=context,
+                    context=settled,
                     blocked_reason=reason,
                 )
             else:
                 update = RunUpdate(
                     state=src,
                     status="blocked",
-                    context=context,
+                    context=settled,
                     blocked_reason=reason,
                     pending_event=event,
                     pending_inputs=dict(inputs),

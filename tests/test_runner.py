@@ -365,3 +365,12 @@ def test_step_audit_facts_may_carry_their_own_result(project: Project) -> None:
     rows = [json.loads(x) for x in project.audit.path.read_text().splitlines()]
     apply_row = next(r for r in rows if r.get("from_state") == "apply")
     assert apply_row["result"] == "ok"
+
+
+def test_inputs_of_a_refused_event_do_not_stay_in_the_run(project: Project) -> None:
+    """A refused event's inputs are not kept, so a later event cannot pick them up."""
+    run = project.runner.start(project.catalog.load("waits"))
+    blocked = project.runner.send(run.run_id, "go", {"next": "done", "word": "no"})
+    assert blocked.status == "blocked"
+    assert "next" not in blocked.context.get("inputs", {})
+    assert blocked.pending_inputs == {"next": "done", "word": "no"}

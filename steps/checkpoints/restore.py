@@ -13,6 +13,7 @@ which makes a restore safe to repeat after a crash.
 
 from __future__ import annotations
 
+import bisect
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
@@ -50,9 +51,18 @@ def plan(git: Git, commit: str, paths: Sequence[str]) -> list[Item]:
         meta, _, name = record.partition(b"\t")
         mode, kind, sha = meta.decode().split()
         found[name.decode("utf-8", "surrogateescape")] = (mode, kind, sha)
+    names = sorted(found)
     items: list[Item] = []
     for path in paths:
-        under = {p: v for p, v in found.items() if p == path or p.startswith(path + "/")}
+        # The path itself, or everything under it (a folder): a sorted slice.
+        start = bisect.bisect_left(names, path)
+        under = {}
+        for entry in names[start:]:
+            if entry != path and not entry.startswith(path + "/"):
+                if not entry.startswith(path):
+                    break
+                continue  # "a.txt" sorts between "a" and "a/": not under it
+            under[entry] = found[entry]
         if not under:
             items.append(Item(path, "delete", reason="absent from the checkpoint"))
             continue

@@ -135,8 +135,10 @@ class CheckpointStore:
                 # same-size edit made in the same second as `git add` slip by.
                 shutil.copy2(user_index, self._index)
             previous: set[str] = set()
+            was_missing: set[str] = set()
         else:
             previous = set(state.get("untracked", []))
+            was_missing = set(state.get("missing_tracked", []))
         env = {"GIT_INDEX_FILE": str(self._index)}
         if progress:
             progress("listing untracked files")
@@ -147,7 +149,21 @@ class CheckpointStore:
         # Record every untracked file that may enter the private index *before*
         # adding them: if this process dies half-way, the next snapshot still
         # knows to take out any of them that became ignored or vanished.
-        state.update({"user_index": signature, "untracked": sorted(previous | current)})
+        # Tracked files missing now: `add -u` drops them from the private index,
+        # so if one reappears later it must be put back explicitly.
+        missing = set(self.git.z("ls-files", "-z", "--deleted"))
+        back = sorted(
+            p
+            for p in was_missing - missing
+            if (self.root / p).exists() or (self.root / p).is_symlink()
+        )
+        state.update(
+            {
+                "user_index": signature,
+                "untracked": sorted(previous | current),
+                "missing_tracked": sorted(missing | was_missing),
+            }
+        )
         self._save_state(state)
         if gone:
             self.git.run(
@@ -156,14 +172,14 @@ class CheckpointStore:
         if progress:
             progress("hashing changed files")
         self.git.run("add", "-u", env=env)
-        new = [p for p in untracked if p not in previous]
+        new = [p for p in untracked if p not in previous] + back
         if new:
             # Only files new since the last snapshot; earlier ones are in the
             # private index already and `add -u` refreshed them.
             self.git.run("update-index", "--add", "-z", "--stdin", stdin=_nul(new), env=env)
         tree = self.git.text("write-tree", env=env)
         snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped)
-        state.update({"untracked": untracked})
+        state.update({"untracked": untracked, "missing_tracked": sorted(missing)})
         return snap, state
 
     def _count(self, git_dir: Path) -> int:

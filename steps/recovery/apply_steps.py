@@ -18,6 +18,7 @@ finishes with the same tree as an uninterrupted one.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Protocol
 
 from vibflow.engine.definition import FinalStatus, GuardParam, Mutation
@@ -34,12 +35,14 @@ from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseLost, new_operation_id
 
 RENEW_EVERY = 50
+SHOWN_PATHS = 200  # paths shown in the run's JSON; the job file keeps them all
 
 
 class ApplyServices(Protocol):
     """What the front door's project object offers these steps."""
 
     root: Any
+    state_dir: Any
     checkpoints: Any
     lease_file: Any
     leases: dict[str, Any]
@@ -61,16 +64,55 @@ def _public(ctx: StepContext | GuardContext) -> dict[str, Any]:
 # -- steps ------------------------------------------------------------------------
 
 
+def full_option(ctx: StepContext | GuardContext, option_id: str | None) -> dict[str, Any] | None:
+    """The chosen option with *all* its paths: the run context keeps trimmed
+    lists, the full redacted plan is the advisor's last preview."""
+    plan = _public(ctx).get("plan", {})
+    factory = ctx.services.get("recovery")
+    advisor = factory() if callable(factory) else factory
+    full = advisor.last_preview() if advisor is not None else None
+    if full is not None and full.get("plan_id") == plan.get("plan_id"):
+        plan = full
+    return next((o for o in plan.get("options", []) if o.get("option_id") == option_id), None)
+
+
+def _job_path(svc: Any, run_id: str) -> Any:
+    return svc.state_dir / "recovery" / "jobs" / f"{run_id}.json"
+
+
+def load_job(ctx: StepContext | GuardContext) -> dict[str, Any]:
+    """The restore job ``route`` wrote: option, source checkpoint, every path."""
+    svc = _services(ctx)
+    try:
+        data = json.loads(_job_path(svc, ctx.run_id).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def route(ctx: StepContext) -> StepResult:
-    """Read-only choices end; restore choices go on to the sandwich."""
+    """Read-only choices end; restore choices write their job and go on to the sandwich."""
     public = _public(ctx)
     plan = public.get("plan", {})
     wanted = ctx.context.get("inputs", {}).get("option")
-    option = next((o for o in plan.get("options", []) if o.get("option_id") == wanted), None)
+    option = full_option(ctx, wanted)
     if option is None or option.get("level", 0) < 3:
         return StepResult("read_only", outcome="read-only option")
-    chosen = ctx.context.get("inputs", {}).get("paths") or option.get("affected_paths", [])
+    chosen = list(ctx.context.get("inputs", {}).get("paths") or option.get("affected_paths", []))
     source = (plan.get("safe_checkpoint_candidate") or {}).get("checkpoint_id")
+    job = {
+        "option_id": wanted,
+        "level": option.get("level"),
+        "paths": chosen,
+        "deletes": [p for p in option.get("deletes", []) if p in set(chosen)],
+        "from_checkpoint": source,
+    }
+    svc = _services(ctx)
+    target = _job_path(svc, ctx.run_id)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(job), encoding="utf-8")
+    tmp.replace(target)
     return StepResult(
         "restore",
         outcome=f"restore {len(chosen)} path(s)",
@@ -79,11 +121,11 @@ def route(ctx: StepContext) -> StepResult:
                 "restore": {
                     "option_id": wanted,
                     "level": option.get("level"),
-                    "paths": list(chosen),
-                    "deletes": [p for p in option.get("deletes", []) if p in chosen],
                     "from_checkpoint": source,
+                    "deletes": job["deletes"][:SHOWN_PATHS],
                 },
-                "paths": list(chosen),
+                "paths": chosen[:SHOWN_PATHS],
+                "paths_total": len(chosen),
                 "confirmation_expected": f"APPLY {source}",
             }
         },
@@ -94,20 +136,23 @@ def sandwich(ctx: StepContext) -> StepResult:
     """Take the safety checkpoint right before asking for confirmation."""
     svc = _services(ctx)
     meta = svc.checkpoints.create(f"sandwich for {ctx.run_id}", reason="sandwich")
+    total = len(load_job(ctx).get("paths", []))
     return StepResult(
         "done",
         outcome="sandwich taken",
-        context={
-            "public": {"sandwich_checkpoint_id": meta.checkpoint_id, "post_sandwich_edits": []}
+        context={"public": {"sandwich_checkpoint_id": meta.checkpoint_id}},
+        audit={
+            "sandwich_checkpoint_id": meta.checkpoint_id,
+            "result": "ok",
+            "paths_count": {"total": total},
         },
-        audit={"sandwich_checkpoint_id": meta.checkpoint_id, "result": "ok"},
     )
 
 
 def apply(ctx: StepContext) -> StepResult:
     svc = _services(ctx)
     public = _public(ctx)
-    job = public.get("restore", {})
+    job = load_job(ctx)
     paths = [svc.normalize_path(p) for p in job.get("paths", [])]
     source = svc.checkpoints.get(job.get("from_checkpoint", ""))
     sandwich_meta = svc.checkpoints.get(public.get("sandwich_checkpoint_id", ""))
@@ -143,6 +188,8 @@ def apply(ctx: StepContext) -> StepResult:
             was = at_sandwich.get(item.path)
             if (
                 was is not None
+                and item.action != "skip"
+                and was.action != "skip"
                 and not restore.current_matches(svc.root, was, blobs.get(was.sha or ""))
                 and not restore.current_matches(svc.root, item, blobs.get(item.sha or ""))
             ):
@@ -188,6 +235,7 @@ def apply(ctx: StepContext) -> StepResult:
         context={
             "public": {
                 "changed_files": total,
+                "post_sandwich_edits": [],
                 "applied": {
                     "changed_files": total,
                     "skipped": skipped,
@@ -261,13 +309,14 @@ def sandwich_present(ctx: GuardContext, param: GuardParam) -> GuardResult:
         return GuardResult.refuse("the safety checkpoint for this restore no longer exists")
     if not meta.metadata_complete or meta.reason != "sandwich":
         return GuardResult.refuse("the safety checkpoint for this restore is incomplete")
-    return GuardResult.ok()
+    return GuardResult.ok(sandwich_checkpoint_id=cid)
 
 
 def paths_valid(ctx: GuardContext, param: GuardParam) -> GuardResult:
     del param
-    public = _public(ctx)
-    previewed = list(public.get("paths") or [])
+    previewed = list(load_job(ctx).get("paths") or [])
+    if not previewed:
+        return GuardResult.refuse("there is no previewed restore to confirm; choose again")
     confirmed = list(ctx.inputs.get("paths") or previewed)
     if sorted(confirmed) != sorted(previewed):
         return GuardResult.refuse(
@@ -280,7 +329,7 @@ def paths_valid(ctx: GuardContext, param: GuardParam) -> GuardResult:
             svc.normalize_path(raw)
         except VibflowError as exc:
             return GuardResult.refuse(f"a path breaks the path rules: {exc.message}")
-    return GuardResult.ok()
+    return GuardResult.ok(paths_count={"total": len(confirmed)})
 
 
 def register(registry: Registry) -> None:

@@ -157,7 +157,9 @@ def option_available(ctx: GuardContext, param: GuardParam) -> GuardResult:
     wanted = ctx.inputs.get("option")
     if not wanted:
         return GuardResult.refuse("choosing needs an option id: add --input option=OPTION_ID")
-    option = next((o for o in plan.get("options", []) if o.get("option_id") == wanted), None)
+    from vibflow.steps.recovery.apply_steps import full_option
+
+    option = full_option(ctx, wanted) if plan.get("options") else None
     if option is None:
         return GuardResult.refuse("that option is not one of this plan's options")
     reason = option.get("blocked_reason")

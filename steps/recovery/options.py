@@ -56,8 +56,11 @@ def safe_checkpoint(
         # Nothing changed since it was taken: it is a copy of now, not a way back.
         return any(t >= made for t in mtimes.values())
 
+    # A sandwich holds the state *before a restore* — usually the drifted one:
+    # never a way back.
+    newest_first = [m for m in newest_first if m.reason != "sandwich"] or newest_first
     for m in newest_first:
-        if m.metadata_complete and predates(m):
+        if m.metadata_complete and m.reason != "sandwich" and predates(m):
             return SafeCheckpointCandidate(
                 checkpoint_id=m.checkpoint_id,
                 created_at=m.created_at,

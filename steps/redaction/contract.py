@@ -67,7 +67,44 @@ class _Tally:
         )
 
 
-def _redact_string(text: str, ctx: PrivacyContext, max_chars: int, path: str, tally: _Tally) -> str:
+@dataclass(frozen=True)
+class _Scan:
+    text: str
+    secret_hits: int
+    privacy_hits: int
+    summarized: bool
+
+
+def _redact_string(
+    text: str,
+    ctx: PrivacyContext,
+    max_chars: int,
+    path: str,
+    tally: _Tally,
+    memo: dict[tuple[str, int], _Scan] | None = None,
+) -> str:
+    # A payload repeats its strings (the same path in several lists): scan each
+    # distinct string once, but count and mark every occurrence as before.
+    key = (text, max_chars)
+    scan = memo.get(key) if memo is not None else None
+    if scan is None:
+        scan = _scan(text, ctx, max_chars)
+        if memo is not None:
+            memo[key] = scan
+    tally.secret_hits += scan.secret_hits
+    tally.privacy_hits += scan.privacy_hits
+    if scan.secret_hits or scan.privacy_hits:
+        # A field both masked and shortened is marked "redacted": that is the
+        # safety fact a reader must not miss; the summary marker is in the text.
+        tally.marks[path] = "redacted"
+    elif scan.summarized:
+        tally.marks[path] = "summarized"
+    if scan.summarized:
+        tally.summarized += 1
+    return scan.text
+
+
+def _scan(text: str, ctx: PrivacyContext, max_chars: int) -> _Scan:
     current = text
     secret_hits = privacy_hits = 0
     summarized = False
@@ -84,17 +121,7 @@ def _redact_string(text: str, ctx: PrivacyContext, max_chars: int, path: str, ta
     else:
         current = _WITHHELD.format(n=len(text))[: max(0, max_chars)]
         summarized = True
-    tally.secret_hits += secret_hits
-    tally.privacy_hits += privacy_hits
-    if secret_hits or privacy_hits:
-        # A field both masked and shortened is marked "redacted": that is the
-        # safety fact a reader must not miss; the summary marker is in the text.
-        tally.marks[path] = "redacted"
-    elif summarized:
-        tally.marks[path] = "summarized"
-    if summarized:
-        tally.summarized += 1
-    return current
+    return _Scan(current, secret_hits, privacy_hits, summarized)
 
 
 def redact_text(
@@ -137,12 +164,13 @@ class _Walker:
     omit: frozenset[str]
     max_chars: int
     tally: _Tally
+    memo: dict[tuple[str, int], _Scan] = field(default_factory=dict)
 
     def walk(self, node: Any, path: str, raw_path: str) -> Any:
         if node is None or isinstance(node, bool | int | float):
             return node
         if isinstance(node, str):
-            return _redact_string(node, self.ctx, self.max_chars, path, self.tally)
+            return _redact_string(node, self.ctx, self.max_chars, path, self.tally, self.memo)
         if isinstance(node, Mapping):
             return self._walk_mapping(node, path, raw_path)
         if isinstance(node, list | tuple):
@@ -183,7 +211,7 @@ class _Walker:
     def _redact_key(self, key: str) -> str:
         sub = _Tally()
         # Keys are never summarized (a key is a name, not output).
-        safe = _redact_string(key, self.ctx, max(len(key) * 4, 4096), "", sub)
+        safe = _redact_string(key, self.ctx, max(len(key) * 4, 4096), "", sub, self.memo)
         self.tally.secret_hits += sub.secret_hits
         self.tally.privacy_hits += sub.privacy_hits
         return safe

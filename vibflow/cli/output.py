@@ -127,7 +127,18 @@ def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
     if data["waiting_for"]:
         w = data["waiting_for"]
         typer.echo(f"  waiting for: {w['wait']} (events: {', '.join(w['events'])})")
-        options = (run.context.get("public", {}).get("plan") or {}).get("options") or []
+        public = run.context.get("public", {})
+        for edited in public.get("post_sandwich_edits") or []:
+            typer.echo(
+                f"  changed since the safety checkpoint: {edited} — a new safety "
+                "checkpoint holds your edit; confirm again to restore over it"
+            )
+        if public.get("paths_total", 0) > len(public.get("paths") or []):
+            typer.echo(
+                f"  restoring {public['paths_total']} file(s) (the JSON lists the first "
+                f"{len(public['paths'])})"
+            )
+        options = (public.get("plan") or {}).get("options") or []
         if w["wait"] == "option":
             for opt in options:
                 why = opt.get("blocked_reason")
