@@ -360,7 +360,7 @@ def test_a_lease_lost_mid_restore_aborts_before_the_next_file(repo: Path) -> Non
     project = Project(repo, build_registry(), env=clean_env(**APPLY))
     assert project.recovery_policy.lease_seconds == 5
     folder = project.state_dir / "recovery"
-    project.__dict__["lease_file"] = LeaseFile(folder, ttl_seconds=5, clock=SlowClock(0.12))
+    project.__dict__["lease_file"] = LeaseFile(folder, ttl_seconds=5, clock=SlowClock(0.25))
     rival = subprocess.Popen(
         [sys.executable, "-c", RIVAL_PROCESS, str(folder), str(repo), json.dumps(paths)],
         env=clean_env(),

@@ -184,7 +184,9 @@ def apply(ctx: StepContext) -> StepResult:
         for item in items:
             if ctx.progress.is_done(item.path):
                 continue
-            lease.check()  # every file boundary: still ours, same generation?
+            # Ownership and generation are re-checked under the lease mutex right
+            # before each file's rename (lease.commit): a lost lease stops the
+            # restore before anything more becomes visible.
             was = at_sandwich.get(item.path)
             if (
                 was is not None
