@@ -367,30 +367,16 @@ class Runner:
             )
         with self._owning(run, attempt_increment=True) as owner:
             run = self._mine(run.run_id, owner)
-            resumed = Entry(
-                run.run_id,
-                run.seq + 1,
-                "status",
-                run.state,
-                "resumed",
-                run.state,
-                outcome=f"attempt {run.attempt}",
-                at=utcnow(),
-            )
-            run = self._write(
+            run = self._set_status(
                 run,
                 defn,
-                resumed,
-                RunUpdate(
-                    state=run.state,
-                    status="running",
-                    context=run.context,
-                    pending_event=run.pending_event,
-                    pending_inputs=run.pending_inputs,
-                ),
                 owner,
+                event="resumed",
+                status="running",
+                outcome=f"attempt {run.attempt}",
+                audit_event="run_resumed",
+                result="ok",
             )
-            self._audit(run, "run_resumed", resumed, result="ok")
             if run.pending_event is not None:
                 run = self._fire(run, defn, owner, run.pending_event, run.pending_inputs or {})
             elif spec is not None and spec.reconcile is not None:
@@ -406,29 +392,17 @@ class Runner:
         self._require_open(run)
         with self._owning(run) as owner:
             run = self._mine(run_id, owner)
-            entry = Entry(
-                run.run_id,
-                run.seq + 1,
-                "status",
-                run.state,
-                "aborted",
-                run.state,
-                outcome="aborted by the user",
-                at=utcnow(),
-            )
-            run = self._write(
+            self._set_status(
                 run,
                 defn,
-                entry,
-                RunUpdate(
-                    state=run.state,
-                    status="aborted",
-                    context=run.context,
-                ),
                 owner,
+                event="aborted",
+                status="aborted",
+                outcome="aborted by the user",
+                audit_event="run_aborted",
+                result="aborted",
                 recap_reason="run aborted",
             )
-            self._audit(run, "run_aborted", entry, result="aborted")
         return self.get(run_id)
 
     def refresh(self, run: RunRecord) -> RunRecord:
@@ -442,31 +416,17 @@ class Runner:
             with self._owning(run) as owner:
                 run = self._mine(run.run_id, owner)
                 if run.status == "running":
-                    entry = Entry(
-                        run.run_id,
-                        run.seq + 1,
-                        "status",
-                        run.state,
-                        "interrupted",
-                        run.state,
-                        outcome="owner process is gone",
-                        at=utcnow(),
-                    )
-                    run = self._write(
+                    self._set_status(
                         run,
                         defn,
-                        entry,
-                        RunUpdate(
-                            state=run.state,
-                            status="interrupted",
-                            context=run.context,
-                            pending_event=run.pending_event,
-                            pending_inputs=run.pending_inputs,
-                        ),
                         owner,
+                        event="interrupted",
+                        status="interrupted",
+                        outcome="owner process is gone",
+                        audit_event="run_interrupted",
+                        result="interrupted",
                         recap_reason="run found interrupted",
                     )
-                    self._audit(run, "run_interrupted", entry, result="interrupted")
         except VibflowError as exc:
             if exc.code is not ErrorCode.BUSY:
                 raise
@@ -737,14 +697,43 @@ class Runner:
         return run
 
     def _fail(self, run: RunRecord, defn: FlowDefinition, owner: Owner, message: str) -> RunRecord:
+        return self._set_status(
+            run,
+            defn,
+            owner,
+            event="failed",
+            status="failed",
+            outcome=message,
+            audit_event="run_failed",
+            result="failed",
+            recap_reason="run failed",
+            error=message,
+        )
+
+    def _set_status(
+        self,
+        run: RunRecord,
+        defn: FlowDefinition,
+        owner: Owner,
+        *,
+        event: str,
+        status: str,
+        outcome: str,
+        audit_event: str,
+        result: str,
+        recap_reason: str | None = None,
+        error: str | None = None,
+    ) -> RunRecord:
+        """Journal a status change at the run's current state (resumed, aborted,
+        interrupted, failed), keeping any pending event, and audit it."""
         entry = Entry(
             run.run_id,
             run.seq + 1,
             "status",
             run.state,
-            "failed",
+            event,
             run.state,
-            outcome=message[:200],
+            outcome=outcome[:200],
             at=utcnow(),
         )
         run = self._write(
@@ -753,14 +742,16 @@ class Runner:
             entry,
             RunUpdate(
                 state=run.state,
-                status="failed",
+                status=status,
                 context=run.context,
-                error=message,
+                error=error,
+                pending_event=run.pending_event,
+                pending_inputs=run.pending_inputs,
             ),
             owner,
-            recap_reason="run failed",
+            recap_reason=recap_reason,
         )
-        self._audit(run, "run_failed", entry, result="failed")
+        self._audit(run, audit_event, entry, result=result)
         return run
 
     # -- helpers ------------------------------------------------------------------
