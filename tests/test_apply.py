@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testutil import as_json, clean_env, git, harness_cmd
+from vibflow_testutil import as_json, git, vf
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseFile
@@ -62,22 +62,6 @@ PARTIAL_PATHS = sorted(
 
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def vf(
-    root: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The harness CLI as a real process in ``root`` (stdin never a TTY)."""
-    return subprocess.run(
-        harness_cmd(*args),
-        cwd=root,
-        env=clean_env(**(env or {})),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def ok_json(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:

@@ -17,26 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from vibflow_testkit import read_effects
-from vibflow_testutil import as_json, clean_env, harness_cmd
+from vibflow_testutil import as_json, clean_env, harness_cmd, vf
 
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})
-
-
-def vf(
-    root: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The harness CLI as a real process (stdin never a TTY, so nothing prompts)."""
-    return subprocess.run(
-        harness_cmd(*args),
-        cwd=root,
-        env=clean_env(**(env or {})),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def at_once(root: Path, *commands: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:

@@ -20,26 +20,10 @@ from typing import Any
 
 import pytest
 from vibflow_testkit import read_effects
-from vibflow_testutil import as_json, clean_env, harness_cmd
+from vibflow_testutil import as_json, clean_env, harness_cmd, vf
 
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})
-
-
-def vf(
-    root: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The harness CLI as a real process (stdin never a TTY, so nothing prompts)."""
-    return subprocess.run(
-        harness_cmd(*args),
-        cwd=root,
-        env=clean_env(**(env or {})),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def vf_popen(root: Path, *args: str) -> subprocess.Popen[str]:

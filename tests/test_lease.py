@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testutil import as_json, clean_env, git, harness_cmd
+from vibflow_testutil import as_json, clean_env, git, harness_cmd, vf
 
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseFile, LeaseLost
 from vibflow.wiring import Project, build_registry
@@ -62,22 +62,6 @@ lease.release()
 
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def vf(
-    root: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The harness CLI as a real process in ``root`` (stdin never a TTY)."""
-    return subprocess.run(
-        harness_cmd(*args),
-        cwd=root,
-        env=clean_env(**(env or {})),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def ok_json(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:

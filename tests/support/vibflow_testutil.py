@@ -34,6 +34,22 @@ def harness_cmd(*args: str) -> list[str]:
     return [sys.executable, str(HARNESS), *args]
 
 
+def vf(
+    root: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The harness CLI as a real process in ``root`` (stdin never a TTY, so nothing prompts)."""
+    return subprocess.run(
+        harness_cmd(*args),
+        cwd=root,
+        env=clean_env(**(env or {})),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 def as_json(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     try:
         data = json.loads(proc.stdout)
