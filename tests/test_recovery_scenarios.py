@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testutil import Cli, as_json
+from vibflow_testutil import Cli, as_json, vf
 
 # -- helpers ------------------------------------------------------------------------------
 
@@ -810,3 +810,38 @@ def test_recover_flow_to_the_choice_changes_nothing(repo: Path, cli: Cli, stat_d
     chosen = cli("step", run["run_id"], "choose", "--input", f"option={run['recommended_option']}")
     assert chosen.returncode == 0, chosen.stderr
     assert_unchanged(repo, before, "step choose")
+
+
+def test_a_stray_parent_vibflow_folder_does_not_hide_the_changes(tmp_path: Path) -> None:
+    """The project is what git says, never a marker folder found by walking up (peer lesson:
+    a parent `.vibelign/` made a 500-file change report "nothing to recover")."""
+    parent = tmp_path / "outer"
+    (parent / ".vibflow").mkdir(parents=True)
+    (parent / ".vibflow" / "memory.json").write_text("{}", encoding="utf-8")
+    inner = parent / "work" / "project"
+    inner.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=inner, check=True)
+    subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=a",
+            "-c",
+            "user.email=a@b.c",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "init",
+        ],
+        cwd=inner,
+        check=True,
+    )
+    for i in range(30):
+        (inner / f"file{i}.py").write_text(f"x = {i}\n", encoding="utf-8")
+    proc = vf(inner / ".", "recover", "--explain", "--json")
+    assert proc.returncode == 0, proc.stderr
+    plan = json.loads(proc.stdout)
+    assert len(plan["changed"]) == 30
+    assert (inner / ".vibflow").is_dir()
+    assert (parent / ".vibflow" / "memory.json").read_text(encoding="utf-8") == "{}"
