@@ -71,7 +71,8 @@ def test_demo_text_says_what_to_type_next_and_that_works(tmp_path: Path) -> None
         text=True,
         check=True,
     ).stdout
-    args = line.split()[1:]  # drop "vibflow"
+    words = line.split()
+    args = words[words.index("step") :]  # whatever runs vibflow here, then its arguments
     done = subprocess.run(
         [sys.executable, "-m", "vibflow", *args],
         cwd=root,
@@ -100,3 +101,13 @@ def test_demo_refuses_a_non_empty_folder(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "new or empty" in proc.stderr
     assert (tmp_path / "demo" / "mine.txt").read_text(encoding="utf-8") == "keep"
+
+
+def test_demo_prints_commands_that_work_without_vibflow_on_path(tmp_path: Path) -> None:
+    """After `make demo`, vibflow lives in .venv/bin (not on PATH): the printed commands
+    name an executable that exists, so they work when pasted as they are."""
+    proc = _demo(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    line = next(x.strip() for x in proc.stdout.splitlines() if "choose --input option=" in x)
+    first = line.split()[0]
+    assert first == "vibflow" or Path(first).exists()

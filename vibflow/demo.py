@@ -10,7 +10,9 @@ Nothing outside that folder is touched; no network is needed.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -107,9 +109,23 @@ def build(target: Path | None, registry_hook: Any = None) -> DemoResult:
     return DemoResult(root, run, plan, checkpoint.checkpoint_id)
 
 
+def command_name() -> str:
+    """How the user can run vibflow from their shell right now: plain `vibflow`
+    when that is on PATH, else the full path of the one running (after
+    `make demo` it lives in .venv/bin, which is not on PATH)."""
+    running = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    found = shutil.which("vibflow")
+    if found and running and Path(found).resolve() == running:
+        return "vibflow"
+    if running and running.name == "vibflow" and running.is_file():
+        return str(running)
+    return f"{sys.executable} -m vibflow"
+
+
 def render(result: DemoResult) -> str:
     from vibflow.cli import recover_render
 
+    vib = command_name()
     plan = result.plan
     run_id = result.run.run_id
     best = next((o for o in plan.get("options", []) if o.get("recommended")), None)
@@ -132,10 +148,10 @@ def render(result: DemoResult) -> str:
         f"  cd {result.root}",
     ]
     if best:
-        lines.append(f"  vibflow step {run_id} choose --input option={best['option_id']}")
+        lines.append(f"  {vib} step {run_id} choose --input option={best['option_id']}")
     lines += [
-        f"  vibflow step {run_id} cancel           # or leave without choosing",
-        "  vibflow recover --explain --all         # the same advice, any time",
-        f"  vibflow flows show recover --format mermaid --run {run_id}",
+        f"  {vib} step {run_id} cancel           # or leave without choosing",
+        f"  {vib} recover --explain --all         # the same advice, any time",
+        f"  {vib} flows show recover --format mermaid --run {run_id}",
     ]
     return "\n".join(lines) + "\n"
