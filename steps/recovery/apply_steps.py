@@ -21,13 +21,11 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from vibflow.engine.definition import FinalStatus, GuardParam, Mutation
+from vibflow.engine.definition import FinalStatus, GuardParam
 from vibflow.engine.errors import VibflowError
 from vibflow.engine.registry import (
     GuardContext,
-    GuardFamily,
     GuardResult,
-    Registry,
     StepContext,
     StepResult,
 )
@@ -332,26 +330,3 @@ def paths_valid(ctx: GuardContext, param: GuardParam) -> GuardResult:
         except VibflowError as exc:
             return GuardResult.refuse(f"a path breaks the path rules: {exc.message}")
     return GuardResult.ok(paths_count={"total": len(confirmed)})
-
-
-def register(registry: Registry) -> None:
-    registry.step(
-        "recovery.route", idempotent=True, description="send restore choices to the sandwich"
-    )(route)
-    registry.step(
-        "checkpoints.sandwich",
-        mutates=Mutation.CHECKPOINT_ONLY,
-        idempotent=True,
-        description="the safety checkpoint taken right before confirmation",
-    )(sandwich)
-    registry.step(
-        "recovery.apply",
-        mutates=Mutation.FILES,
-        idempotent=True,
-        description="restore the confirmed files, file by file, under the lease",
-    )(apply)
-    registry.guard("confirmation_matches", family=GuardFamily.CONFIRMATION)(confirmation_matches)
-    registry.guard("grant", family=GuardFamily.GRANT, param="required")(grant)
-    registry.guard("lock_acquired", family=GuardFamily.LOCK, release=release_lock)(lock_acquired)
-    registry.guard("sandwich_present", family=GuardFamily.SANDWICH)(sandwich_present)
-    registry.guard("paths_valid", family=GuardFamily.PATH_CONTRACT)(paths_valid)

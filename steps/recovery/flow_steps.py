@@ -15,7 +15,6 @@ from vibflow.engine.definition import FinalStatus, GuardParam
 from vibflow.engine.registry import (
     GuardContext,
     GuardResult,
-    Registry,
     StepContext,
     StepResult,
 )
@@ -175,25 +174,3 @@ def option_available(ctx: GuardContext, param: GuardParam) -> GuardResult:
     if paths and not set(paths) <= set(option.get("affected_paths", [])):
         return GuardResult.refuse("some chosen paths are not part of that option")
     return GuardResult.ok()
-
-
-def register(registry: Registry) -> None:
-    registry.step(
-        "recovery.explain",
-        idempotent=True,
-        description="what changed, the intent zone and drift candidates",
-    )(explain)
-    registry.step(
-        "recovery.recommend", idempotent=True, description="pick the safest useful option"
-    )(recommend)
-    registry.step(
-        "recovery.preview",
-        idempotent=True,
-        description="what each option would change; recorded and audited",
-    )(preview)
-    registry.step(
-        "recovery.result", idempotent=True, description="the outcome and what to do next"
-    )(result)
-    registry.guard("option_available", description="the chosen option exists and is not blocked")(
-        option_available
-    )
