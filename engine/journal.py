@@ -18,7 +18,7 @@ import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -163,6 +163,11 @@ class RunUpdate:
     pending_inputs: dict[str, Any] | None = None
     error: str | None = None
     keep_owner: bool = True
+    context_json: str | None = None  # ``encode_context(context)``, when already computed
+
+
+def encode_context(context: Mapping[str, Any]) -> str:
+    return json.dumps(context, sort_keys=True, separators=(",", ":"))
 
 
 class Journal:
@@ -310,7 +315,7 @@ class Journal:
         since ``run`` was read: a process that lost a run never writes to it.
         """
         now = entry.at or utcnow()
-        context_json = json.dumps(update.context, sort_keys=True, separators=(",", ":"))
+        context_json = update.context_json or encode_context(update.context)
         new_owner = owner if update.keep_owner else None
         recap_id = recap["id"] if recap else None
         with self.transaction() as db:

@@ -38,6 +38,7 @@ from vibflow.engine.journal import (
     Owner,
     RunRecord,
     RunUpdate,
+    encode_context,
     utcnow,
 )
 from vibflow.engine.loader import LoadedFlow
@@ -582,7 +583,7 @@ class Runner:
         # input must never be picked up later by another event).
         settled = merge_context(run.context, result.context if result is not None else {})
         context = merge_context(settled, {"inputs": dict(inputs)}) if inputs else settled
-        self._check_size(context)
+        context_json = self._check_size(context)
         probe = GuardProbe(self._guard_context(run.run_id, defn, src, event, context, inputs))
         target = self.machine(defn).fire(src, event, probe)
         guards = [o.to_json() for o in probe.outcomes]
@@ -653,7 +654,9 @@ class Runner:
             started,
             utcnow(),
         )
-        update = RunUpdate(state=target, status=new_status, context=context)
+        update = RunUpdate(
+            state=target, status=new_status, context=context, context_json=context_json
+        )
         reason = None if new_status == "running" else f"run {new_status}"
         run = self._write(run, defn, entry, update, owner, recap_reason=reason)
         self._audit(run, "transition", entry, **{"result": "ok", **facts})
@@ -886,14 +889,17 @@ class Runner:
             hint="Wait for it to pause or finish, then try again.",
         )
 
-    def _check_size(self, context: Mapping[str, Any]) -> None:
-        size = len(json.dumps(context, separators=(",", ":")))
+    def _check_size(self, context: Mapping[str, Any]) -> str:
+        """The context as the journal stores it, refused if over the policy bound."""
+        encoded = encode_context(context)
+        size = len(encoded)
         if size > self.context_max_bytes:
             raise VibflowError(
                 ErrorCode.STEP_FAILED,
                 f"the run context would grow to {size} bytes, over the "
                 f"{self.context_max_bytes}-byte limit (policy engine.context_max_bytes)",
             )
+        return encoded
 
     def _audit(self, run: RunRecord, event: str, entry: Entry, **facts: Any) -> None:
         clean = {k: v for k, v in facts.items() if v is not None}
