@@ -166,6 +166,34 @@ class RunUpdate:
     context_json: str | None = None  # ``encode_context(context)``, when already computed
 
 
+def applied(
+    run: RunRecord,
+    entry: Entry,
+    update: RunUpdate,
+    *,
+    owner: Owner | None,
+    updated_at: str,
+    attempt_increment: bool = False,
+    recap_id: str | None = None,
+) -> RunRecord:
+    """The run as it is once ``entry`` and ``update`` are written (no I/O)."""
+    return dataclasses.replace(
+        run,
+        status=update.status,
+        state=update.state,
+        context=update.context,
+        blocked_reason=update.blocked_reason,
+        pending_event=update.pending_event,
+        pending_inputs=update.pending_inputs,
+        error=update.error,
+        owner=owner,
+        seq=entry.seq,
+        attempt=run.attempt + (1 if attempt_increment else 0),
+        recap_id=recap_id or run.recap_id,
+        updated_at=updated_at,
+    )
+
+
 def encode_context(context: Mapping[str, Any]) -> str:
     return json.dumps(context, sort_keys=True, separators=(",", ":"))
 
@@ -363,20 +391,14 @@ class Journal:
                         json.dumps(recap, sort_keys=True),
                     ),
                 )
-        return dataclasses.replace(
+        return applied(
             run,
-            status=update.status,
-            state=update.state,
-            context=update.context,
-            blocked_reason=update.blocked_reason,
-            pending_event=update.pending_event,
-            pending_inputs=update.pending_inputs,
-            error=update.error,
+            entry,
+            update,
             owner=new_owner,
-            seq=entry.seq,
-            attempt=run.attempt + (1 if attempt_increment else 0),
-            recap_id=recap_id or run.recap_id,
             updated_at=now,
+            attempt_increment=attempt_increment,
+            recap_id=recap_id,
         )
 
     def claim(

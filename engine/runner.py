@@ -38,6 +38,7 @@ from vibflow.engine.journal import (
     Owner,
     RunRecord,
     RunUpdate,
+    applied,
     encode_context,
     utcnow,
 )
@@ -774,17 +775,7 @@ class Runner:
         """One journal commit; a recap for pauses and ends rides in the same commit."""
         recap: Recap | None = None
         if recap_reason is not None:
-            predicted = dataclasses.replace(
-                run,
-                state=update.state,
-                status=update.status,
-                context=update.context,
-                blocked_reason=update.blocked_reason,
-                error=update.error,
-                seq=entry.seq,
-                updated_at=entry.at,
-                pending_event=update.pending_event,
-            )
+            predicted = applied(run, entry, update, owner=run.owner, updated_at=entry.at)
             entries = [*self.journal.entries(run.run_id), entry]
             done = len(self.journal.done_items(run.run_id, update.state))
             recap = enrich(
