@@ -9,54 +9,15 @@ from __future__ import annotations
 
 import json
 import signal
-import sqlite3
 import subprocess
 from collections import Counter
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from vibflow_testkit import read_effects
-from vibflow_testutil import as_json, clean_env, harness_cmd, vf
+from vibflow_testutil import as_json, effects_of, query, vf, vf_many
 
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})
-
-
-def at_once(root: Path, *commands: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:
-    """Start every command as its own process before waiting for any of them."""
-    procs = [
-        subprocess.Popen(
-            harness_cmd(*cmd),
-            cwd=root,
-            env=clean_env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for cmd in commands
-    ]
-    out = []
-    for cmd, proc in zip(commands, procs, strict=True):
-        stdout, stderr = proc.communicate(timeout=120)
-        out.append(subprocess.CompletedProcess(list(cmd), proc.returncode, stdout, stderr))
-    return out
-
-
-def query(root: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    path = root / ".vibflow" / "runs.db"
-    with closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=30)) as db:
-        return db.execute(sql, args).fetchall()
-
-
-def effects_of(root: Path, run_id: str) -> Counter[str]:
-    out: Counter[str] = Counter()
-    for line in read_effects(root):
-        parts = line.split()
-        if parts[0] == run_id:
-            out[" ".join(parts[1:-1])] += 1
-    return out
 
 
 def audit_rows(root: Path) -> list[dict[str, Any]]:
@@ -101,7 +62,7 @@ def assert_loser_is_clean(proc: subprocess.CompletedProcess[str], codes: set[int
 
 def test_different_runs_advance_concurrently_and_all_finish(repo: Path) -> None:
     """Linear runs, a slow run and readers started at once all end done; journal and audit agree."""
-    procs = at_once(
+    procs = vf_many(
         repo,
         ("run", "linear", "--json"),
         ("run", "linear", "--json"),
@@ -130,7 +91,7 @@ def test_advancing_one_run_while_another_crashes_and_resumes(repo: Path) -> None
     crashed = vf(repo, "run", "linear", "--json", env={"VIBFLOW_CRASH_AT": "transition:2"})
     assert crashed.returncode == KILLED
     ((crashed_id,),) = query(repo, "SELECT run_id FROM runs")
-    procs = at_once(
+    procs = vf_many(
         repo,
         ("resume", crashed_id, "--json"),
         ("run", "linear", "--json"),
@@ -153,7 +114,7 @@ def test_same_event_to_same_waiting_run_advances_it_once(repo: Path) -> None:
     assert started.returncode == 0, started.stderr
     run_id = as_json(started)["run_id"]
 
-    procs = at_once(repo, *[("step", run_id, "restore", "--input", "option=a", "--json")] * 4)
+    procs = vf_many(repo, *[("step", run_id, "restore", "--input", "option=a", "--json")] * 4)
     winners = [p for p in procs if p.returncode == 0]
     assert len(winners) == 1, [(p.returncode, p.stderr) for p in procs]
     assert (as_json(winners[0])["status"], as_json(winners[0])["state"]) == ("waiting", "confirm")
@@ -179,7 +140,7 @@ def test_same_event_while_winner_is_still_running_is_busy(repo: Path) -> None:
     assert started.returncode == 0, started.stderr
     run_id = as_json(started)["run_id"]
 
-    procs = at_once(repo, *[("step", run_id, "go", "--input", "option=a", "--json")] * 4)
+    procs = vf_many(repo, *[("step", run_id, "go", "--input", "option=a", "--json")] * 4)
     winners = [p for p in procs if p.returncode == 0]
     assert len(winners) == 1, [(p.returncode, p.stderr) for p in procs]
     assert as_json(winners[0])["status"] == "done"
@@ -203,7 +164,7 @@ def test_concurrent_resumes_of_one_interrupted_run_resume_it_once(repo: Path) ->
     assert crashed.returncode == KILLED
     ((run_id,),) = query(repo, "SELECT run_id FROM runs")
 
-    procs = at_once(repo, *[("resume", run_id, "--json")] * 4)
+    procs = vf_many(repo, *[("resume", run_id, "--json")] * 4)
     winners = [p for p in procs if p.returncode == 0]
     assert len(winners) == 1, [(p.returncode, p.stderr) for p in procs]
     assert as_json(winners[0])["status"] == "done"

@@ -17,13 +17,12 @@ import sqlite3
 import subprocess
 import time
 from collections import Counter
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from vibflow_testkit import read_effects
-from vibflow_testutil import as_json, clean_env, harness_cmd, vf
+from vibflow_testutil import as_json, clean_env, effects_of, harness_cmd, query, vf, vf_many
 
 KILLED = -signal.SIGKILL
 APPLY_ENV = {"VIBFLOW_TEST_APPLY": "1"}
@@ -69,37 +68,6 @@ GUARDED_ANSWERS = {
 # -- helpers -------------------------------------------------------------------------
 
 
-def vf_parallel(root: Path, *commands: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:
-    """Several read-only harness commands at once (saves wall time)."""
-    procs = [
-        (
-            cmd,
-            subprocess.Popen(
-                harness_cmd(*cmd),
-                cwd=root,
-                env=clean_env(),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            ),
-        )
-        for cmd in commands
-    ]
-    out = []
-    for cmd, proc in procs:
-        stdout, stderr = proc.communicate(timeout=120)
-        out.append(subprocess.CompletedProcess(list(cmd), proc.returncode, stdout, stderr))
-    return out
-
-
-def query(root: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Read the real journal directly (never creates the file)."""
-    path = root / ".vibflow" / "runs.db"
-    with closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=30)) as db:
-        return db.execute(sql, args).fetchall()
-
-
 def only_run_id(root: Path) -> str:
     rows = query(root, "SELECT run_id FROM runs")
     assert len(rows) == 1, rows
@@ -137,16 +105,6 @@ def audited_seqs(root: Path, run_id: str) -> Counter[int]:
         for row in audit_rows(root)
         if row.get("run_id") == run_id and isinstance(row.get("transition_seq"), int)
     )
-
-
-def effects_of(root: Path, run_id: str) -> Counter[str]:
-    """Effect lines of one run as 'state what' (run id and attempt stripped)."""
-    out: Counter[str] = Counter()
-    for line in read_effects(root):
-        parts = line.split()
-        if parts[0] == run_id:
-            out[" ".join(parts[1:-1])] += 1
-    return out
 
 
 def advance(root: Path, run_id: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -204,9 +162,7 @@ def assert_like_uninterrupted(
     outcomes: list[str],
 ) -> dict[str, Any]:
     """End state, transitions, journal and audit match an uninterrupted run."""
-    show, verify = vf_parallel(
-        root, ("runs", "show", run_id, "--json"), ("audit", "verify", "--json")
-    )
+    show, verify = vf_many(root, ("runs", "show", run_id, "--json"), ("audit", "verify", "--json"))
     assert show.returncode == 0, show.stderr
     data = as_json(show)
     assert (data["status"], data["state"]) == ("done", final_state)

@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testkit import read_effects
-from vibflow_testutil import as_json, clean_env, harness_cmd, vf
+from vibflow_testutil import as_json, clean_env, effects_of, harness_cmd, query, vf
 
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})
@@ -36,22 +35,6 @@ def vf_popen(root: Path, *args: str) -> subprocess.Popen[str]:
         stderr=subprocess.DEVNULL,
         text=True,
     )
-
-
-def query(root: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Read the real journal directly (never creates the file)."""
-    path = root / ".vibflow" / "runs.db"
-    with closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=30)) as db:
-        return db.execute(sql, args).fetchall()
-
-
-def effects_of(root: Path, run_id: str) -> Counter[str]:
-    out: Counter[str] = Counter()
-    for line in read_effects(root):
-        parts = line.split()
-        if parts[0] == run_id:
-            out[" ".join(parts[1:-1])] += 1
-    return out
 
 
 def listed(root: Path) -> dict[str, dict[str, Any]]:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +51,46 @@ def vf(
         timeout=120,
         check=False,
     )
+
+
+def vf_many(root: Path, *commands: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:
+    """Start every harness command as its own process before waiting for any of them."""
+    procs = [
+        subprocess.Popen(
+            harness_cmd(*cmd),
+            cwd=root,
+            env=clean_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for cmd in commands
+    ]
+    out = []
+    for cmd, proc in zip(commands, procs, strict=True):
+        stdout, stderr = proc.communicate(timeout=120)
+        out.append(subprocess.CompletedProcess(list(cmd), proc.returncode, stdout, stderr))
+    return out
+
+
+def query(root: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Read the real journal directly (never creates the file)."""
+    path = root / ".vibflow" / "runs.db"
+    with closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=30)) as db:
+        return db.execute(sql, args).fetchall()
+
+
+def effects_of(root: Path, run_id: str) -> Counter[str]:
+    """How many times each side effect of the test kit's steps ran for ``run_id``."""
+    from vibflow_testkit import read_effects
+
+    out: Counter[str] = Counter()
+    for line in read_effects(root):
+        parts = line.split()
+        if parts[0] == run_id:
+            out[" ".join(parts[1:-1])] += 1
+    return out
 
 
 def as_json(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
