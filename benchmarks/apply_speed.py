@@ -22,14 +22,8 @@ warm-up, in a rotating order:
   is brought to ``confirm`` before the timer starts (``vibflow run recover`` and
   ``vibflow step RUN choose``, which takes the sandwich checkpoint).
 
-The CLI row needs a workaround: the recover flow keeps at most 40 paths per option
-in the run context (``flow_steps._compact``), and ``recovery.route`` restores that
-trimmed list, so a 1,000-file rollback would restore only 40 files. Until that is
-fixed the script writes the full path list into the waiting run's context in
-``.vibflow/runs.db`` (``public.paths`` and ``public.restore.paths``) before
-timing; ``--no-patch`` times the unpatched flow instead (and says how many files
-it restored). Every measurement is checked afterwards: all files back to the
-checkpoint's content.
+Every measurement is checked afterwards: all files back to the checkpoint's content
+(the CLI row included: the flow restores the option's full path list).
 
 ``--breakdown`` times the library restore's phases (lease, ``plan``, ``read_blobs``,
 per-file checks, per-file writes); ``--profile`` adds a cProfile of one library
@@ -53,7 +47,6 @@ import json
 import os
 import platform
 import pstats
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -61,7 +54,6 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
-from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -175,23 +167,23 @@ def git_restore(repo: Repo) -> None:
 
 
 def vibflow_library(repo: Repo) -> None:
-    """The apply step's restore without the flow: lease, plan, blobs, per-file check+write."""
+    """The apply step's restore without the flow: lease, plan, blobs, batched restore."""
     g = Git(repo.root)
     lease = LeaseFile(repo.root / ".vibflow" / "recovery", ttl_seconds=60).acquire(
         f"op_{uuid.uuid4().hex}"
     )
     items = restore.plan(g, repo.commit, repo.paths)
     blobs = restore.read_blobs(g, [i.sha for i in items if i.sha and i.action == "write"])
-    for item in items:
-        lease.check()
-        restore.write(repo.root, item, blobs.get(item.sha or ""), lease.commit)
+    restore.restore_items(
+        repo.root, [(i, blobs.get(i.sha or "")) for i in items], lease.commit, on_batch=lease.renew
+    )
     lease.release()
 
 
 class CliCase:
     """A recover run brought to ``confirm`` (untimed), then confirmed (timed)."""
 
-    def __init__(self, repo: Repo, patch: bool) -> None:
+    def __init__(self, repo: Repo) -> None:
         run = vibflow(repo.root, "run", "recover")
         option = next(o for o in run["plan"]["options"] if o["level"] == 4)
         at = vibflow(
@@ -202,26 +194,7 @@ class CliCase:
         self.sandwich: str = at["sandwich_checkpoint_id"]
         self.confirmation: str = at["confirmation_expected"]
         assert self.confirmation == f"APPLY {repo.checkpoint_id}", self.confirmation
-        self.paths_in_run = len(at["paths"])
-        if patch:
-            self._patch(repo)
-
-    def _patch(self, repo: Repo) -> None:
-        """Give the waiting run the full path list the trimmed option lost."""
-        db = repo.root / ".vibflow" / "runs.db"
-        with closing(sqlite3.connect(db, timeout=30)) as conn:
-            (raw,) = conn.execute(
-                "SELECT context FROM runs WHERE run_id = ? AND status = 'waiting'",
-                (self.run_id,),
-            ).fetchone()
-            context = json.loads(raw)
-            context["public"]["paths"] = list(repo.paths)
-            context["public"]["restore"]["paths"] = list(repo.paths)
-            conn.execute(
-                "UPDATE runs SET context = ? WHERE run_id = ?", (json.dumps(context), self.run_id)
-            )
-            conn.commit()
-        self.paths_in_run = len(repo.paths)
+        self.paths_total: int = at["paths_total"]
 
     def argv(self) -> list[str]:
         return [
@@ -258,7 +231,7 @@ class CliCase:
 # -- measuring ------------------------------------------------------------------------------------
 
 
-def measure(repo: Repo, reps: int, patch: bool) -> tuple[dict[str, list[float]], int]:
+def measure(repo: Repo, reps: int) -> tuple[dict[str, list[float]], int]:
     out: dict[str, list[float]] = {"git_restore": [], "vibflow_library": [], "vibflow_cli": []}
     restored_by_cli = 0
 
@@ -279,13 +252,12 @@ def measure(repo: Repo, reps: int, patch: bool) -> tuple[dict[str, list[float]],
     def run_cli(keep: bool) -> None:
         nonlocal restored_by_cli
         repo.modify()
-        case = CliCase(repo, patch)
+        case = CliCase(repo)
         repo.modify()  # the sandwich only read the tree; start from the same bytes anyway
         ms = timed(lambda: case.confirm(repo))
         restored_by_cli = repo.restored_count()
         case.forget_sandwich(repo)
-        if patch:
-            repo.check_all_restored("vibflow step confirm")
+        repo.check_all_restored("vibflow step confirm")
         if keep:
             out["vibflow_cli"].append(ms)
 
@@ -296,7 +268,7 @@ def measure(repo: Repo, reps: int, patch: bool) -> tuple[dict[str, list[float]],
     return out, restored_by_cli
 
 
-PHASES = ("acquire", "plan", "read_blobs", "check", "write", "release")
+PHASES = ("acquire", "plan", "read_blobs", "restore", "release")
 
 
 def _phases_once(repo: Repo) -> dict[str, float]:
@@ -314,13 +286,11 @@ def _phases_once(repo: Repo) -> dict[str, float]:
     items = clock("plan", lambda: restore.plan(g, repo.commit, repo.paths))
     shas = [i.sha for i in items if i.sha and i.action == "write"]
     blobs = clock("read_blobs", lambda: restore.read_blobs(g, shas))
-    for item in items:
-        blob = blobs.get(item.sha or "")
-        clock("check", lease.check)
-        clock(
-            "write",
-            lambda item=item, blob=blob: restore.write(repo.root, item, blob, lease.commit),
-        )
+    work = [(i, blobs.get(i.sha or "")) for i in items]
+    clock(
+        "restore",
+        lambda: restore.restore_items(repo.root, work, lease.commit, on_batch=lease.renew),
+    )
     clock("release", lease.release)
     return spent
 
@@ -338,7 +308,7 @@ def breakdown(repo: Repo, reps: int) -> dict[str, float]:
     return {name: round(statistics.median(r[name] for r in runs), 1) for name in PHASES}
 
 
-def profile(repo: Repo, patch: bool, top: int = 14) -> dict[str, str]:
+def profile(repo: Repo, top: int = 14) -> dict[str, str]:
     """cProfile of one library restore (in process) and one CLI confirm (a subprocess)."""
     reports: dict[str, str] = {}
     repo.modify()
@@ -348,7 +318,7 @@ def profile(repo: Repo, patch: bool, top: int = 14) -> dict[str, str]:
     pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(top)
     reports["vibflow_library"] = buf.getvalue()
     repo.modify()
-    case = CliCase(repo, patch)
+    case = CliCase(repo)
     repo.modify()
     with tempfile.NamedTemporaryFile(suffix=".prof", delete=False) as fh:
         dump = Path(fh.name)
@@ -411,7 +381,7 @@ def render(doc: dict[str, Any]) -> None:
     if "breakdown_ms" in doc:
         parts = ", ".join(f"{k} {v:.1f}" for k, v in doc["breakdown_ms"].items())
         print(f"library restore breakdown (median ms): {parts}")
-    print(f"CLI run restored {doc['cli_restored']} of {doc['files']} files ({doc['cli_note']})")
+    print(f"CLI run restored {doc['cli_restored']} of {doc['files']} files")
     for key in ("vibflow_library", "vibflow_cli"):
         verdict = "met" if med[key] <= GOAL_RATIO * base else "missed"
         print(f"goal <= {GOAL_RATIO}x git restore, {key}: {verdict}")
@@ -424,19 +394,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=1000, help="files to restore")
     parser.add_argument("--untouched", type=int, default=1000, help="files nobody changes")
     parser.add_argument("--reps", type=int, default=5, help="timed repetitions")
-    parser.add_argument("--no-patch", action="store_true", help="time the unpatched CLI flow")
     parser.add_argument("--profile", action="store_true", help="add cProfile reports")
     parser.add_argument(
         "--breakdown", action="store_true", help="time the library restore's phases"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    patch = not args.no_patch
     with tempfile.TemporaryDirectory(prefix="vibflow-apply-bench-") as tmp:
         root = Path(tmp) / "project"
         root.mkdir()
         repo = Repo(root, args.files, args.untouched)
-        runs, cli_restored = measure(repo, args.reps, patch)
+        runs, cli_restored = measure(repo, args.reps)
         doc: dict[str, Any] = {
             "meta": {
                 "date_utc": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -454,18 +422,13 @@ def main(argv: list[str] | None = None) -> int:
             "median_ms": {k: statistics.median(v) for k, v in runs.items()},
             "startup_ms": startup_ms(),
             "cli_restored": cli_restored,
-            "cli_note": (
-                "run context patched to the full path list"
-                if patch
-                else "unpatched: the flow restores only the trimmed option list"
-            ),
         }
         base = doc["median_ms"]["git_restore"]
         doc["ratio"] = {k: round(v / base, 2) for k, v in doc["median_ms"].items()}
         if args.breakdown:
             doc["breakdown_ms"] = breakdown(repo, max(3, args.reps))
         if args.profile:
-            doc["profile"] = profile(repo, patch)
+            doc["profile"] = profile(repo)
     if args.json:
         print(json.dumps(doc, indent=2))
     else:

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -82,6 +82,7 @@ class PolicySet:
         for doc in [*self._docs, *([self._user] if self._user else [])]:
             merged = _merge(merged, doc.data or {})
         self._merged = merged
+        self._sections: dict[tuple[str, type[BaseModel]], BaseModel] = {}
 
     def digest(self) -> str:
         text = json.dumps(self._merged, sort_keys=True, separators=(",", ":"), default=str)
@@ -91,6 +92,14 @@ class PolicySet:
         return self._merged
 
     def section(self, name: str, model: type[M]) -> M:
+        # Frozen models, validated once per process: hot paths (the path
+        # contract, once per file) ask for their section again and again.
+        key = (name, model)
+        if key not in self._sections:
+            self._sections[key] = self._validate_section(name, model)
+        return cast("M", self._sections[key])
+
+    def _validate_section(self, name: str, model: type[M]) -> M:
         data = self._merged.get(name, {})
         if data is None:
             data = {}

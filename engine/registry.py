@@ -39,6 +39,14 @@ class ItemProgress(Protocol):
 
     def mark_done(self, key: str) -> None: ...
 
+    def finish(self, key: str) -> None:
+        """The item is done but recorded later, with others (:meth:`flush`, or when
+        the step returns). Only for items whose redo is harmless: a crash before the
+        flush makes resume run them again."""
+        ...
+
+    def flush(self) -> None: ...
+
     def pending(self, keys: Iterable[str]) -> Iterator[str]: ...
 
 

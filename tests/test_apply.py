@@ -805,6 +805,6 @@ def test_the_restore_module_skips_submodules_and_never_writes_them(
     assert "submodule" in (items[0].reason or "")
     lease = LeaseFile(repo / ".vibflow" / "recovery").acquire("op_sub")
     listing = sorted(p.name for p in (repo / "vendor/lib").iterdir())
-    assert restore.write(repo, items[0], None, lease.commit) == "skipped"
+    assert restore.write(repo, items[0], None, lease.commit) == "skipped: " + items[0].reason
     assert sorted(p.name for p in (repo / "vendor/lib").iterdir()) == listing
     lease.release()

@@ -5,7 +5,7 @@ audit and runner. The only module that imports both ``engine`` and ``steps``
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.resources import files
@@ -119,7 +119,6 @@ class Project:
     def recovery(self) -> Any:
         """The read-only recovery advisor for this project."""
         from vibflow.engine.journal import utcnow
-        from vibflow.steps.paths.contract import path_policy
         from vibflow.steps.recovery.advisor import RecoveryAdvisor
 
         return RecoveryAdvisor(
@@ -128,7 +127,7 @@ class Project:
             checkpoints=self.checkpoints,
             memory=self.memory,
             policy=self.recovery_policy,
-            generated=path_policy(self.policy),
+            generated=self.path_rules,
             redact_payload=self.redact_payload,
             clock=utcnow,
             apply_enabled=self.env.get("VIBFLOW_RECOVERY_APPLY", "").strip().lower()
@@ -164,13 +163,24 @@ class Project:
         red = redact_text(text, root=self.root)
         return str(red.value), red.counts.model_dump()
 
+    @cached_property
+    def path_rules(self) -> Any:
+        from vibflow.steps.paths.contract import path_policy
+
+        return path_policy(self.policy)
+
     def normalize_path(self, raw: str) -> str:
         """The path contract, as the trusted local CLI (absolute input allowed)."""
-        from vibflow.steps.paths.contract import canonicalize, path_policy
+        return self.normalize_paths([raw])[0]
 
-        return canonicalize(
-            raw, self.root, policy=path_policy(self.policy), allow_absolute=self.tool == "cli"
-        ).relative
+    def normalize_paths(self, raws: Iterable[str]) -> list[str]:
+        """:meth:`normalize_path` for many paths, the project resolved once."""
+        from vibflow.steps.paths.contract import canonicalize_many
+
+        found = canonicalize_many(
+            raws, self.root, policy=self.path_rules, allow_absolute=self.tool == "cli"
+        )
+        return [p.relative for p in found]
 
     def _audit_memory(self, event: str, result: str, counts: Mapping[str, int]) -> None:
         from vibflow.engine.audit import RedactionCounts

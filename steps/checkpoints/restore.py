@@ -1,14 +1,21 @@
 """Restore selected files from a checkpoint, written by vibflow itself.
 
 ``ls-tree`` says what the checkpoint holds for each chosen path and one
-``cat-file --batch`` reads the contents; vibflow then writes each file itself
-— temp file in the same folder, fsync, mode set, and the final rename done
-through a caller-supplied ``commit`` context (the lease's mutex) — so the
-path rules and the lease apply per file. Symlink entries are recreated only
-when they point inside the project; submodules are skipped; a path absent
-from the checkpoint is deleted only when the caller says the user confirmed
-that deletion. A file whose content and mode already match is left alone,
-which makes a restore safe to repeat after a crash.
+``cat-file --batch`` reads the contents; vibflow then writes each file itself,
+atomically: a temp file in the same folder, its mode set and fsync'd, then a
+rename. Files go in batches: every temp file of a batch is written, the
+batch's fsyncs run concurrently (the filesystem folds them into a few journal
+commits — one fsync after another costs ~0.35 ms each here), then all of the
+batch's renames happen inside one hold of a caller-supplied ``commit``
+context (the lease's mutex), which checks before every file that the right
+to write is still held. The folders are fsync'd after the renames.
+
+Symlink entries are recreated only when they point inside the project;
+submodules are skipped; a path absent from the checkpoint is deleted only
+when the caller says the user confirmed that deletion. A file whose content
+and mode already match is left alone, which makes a restore safe to repeat
+after a crash (left-over temp files of a killed batch are rewritten by the
+repeat, under the same names).
 """
 
 from __future__ import annotations
@@ -17,8 +24,9 @@ import bisect
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -26,6 +34,10 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.workspace.git import Git
 
 Action = Literal["write", "delete", "skip"]
+Hold = Callable[[], AbstractContextManager[Callable[[], None] | None]]
+
+BATCH = 128  # files per batch: one mutex hold, one round of concurrent fsyncs
+FSYNC_THREADS = 32  # concurrent fsyncs beyond this stopped paying off on a virtio disk
 
 
 @dataclass(frozen=True)
@@ -92,23 +104,41 @@ def read_blobs(git: Git, shas: Iterable[str]) -> dict[str, bytes]:
     return blobs
 
 
+@dataclass(frozen=True)
+class Current:
+    """What is on disk at a path right now (one read)."""
+
+    kind: Literal["missing", "file", "link", "other"]
+    data: bytes = b""
+    executable: bool = False
+
+    @classmethod
+    def read(cls, root: Path, rel: str) -> Current:
+        target = root / rel
+        try:
+            st = target.lstat()
+        except (FileNotFoundError, NotADirectoryError):
+            return cls("missing")
+        if stat.S_ISLNK(st.st_mode):
+            return cls("link", os.fsencode(str(target.readlink())))
+        if not stat.S_ISREG(st.st_mode):
+            return cls("other")
+        return cls("file", target.read_bytes(), bool(st.st_mode & stat.S_IXUSR))
+
+    def matches(self, item: Item, blob: bytes | None) -> bool:
+        """Is this already what ``item`` would leave at its path?"""
+        if item.action == "delete":
+            return self.kind == "missing"
+        if item.mode == "120000":
+            return self.kind == "link" and self.data == blob
+        return (
+            self.kind == "file" and self.executable == (item.mode == "100755") and self.data == blob
+        )
+
+
 def current_matches(root: Path, item: Item, blob: bytes | None) -> bool:
     """Is the file already what the checkpoint holds (content, mode, link)?"""
-    target = root / item.path
-    if item.action == "delete":
-        return not target.exists() and not target.is_symlink()
-    if item.mode == "120000":
-        return target.is_symlink() and os.fsencode(str(target.readlink())) == blob
-    try:
-        st = target.lstat()
-    except FileNotFoundError:
-        return False
-    if not stat.S_ISREG(st.st_mode):
-        return False
-    executable = bool(st.st_mode & stat.S_IXUSR)
-    if executable != (item.mode == "100755"):
-        return False
-    return target.read_bytes() == blob
+    return Current.read(root, item.path).matches(item, blob)
 
 
 def _inside(root: Path, link_dir: Path, target: bytes) -> bool:
@@ -120,40 +150,176 @@ def _inside(root: Path, link_dir: Path, target: bytes) -> bool:
     return True
 
 
-def write(
-    root: Path,
-    item: Item,
-    blob: bytes | None,
-    commit: Callable[[], AbstractContextManager[None]],
-) -> str:
-    """Bring one path to the checkpoint's state; returns what was done."""
-    target = root / item.path
-    if item.action == "skip":
-        return "skipped"
-    if current_matches(root, item, blob):
-        return "unchanged"
-    if item.action == "delete":
-        with commit():
-            target.unlink(missing_ok=True)
-        return "deleted"
-    assert blob is not None  # noqa: S101 - every write item has its blob
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.vibflow-restore.tmp")
-    if item.mode == "120000":
-        if not _inside(root, target.parent, blob):
-            return "skipped: the symlink points outside the project"
-        tmp.unlink(missing_ok=True)
-        tmp.symlink_to(os.fsdecode(blob))
-    else:
-        with tmp.open("wb") as fh:
-            fh.write(blob)
-            fh.flush()
-            os.fsync(fh.fileno())
-        tmp.chmod(0o755 if item.mode == "100755" else 0o644)
+def _temp_for(target: Path) -> Path:
+    return target.with_name(f".{target.name}.vibflow-restore.tmp")
+
+
+@dataclass
+class _Staged:
+    item: Item
+    what: str  # the outcome once committed
+    tmp: Path | None = None
+    fd: int | None = None
+
+
+@dataclass
+class _Batch:
+    root: Path
+    staged: list[_Staged] = field(default_factory=list)
+
+    def stage(self, item: Item, blob: bytes | None, *, known_stale: bool) -> None:
+        """Prepare one path: decide, and write its temp file (not yet fsync'd)."""
+        if item.action == "skip":
+            self.staged.append(_Staged(item, f"skipped: {item.reason or 'not restorable'}"))
+            return
+        if not known_stale and current_matches(self.root, item, blob):
+            self.staged.append(_Staged(item, "unchanged"))
+            return
+        if item.action == "delete":
+            self.staged.append(_Staged(item, "deleted"))
+            return
+        assert blob is not None  # noqa: S101 - every write item has its blob
+        target = self.root / item.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _temp_for(target)
+        if item.mode == "120000":
+            if not _inside(self.root, target.parent, blob):
+                self.staged.append(_Staged(item, "skipped: the symlink points outside the project"))
+                return
+            tmp.unlink(missing_ok=True)
+            tmp.symlink_to(os.fsdecode(blob))
+            self.staged.append(_Staged(item, "restored", tmp))
+            return
+        mode = 0o755 if item.mode == "100755" else 0o644
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, mode)
+        entry = _Staged(item, "restored", tmp, fd)
+        self.staged.append(entry)  # listed before writing: cleanup finds it on error
+        view = memoryview(blob)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fchmod(fd, mode)  # the umask may have narrowed the create mode
+
+    def commit(self, hold: Hold, on_file: Callable[[Item, str], None] | None) -> None:
+        """Make the batch visible: every rename (or deletion) inside one ``hold``."""
+        with hold() as still_ours:
+            for entry in self.staged:
+                if still_ours is not None:
+                    still_ours()
+                target = self.root / entry.item.path
+                if entry.tmp is not None:
+                    entry.tmp.replace(target)
+                    entry.tmp = None
+                elif entry.what == "deleted":
+                    target.unlink(missing_ok=True)
+                if on_file is not None:
+                    on_file(entry.item, entry.what)
+
+    def folders(self) -> list[Path]:
+        changed = ("restored", "deleted")
+        return sorted({(self.root / e.item.path).parent for e in self.staged if e.what in changed})
+
+    def close_all(self) -> None:
+        for entry in self.staged:
+            if entry.fd is not None:
+                os.close(entry.fd)
+                entry.fd = None
+
+    def discard_temps(self) -> None:
+        self.close_all()
+        for entry in self.staged:
+            if entry.tmp is not None and (entry.tmp.exists() or entry.tmp.is_symlink()):
+                entry.tmp.unlink()
+
+
+def _fsync_dirs(pool: ThreadPoolExecutor, dirs: Iterable[Path]) -> None:
+    fds = [os.open(d, os.O_RDONLY | os.O_DIRECTORY) for d in dirs]
     try:
-        with commit():
-            tmp.replace(target)
+        for waiting in [pool.submit(os.fsync, fd) for fd in fds]:
+            waiting.result()
     finally:
-        if tmp.exists() or tmp.is_symlink():
-            tmp.unlink()
-    return "restored"
+        for fd in fds:
+            os.close(fd)
+
+
+class _Pipeline:
+    """Batches in flight: staged, their fsyncs running on the pool, not yet renamed."""
+
+    def __init__(self, root: Path, pool: ThreadPoolExecutor) -> None:
+        self.root = root
+        self.pool = pool
+        self.flying: list[tuple[_Batch, list[Future[None]]]] = []
+
+    def launch(self, chunk: _Batch) -> None:
+        fds = [e.fd for e in chunk.staged if e.fd is not None]
+        self.flying.append((chunk, [self.pool.submit(os.fsync, fd) for fd in fds]))
+
+    def land(self) -> _Batch:
+        """The oldest batch, once every one of its files is on disk."""
+        chunk, syncing = self.flying[0]
+        for waiting in syncing:
+            waiting.result()
+        chunk.close_all()
+        self.flying.pop(0)
+        return chunk
+
+    def abandon(self) -> None:
+        for chunk, syncing in self.flying:
+            wait(syncing)  # an fd is closed only once no thread uses it
+            chunk.discard_temps()
+        self.flying.clear()
+
+
+def restore_items(
+    root: Path,
+    work: Sequence[tuple[Item, bytes | None]],
+    hold: Hold,
+    *,
+    on_file: Callable[[Item, str], None] | None = None,
+    on_batch: Callable[[], None] | None = None,
+    known_stale: Iterable[str] = (),
+    batch: int = BATCH,
+) -> list[tuple[Item, str]]:
+    """Bring each path to its checkpoint state, batch by batch; returns what was done.
+
+    ``hold`` is entered once per batch around its renames and may yield a check
+    that raises to stop before the next file (the lease). ``on_file`` runs right
+    after each path is final, ``on_batch`` after each batch is durable (its
+    folders fsync'd too). While one batch's fsyncs run, the next one is staged.
+    ``known_stale`` names paths the caller already compared and found different.
+    """
+    stale = set(known_stale)
+    done: list[tuple[Item, str]] = []
+    starts = list(range(0, len(work), batch))
+    with ThreadPoolExecutor(min(FSYNC_THREADS, max(1, len(work))), "vibflow-fsync") as pool:
+        pipe = _Pipeline(root, pool)
+        try:
+            for n, start in enumerate([*starts, None]):
+                if start is not None:
+                    chunk = _Batch(root)
+                    try:
+                        for item, blob in work[start : start + batch]:
+                            chunk.stage(item, blob, known_stale=item.path in stale)
+                    except BaseException:
+                        chunk.discard_temps()
+                        raise
+                    pipe.launch(chunk)
+                if n == 0:
+                    continue  # keep one batch staged ahead of the renames
+                ready = pipe.land()
+                try:
+                    ready.commit(hold, on_file)
+                finally:
+                    ready.discard_temps()
+                _fsync_dirs(pool, ready.folders())
+                if on_batch is not None:
+                    on_batch()
+                done.extend((e.item, e.what) for e in ready.staged)
+        finally:
+            pipe.abandon()
+    return done
+
+
+def write(root: Path, item: Item, blob: bytes | None, commit: Hold) -> str:
+    """Bring one path to the checkpoint's state; returns what was done."""
+    ((_, what),) = restore_items(root, [(item, blob)], commit)
+    return what

@@ -295,10 +295,18 @@ def _check_names(names: Sequence[str], *, echo: bool) -> None:
         raise reject(PathRule.HOME_RELATIVE)
     if any(not n.strip() for n in present):
         raise reject(PathRule.EMPTY)  # a blank name (spaces, NBSP) is invisible in a listing
-    for rule, broken in _NAME_RULES:
-        for name in present:
-            if broken(name):
+    verdicts = [_name_verdict(name) for name in present]
+    for rank, (rule, _) in enumerate(_NAME_RULES):
+        for name, worst in zip(present, verdicts, strict=True):
+            if worst == rank:
                 raise reject(rule, name if echo else None, private=_private())
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_verdict(name: str) -> int | None:
+    """The index in ``_NAME_RULES`` of the most serious rule ``name`` breaks (a pure
+    function of the name, and folder names repeat across a restore's paths)."""
+    return next((i for i, (_, broken) in enumerate(_NAME_RULES) if broken(name)), None)
 
 
 @functools.cache

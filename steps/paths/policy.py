@@ -18,9 +18,10 @@ names in exactly this case, and a Bazel ``BUILD`` file is not a ``build/``):
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from fnmatch import fnmatchcase, translate
 from typing import TYPE_CHECKING, Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -146,6 +147,19 @@ def _compile(patterns: tuple[str, ...]) -> tuple[_Pattern, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=64)
+def _any_segment(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex matching a name that *some* pattern matches: most paths match
+    none, and one search per name settles that. ``None`` when the list has a
+    multi-segment pattern (those are checked the long way)."""
+    compiled = _compile(patterns)
+    if any(p.anchored for p in compiled):
+        return None
+    if not compiled:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(f"(?:{translate(p.segments[0])})" for p in compiled))
+
+
 @dataclass(frozen=True)
 class PathPolicy:
     """The effective policy the contract applies (generated list already merged)."""
@@ -159,8 +173,12 @@ class PathPolicy:
         A folder pattern (``build/``) matches the last segment only when that
         names a folder (``final_is_dir``): a script called ``build`` is source.
         """
+        compiled = _compile(self.generated)
+        quick = _any_segment(self.generated)
+        if quick is not None and not any(quick.match(segment) for segment in parts):
+            return None
         last = len(parts) - 1
-        for pat in _compile(self.generated):
+        for pat in compiled:
             if pat.anchored:
                 k = len(pat.segments)
                 if len(parts) < k or not all(

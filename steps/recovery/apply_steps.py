@@ -19,6 +19,7 @@ finishes with the same tree as an uninterrupted one.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from vibflow.engine.definition import FinalStatus, GuardParam
@@ -32,7 +33,6 @@ from vibflow.engine.registry import (
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseLost, new_operation_id
 
-RENEW_EVERY = 50
 SHOWN_PATHS = 200  # paths shown in the run's JSON; the job file keeps them all
 
 
@@ -47,6 +47,8 @@ class ApplyServices(Protocol):
     tool: str
 
     def normalize_path(self, raw: str) -> str: ...
+
+    def normalize_paths(self, raws: Iterable[str]) -> list[str]: ...
 
 
 def _services(ctx: StepContext | GuardContext) -> Any:
@@ -151,7 +153,7 @@ def apply(ctx: StepContext) -> StepResult:
     svc = _services(ctx)
     public = _public(ctx)
     job = load_job(ctx)
-    paths = [svc.normalize_path(p) for p in job.get("paths", [])]
+    paths = svc.normalize_paths(job.get("paths", []))
     source = svc.checkpoints.get(job.get("from_checkpoint", ""))
     sandwich_meta = svc.checkpoints.get(public.get("sandwich_checkpoint_id", ""))
     lease = svc.leases.pop(ctx.run_id, None)
@@ -168,6 +170,7 @@ def apply(ctx: StepContext) -> StepResult:
             )
     items = restore.plan(svc.checkpoints.git, source.commit, paths)
     confirmed_deletes = set(job.get("deletes", []))
+    pending = [i for i in items if not ctx.progress.is_done(i.path)]
     at_sandwich = {
         i.path: i
         for i in restore.plan(svc.checkpoints.git, sandwich_meta.commit, [i.path for i in items])
@@ -176,41 +179,76 @@ def apply(ctx: StepContext) -> StepResult:
         svc.checkpoints.git,
         [i.sha for i in [*items, *at_sandwich.values()] if i.sha and i.action == "write"],
     )
-    already = sum(1 for i in items if ctx.progress.is_done(i.path))
-    changed, skipped, done_now = 0, [], 0
+
+    def differs_from_sandwich(item: restore.Item) -> bool:
+        was = at_sandwich.get(item.path)
+        return was is None or (was.action, was.mode, was.sha) != (item.action, item.mode, item.sha)
+
+    # Files a killed earlier attempt already restored count as changed by this
+    # restore: the sandwich (the tree right before it) differs and they are now
+    # what the checkpoint holds.
+    done_before = [i for i in items if ctx.progress.is_done(i.path) and i.action != "skip"]
+    already = sum(
+        1
+        for i in done_before
+        if differs_from_sandwich(i)
+        and restore.Current.read(svc.root, i.path).matches(i, blobs.get(i.sha or ""))
+    )
+    # Every pending file is read once, before anything is written: one edited
+    # after the sandwich was taken sends the whole restore back for a second
+    # confirmation, with nothing half-done.
+    edited, stale = [], []
+    for item in pending:
+        if item.action == "skip":
+            continue
+        now = restore.Current.read(svc.root, item.path)
+        if now.matches(item, blobs.get(item.sha or "")):
+            continue
+        stale.append(item.path)
+        was = at_sandwich.get(item.path)
+        if (
+            was is not None
+            and was.action != "skip"
+            and not now.matches(was, blobs.get(was.sha or ""))
+        ):
+            edited.append(item.path)
+    if edited:
+        lease.release()
+        return StepResult(
+            "reconfirm",
+            outcome=f"{len(edited)} file(s) edited after the sandwich",
+            context={"public": {"post_sandwich_edits": edited[:SHOWN_PATHS]}},
+        )
+    work = [
+        (
+            restore.Item(i.path, "skip", reason="deleting it was not part of what you confirmed")
+            if i.action == "delete" and i.path not in confirmed_deletes
+            else i,
+            blobs.get(i.sha or ""),
+        )
+        for i in pending
+    ]
+    changed, skipped = 0, []
+
+    def on_file(item: restore.Item, what: str) -> None:
+        nonlocal changed
+        if what.startswith("skipped"):
+            skipped.append({"path": item.path, "why": what.removeprefix("skipped: ")})
+        elif what != "unchanged" or differs_from_sandwich(item):
+            changed += 1  # "unchanged" and different: restored by a killed earlier attempt
+        ctx.progress.finish(item.path)
+
+    def on_batch() -> None:
+        ctx.progress.flush()
+        lease.renew()
+
     try:
-        for item in items:
-            if ctx.progress.is_done(item.path):
-                continue
-            # Ownership and generation are re-checked under the lease mutex right
-            # before each file's rename (lease.commit): a lost lease stops the
-            # restore before anything more becomes visible.
-            was = at_sandwich.get(item.path)
-            if (
-                was is not None
-                and item.action != "skip"
-                and was.action != "skip"
-                and not restore.current_matches(svc.root, was, blobs.get(was.sha or ""))
-                and not restore.current_matches(svc.root, item, blobs.get(item.sha or ""))
-            ):
-                lease.release()
-                return StepResult(
-                    "reconfirm",
-                    outcome="edited after the sandwich",
-                    context={"public": {"post_sandwich_edits": [item.path]}},
-                )
-            if item.action == "delete" and item.path not in confirmed_deletes:
-                what = "skipped: deleting it was not part of what you confirmed"
-            else:
-                what = restore.write(svc.root, item, blobs.get(item.sha or ""), lease.commit)
-            if what.startswith("skipped"):
-                skipped.append({"path": item.path, "why": what.removeprefix("skipped: ")})
-            elif what != "unchanged":
-                changed += 1
-            ctx.progress.mark_done(item.path)
-            done_now += 1
-            if done_now % RENEW_EVERY == 0:
-                lease.renew()
+        # Ownership and generation are verified under the lease mutex when a
+        # batch's renames begin, and the expiry before every file (lease.commit):
+        # a lost lease stops the restore before anything more becomes visible.
+        restore.restore_items(
+            svc.root, work, lease.commit, on_file=on_file, on_batch=on_batch, known_stale=stale
+        )
     except LeaseLost:
         return StepResult(
             "aborted",
@@ -323,10 +361,8 @@ def paths_valid(ctx: GuardContext, param: GuardParam) -> GuardResult:
             "the paths to restore differ from the ones you previewed; "
             "preview again and confirm those"
         )
-    svc = _services(ctx)
-    for raw in confirmed:
-        try:
-            svc.normalize_path(raw)
-        except VibflowError as exc:
-            return GuardResult.refuse(f"a path breaks the path rules: {exc.message}")
+    try:
+        _services(ctx).normalize_paths(confirmed)
+    except VibflowError as exc:
+        return GuardResult.refuse(f"a path breaks the path rules: {exc.message}")
     return GuardResult.ok(paths_count={"total": len(confirmed)})

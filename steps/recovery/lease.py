@@ -185,12 +185,22 @@ class Lease:
             self.file._write(self.record)
 
     @contextmanager
-    def commit(self) -> Iterator[None]:
-        """Hold the mutex with ownership verified: do the final rename in here."""
+    def commit(self) -> Iterator[Callable[[], None]]:
+        """Hold the mutex with ownership verified: do the final renames in here.
+
+        Yields a check to call before each further file: nobody can take the
+        lease over while the mutex is held, so only its expiry can change, and
+        that needs no re-read of the file.
+        """
         with self.file.mutex():
             if not self._ours(self.file.read()):
                 raise LeaseLost(self.record.operation_id)
-            yield
+
+            def still_ours() -> None:
+                if self.record.expires() <= self.file.clock():
+                    raise LeaseLost(self.record.operation_id)
+
+            yield still_ours
 
     def release(self) -> bool:
         """Give the lease up; never removes a lease someone else now holds."""
