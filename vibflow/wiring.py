@@ -110,6 +110,12 @@ class Project:
         return {}
 
     @cached_property
+    def checked_paths(self) -> dict[str, list[str]]:
+        """Paths the path guard just canonicalized, handed to the apply step in this
+        process (a resumed apply, in a new process, checks them again itself)."""
+        return {}
+
+    @cached_property
     def checkpoints(self) -> Any:
         from vibflow.steps.checkpoints.store import CheckpointStore
 

@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -121,11 +121,7 @@ class CheckpointStore:
         orphan = self._index.with_name("index.lock")
         if orphan.exists():
             orphan.unlink()
-        try:
-            st = user_index.stat()
-            signature: list[int] | None = [st.st_mtime_ns, st.st_size, st.st_ino]
-        except FileNotFoundError:
-            signature = None
+        signature = _signature(user_index)
         if state.get("user_index") != signature or not self._index.exists():
             if signature is None:
                 self._index.unlink(missing_ok=True)
@@ -162,6 +158,9 @@ class CheckpointStore:
                 "user_index": signature,
                 "untracked": sorted(previous | current),
                 "missing_tracked": sorted(missing | was_missing),
+                # The private index is about to change: until this snapshot ends,
+                # nothing may claim to know which tree it holds.
+                "tree": None,
             }
         )
         self._save_state(state)
@@ -179,7 +178,7 @@ class CheckpointStore:
             self.git.run("update-index", "--add", "-z", "--stdin", stdin=_nul(new), env=env)
         tree = self.git.text("write-tree", env=env)
         snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped)
-        state.update({"untracked": untracked, "missing_tracked": sorted(missing)})
+        state.update({"untracked": untracked, "missing_tracked": sorted(missing), "tree": tree})
         return snap, state
 
     def _count(self, git_dir: Path) -> int:
@@ -210,6 +209,97 @@ class CheckpointStore:
             keep.append(rel)
         return keep, skipped
 
+    def _unchanged_last(self) -> CheckpointMeta | None:
+        """The last checkpoint, when nothing it covers has changed since — or ``None``.
+
+        One ``git status`` against the private snapshot index answers it: no
+        work-tree change, no new untracked file (only the same skipped ones),
+        the same HEAD, and the user's index untouched. Anything else — and any
+        doubt — goes the full snapshot way.
+        """
+        state = self._state()
+        last = state.get("last") or {}
+        if not last.get("meta") or not self._index.exists():
+            return None
+        if last.get("size_cap") != self.policy.size_cap_bytes:
+            return None  # files included under the old cap may be over the new one
+        if state.get("tree") is None or state["tree"] != last.get("tree"):
+            return None  # the private index moved on since (a diff against the work tree)
+        git_dir = self.git.git_dir()
+        if state.get("user_index") is None or state["user_index"] != _signature(git_dir / "index"):
+            return None
+        out = self.git.run(
+            "status",
+            "--porcelain=v2",
+            "-z",
+            "--branch",
+            "--untracked-files=all",
+            "--no-renames",
+            "--ignore-submodules=dirty",
+            # Our private index: git may store the stat data it refreshed.
+            env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
+        )
+        head, clean, untracked = _parse_status(out)
+        if not clean or head != last.get("head"):
+            return None
+        if not self._still_skipped(untracked, last.get("skipped", [])):
+            return None
+        previous = [p for p in state.get("untracked", []) if isinstance(p, str)]
+        if self._nested_repo_appeared(previous):
+            return None
+        if previous and self._any_now_ignored(previous):
+            return None  # an ignore rule outside the tree (info/exclude) changed
+        return self._last_meta(git_dir, last)
+
+    def _still_skipped(self, untracked: list[str], skipped: list[str]) -> bool:
+        names = sorted(u.rstrip("/") for u in untracked if not u.startswith(".vibflow/"))
+        if names != sorted(skipped):
+            return False
+        for name in untracked:
+            if name.endswith("/"):
+                continue  # a nested repository: skipped whatever its size
+            try:
+                if (self.root / name).lstat().st_size <= self.policy.size_cap_bytes:
+                    return False
+            except OSError:
+                return False
+        return True
+
+    def _any_now_ignored(self, paths: list[str]) -> bool:
+        # "./" keeps a name starting with ":" from reading as pathspec magic.
+        out = self.git.run(
+            "check-ignore", "-z", "--stdin", stdin=_nul([f"./{p}" for p in paths]), ok=(0, 1)
+        )
+        return bool(out.strip(b"\0"))
+
+    def _nested_repo_appeared(self, paths: list[str]) -> bool:
+        """Did a folder holding included untracked files become a repository of its
+        own? The private index still lists its files, so status would not say."""
+        folders = {parent for p in paths for parent in PurePosixPath(p).parents}
+        folders.discard(PurePosixPath("."))
+        return any((self.root / f / ".git").exists() for f in folders)
+
+    def _last_meta(self, git_dir: Path, last: dict[str, Any]) -> CheckpointMeta | None:
+        cid, commit = str(last.get("checkpoint_id", "")), str(last.get("commit", ""))
+        if not _ID.fullmatch(cid):
+            return None
+        try:
+            # A loose ref holding the commit we wrote proves the checkpoint is
+            # still there; packed refs (after gc) or another ref store: ask git.
+            pinned = (_common_dir(git_dir) / REF_PREFIX / cid).read_text(
+                encoding="ascii"
+            ).strip() == commit
+        except (OSError, UnicodeDecodeError):
+            pinned = False
+        if pinned:
+            try:
+                meta = CheckpointMeta.model_validate({**last["meta"], "commit": commit})
+            except (ValueError, TypeError):
+                meta = None
+        else:
+            meta = self._find(cid)
+        return meta.model_copy(update={"reused": True}) if meta is not None else None
+
     def working_tree(self) -> str:
         """A tree object of the working tree as a checkpoint would see it (no ref)."""
         with self._lock():
@@ -223,6 +313,10 @@ class CheckpointStore:
         self, message: str = "", *, reason: str = "manual", progress: Progress | None = None
     ) -> CheckpointMeta:
         with self._lock():
+            if reason != "sandwich":
+                unchanged = self._unchanged_last()
+                if unchanged is not None:
+                    return unchanged
             snap, state = self._snapshot(progress)
             last = state.get("last") or {}
             skipped_now = sorted(s.path for s in snap.skipped)
@@ -262,6 +356,9 @@ class CheckpointStore:
                 "head": snap.head,
                 "checkpoint_id": meta.checkpoint_id,
                 "skipped": skipped_now,
+                "commit": commit,
+                "meta": meta.model_dump(mode="json", exclude={"commit", "reused"}),
+                "size_cap": self.policy.size_cap_bytes,
             }
             self._save_state(state)
             # Growth stays bounded: every new checkpoint applies the retention policy.
@@ -356,6 +453,46 @@ def _parse_record(record: bytes) -> CheckpointMeta:
             commit=commit,
             metadata_complete=False,
         )
+
+
+def _common_dir(git_dir: Path) -> Path:
+    """Where shared refs live: a linked worktree's git dir names it in ``commondir``."""
+    try:
+        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return git_dir
+    return (git_dir / common).resolve()
+
+
+def _signature(index: Path) -> list[int] | None:
+    try:
+        st = index.stat()
+    except FileNotFoundError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+def _parse_status(out: bytes) -> tuple[str | None, bool, list[str]]:
+    """HEAD, whether the work tree equals the index, and the untracked names
+    from ``status --porcelain=v2 -z --branch``."""
+    head: str | None = None
+    clean = True
+    untracked: list[str] = []
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        kind = record[:2]
+        if record.startswith(b"# branch.oid "):
+            oid = record.removeprefix(b"# branch.oid ").decode("ascii", "replace")
+            head = None if oid == "(initial)" else oid
+        elif kind == b"? ":
+            untracked.append(record[2:].decode("utf-8", "surrogateescape"))
+        elif kind == b"1 ":
+            if record[3:4] != b".":  # the work-tree side of "XY"
+                clean = False
+        elif kind in (b"2 ", b"u "):
+            clean = False
+    return head, clean, untracked
 
 
 def _nul(paths: list[str]) -> bytes:

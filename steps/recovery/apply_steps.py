@@ -44,6 +44,7 @@ class ApplyServices(Protocol):
     checkpoints: Any
     lease_file: Any
     leases: dict[str, Any]
+    checked_paths: dict[str, list[str]]
     tool: str
 
     def normalize_path(self, raw: str) -> str: ...
@@ -153,7 +154,7 @@ def apply(ctx: StepContext) -> StepResult:
     svc = _services(ctx)
     public = _public(ctx)
     job = load_job(ctx)
-    paths = svc.normalize_paths(job.get("paths", []))
+    paths = svc.checked_paths.pop(ctx.run_id, None) or svc.normalize_paths(job.get("paths", []))
     source = svc.checkpoints.get(job.get("from_checkpoint", ""))
     sandwich_meta = svc.checkpoints.get(public.get("sandwich_checkpoint_id", ""))
     lease = svc.leases.pop(ctx.run_id, None)
@@ -175,10 +176,6 @@ def apply(ctx: StepContext) -> StepResult:
         i.path: i
         for i in restore.plan(svc.checkpoints.git, sandwich_meta.commit, [i.path for i in items])
     }
-    blobs = restore.read_blobs(
-        svc.checkpoints.git,
-        [i.sha for i in [*items, *at_sandwich.values()] if i.sha and i.action == "write"],
-    )
 
     def differs_from_sandwich(item: restore.Item) -> bool:
         was = at_sandwich.get(item.path)
@@ -191,8 +188,7 @@ def apply(ctx: StepContext) -> StepResult:
     already = sum(
         1
         for i in done_before
-        if differs_from_sandwich(i)
-        and restore.Current.read(svc.root, i.path).matches(i, blobs.get(i.sha or ""))
+        if differs_from_sandwich(i) and restore.Current.read(svc.root, i.path).is_object(i)
     )
     # Every pending file is read once, before anything is written: one edited
     # after the sandwich was taken sends the whole restore back for a second
@@ -202,15 +198,11 @@ def apply(ctx: StepContext) -> StepResult:
         if item.action == "skip":
             continue
         now = restore.Current.read(svc.root, item.path)
-        if now.matches(item, blobs.get(item.sha or "")):
+        if now.is_object(item):
             continue
         stale.append(item.path)
         was = at_sandwich.get(item.path)
-        if (
-            was is not None
-            and was.action != "skip"
-            and not now.matches(was, blobs.get(was.sha or ""))
-        ):
+        if was is not None and was.action != "skip" and not now.is_object(was):
             edited.append(item.path)
     if edited:
         lease.release()
@@ -219,6 +211,12 @@ def apply(ctx: StepContext) -> StepResult:
             outcome=f"{len(edited)} file(s) edited after the sandwich",
             context={"public": {"post_sandwich_edits": edited[:SHOWN_PATHS]}},
         )
+    # Only the files to write are read out of git.
+    stale_set = set(stale)
+    blobs = restore.read_blobs(
+        svc.checkpoints.git,
+        [i.sha for i in pending if i.sha and i.action == "write" and i.path in stale_set],
+    )
     work = [
         (
             restore.Item(i.path, "skip", reason="deleting it was not part of what you confirmed")
@@ -361,8 +359,11 @@ def paths_valid(ctx: GuardContext, param: GuardParam) -> GuardResult:
             "the paths to restore differ from the ones you previewed; "
             "preview again and confirm those"
         )
+    svc = _services(ctx)
     try:
-        _services(ctx).normalize_paths(confirmed)
+        checked = svc.normalize_paths(previewed)  # the same set as `confirmed`, in job order
     except VibflowError as exc:
         return GuardResult.refuse(f"a path breaks the path rules: {exc.message}")
+    if not ctx.dry_run:
+        svc.checked_paths[ctx.run_id] = checked
     return GuardResult.ok(paths_count={"total": len(confirmed)})

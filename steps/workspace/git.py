@@ -27,6 +27,7 @@ _BASE_ENV = {
 class Git:
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._git_dir: Path | None = None
 
     def run(
         self,
@@ -64,7 +65,32 @@ class Git:
         return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
     def git_dir(self) -> Path:
-        return Path(self.text("rev-parse", "--absolute-git-dir"))
+        """The repository folder of the work tree at ``root``.
+
+        Read from ``<root>/.git`` the way git itself finds it (a folder, or a
+        ``gitdir:`` file in worktrees and submodules); ``rev-parse`` answers
+        whenever the environment redirects git or the layout is unusual.
+        """
+        if self._git_dir is None:
+            self._git_dir = self._local_git_dir() or Path(
+                self.text("rev-parse", "--absolute-git-dir")
+            )
+        return self._git_dir
+
+    def _local_git_dir(self) -> Path | None:
+        if any(k in os.environ for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+            return None
+        dot = Path(self.root, ".git")
+        if dot.is_dir() and (dot / "HEAD").is_file():
+            return dot.resolve()
+        try:
+            text = dot.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        if not text.startswith("gitdir: "):
+            return None
+        found = (Path(self.root) / text.removeprefix("gitdir: ")).resolve()
+        return found if (found / "HEAD").is_file() else None
 
     def head(self) -> str | None:
         out = self.run("rev-parse", "--verify", "-q", "HEAD", ok=(0, 1))
