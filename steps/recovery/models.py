@@ -81,6 +81,18 @@ class SafeCheckpointCandidate(_Model):
     preview_available: bool = True
 
 
+class RecentCommitInfo(_Model):
+    """A recent commit on HEAD as the plan shows it: no paths, only how many."""
+
+    commit: str = Field(description="short sha")
+    subject: str
+    committed_at: str | None = Field(description="committer time, UTC; null if unreadable")
+    files_count: int | None = Field(
+        description="paths it touched; null when not diffed (a root commit)"
+    )
+    since_intent: bool = Field(description="made after the active intent was set")
+
+
 class RedactionSummary(_Model):
     secret_hits: int = 0
     privacy_hits: int = 0
@@ -105,6 +117,18 @@ class RecoveryPlan(_Model):
     )
     changed: list[ChangedFile] = Field(default_factory=list)
     excluded_generated: list[str] = Field(default_factory=list)
+    recent_commits: list[RecentCommitInfo] = Field(
+        default_factory=list, description="the newest few recent commits on HEAD, newest first"
+    )
+    recent_commits_total: int = Field(
+        default=0, ge=0, description="recent commits read (bounded in number and age)"
+    )
+    recent_commits_since_intent: int = Field(
+        default=0, ge=0, description="how many of them were made after the intent was set"
+    )
+    recent_commits_since_intent_files: int = Field(
+        default=0, ge=0, description="distinct paths those commits touched"
+    )
     options: list[RecoveryOption] = Field(default_factory=list)
     safe_checkpoint_candidate: SafeCheckpointCandidate | None = None
     circuit_breaker_state: Literal["active", "degraded"] = "active"

@@ -2,16 +2,24 @@
 
 Phase-1 plans are always ``mode: read_only`` and never change a file
 (``files_modified: 0``). With the circuit breaker degraded, no drift labels
-are produced and the plan says so.
+are produced and the plan says so. Recent commits are listed newest first,
+only the first few with their subjects (redacted with the rest of the plan),
+never with their paths.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
 from vibflow.steps.recovery.breaker import BreakerState
-from vibflow.steps.recovery.models import RecoveryPlan
+from vibflow.steps.recovery.models import RecentCommitInfo, RecoveryPlan
 from vibflow.steps.recovery.options import build_options, safe_checkpoint
 from vibflow.steps.recovery.signals import Signals
-from vibflow.steps.recovery.zone import MemorySignals, drift, infer_zone
+from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, drift, infer_zone
+
+#: Recent commits the plan lists; the rest are only counted.
+COMMITS_SHOWN = 5
 
 
 def plan(
@@ -23,15 +31,20 @@ def plan(
 ) -> RecoveryPlan:
     memory = signals.memory
     relevant = [c for c in signals.changed if not c.generated]
+    commits = signals.commits
+    since = [c for c in commits if c.since_intent]
     # The labels memory would give: shown normally; kept for feedback (but not
     # shown) while the breaker is degraded, so it can learn its way back.
     labels = drift(
-        signals.changed, infer_zone(signals.changed, memory, categories), memory, categories
+        signals.changed,
+        infer_zone(signals.changed, memory, categories, commits),
+        memory,
+        categories,
     )
     degraded = breaker.state == "degraded"
     if degraded:
         memory = MemorySignals(memory.explicit, memory.recent_targets, False, memory.note)
-    zone = infer_zone(signals.changed, memory, categories)
+    zone = infer_zone(signals.changed, memory, categories, commits)
     candidates = [] if degraded else labels
     candidate = safe_checkpoint(signals.checkpoints, signals.mtimes, signals.head)
     options = build_options(
@@ -69,10 +82,34 @@ def plan(
         feedback_paths=[d.path for d in labels],
         changed=signals.changed,
         excluded_generated=[c.path for c in signals.changed if c.generated],
+        recent_commits=_shown(commits),
+        recent_commits_total=len(commits),
+        recent_commits_since_intent=len(since),
+        recent_commits_since_intent_files=len({p for c in since for p in c.paths}),
         options=options,
         safe_checkpoint_candidate=candidate,
         circuit_breaker_state=breaker.state,
     )
+
+
+def _shown(commits: Sequence[RecentCommit]) -> list[RecentCommitInfo]:
+    return [
+        RecentCommitInfo(
+            commit=c.short,
+            subject=c.subject,
+            committed_at=_iso(c.committed_at),
+            files_count=c.files_count,
+            since_intent=c.since_intent,
+        )
+        for c in commits[:COMMITS_SHOWN]
+    ]
+
+
+def _iso(ts: float) -> str | None:
+    try:
+        return datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    except (OverflowError, OSError, ValueError):
+        return None  # a commit dated beyond what a datetime holds (crafted history)
 
 
 def _summary(changed: int, drifting: int, safe: bool, generated: int, *, has_commits: bool) -> str:

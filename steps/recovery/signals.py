@@ -1,25 +1,46 @@
 """Collect what recovery planning looks at — read-only.
 
 git diff against HEAD (renames followed, names exact with ``-z``), untracked
-files one by one, checkpoints, memory (explicit relevant files, intent and
-its freshness, recent patch targets), and path categories from policy.
-Nothing here writes to the work tree or to git.
+files one by one, recent commits on HEAD, checkpoints, memory (explicit
+relevant files, intent and its freshness, recent patch targets), and path
+categories from policy. Nothing here writes to the work tree or to git.
+
+Recent commits cost one ``git log`` bounded in commits and age, on HEAD's
+first-parent line (a merge counts as the one commit that brought its files
+in). Each is marked ``since_intent`` when it was made after the active intent
+was set. When the HEAD the intent was set on is in the window, that means
+newer than it on the line *and* committed at or after the intent's time — so
+commits fast-forwarded in from before the intent do not count. Otherwise
+(no recorded HEAD, or HEAD moved elsewhere) only the time can tell, and both
+times have whole seconds: a commit must be strictly later than the intent.
+A fresh intent has fewer than ``stale_intent_commits`` (5) commits since it,
+so the 10-commit window holds all of them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.zone import MemorySignals, category_of
+from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
 
 RECENT_EVENTS = 20
+RECENT_COMMITS = 10
+RECENT_COMMITS_DAYS = 14
+
+# One record per commit: RS, then unit-separated fields; the subject goes last
+# so a stray separator in it cannot shift the other fields.
+_LOG_FORMAT = "%x1e%H%x1f%h%x1f%P%x1f%ct%x1f%s"
+_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 
 
 @dataclass(frozen=True)
@@ -31,6 +52,7 @@ class Signals:
     memory: MemorySignals
     intent: str | None
     intent_stale: bool
+    commits: list[RecentCommit] = field(default_factory=list)  # newest first
 
 
 def memory_signals(view: Any) -> tuple[MemorySignals, str | None, bool]:
@@ -66,6 +88,111 @@ def memory_signals(view: Any) -> tuple[MemorySignals, str | None, bool]:
             False,
         )
     return MemorySignals(explicit, list(dict.fromkeys(recent)), True, None), text, False
+
+
+def intent_anchor(view: Any) -> tuple[float | None, str | None]:
+    """When the active intent was set (epoch seconds) and the HEAD it was set on."""
+    intent = view.state.active_intent if view is not None else None
+    if intent is None:
+        return None, None
+    try:
+        parsed = datetime.fromisoformat(intent.last_updated.replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        # No valid time: freshness already calls the intent stale; no commit counts as since.
+        return None, None
+    when = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+    head = intent.head_at_update if isinstance(intent.head_at_update, str) else None
+    return when, head
+
+
+def recent_commits(git: Git, head: str | None) -> list[RecentCommit]:
+    """Up to ``RECENT_COMMITS`` commits from the last ``RECENT_COMMITS_DAYS`` days on
+    HEAD's first-parent line, newest first, each with the paths it touched."""
+    if head is None:
+        return []  # no commits yet: nothing to walk, and git log would fail
+    try:
+        raw = git.run(
+            # A root commit adds the whole project: diffing it costs a walk of every
+            # tree (tens of ms at 20k files) and says nothing about one intent.
+            "-c",
+            "log.showRoot=false",
+            "log",
+            f"--max-count={RECENT_COMMITS}",
+            f"--since={RECENT_COMMITS_DAYS}.days.ago",
+            "--first-parent",
+            "-m",  # with --first-parent: a merge shows what it brought in
+            "--no-renames",  # both names count as touched, and no rename search to pay for
+            "--no-color",
+            "--no-show-signature",
+            "--no-ext-diff",
+            "--encoding=UTF-8",
+            "--name-only",
+            "-z",
+            f"--format={_LOG_FORMAT}",
+            head,
+            "--",
+        )
+    except VibflowError:
+        # A history git cannot walk (shallow, damaged) still gets a plan from the diff.
+        return []
+    return parse_log(raw)
+
+
+def parse_log(raw: bytes) -> list[RecentCommit]:
+    """Parse ``git log -z --name-only`` in ``_LOG_FORMAT``: each record is the header,
+    then (if the commit was diffed) a newline and its NUL-separated paths."""
+    records: list[tuple[list[str], list[str]]] = []
+    first_path = False
+    for token in raw.split(b"\0"):
+        header = _header(token[1:]) if token.startswith(b"\x1e") else None
+        if header is not None:
+            records.append((header, []))
+            first_path = True
+            continue
+        if not records or not token:
+            continue
+        # git puts one newline between a header and its first path.
+        name = token[1:] if first_path and token.startswith(b"\n") else token
+        first_path = False
+        if name:
+            records[-1][1].append(name.decode("utf-8", "surrogateescape"))
+    out = []
+    for (sha, short, parents, when, subject), paths in records:
+        unique = tuple(dict.fromkeys(paths))
+        out.append(
+            RecentCommit(
+                sha=sha,
+                short=short,
+                subject=subject,
+                committed_at=float(when),
+                paths=unique,
+                files_count=len(unique) if parents.strip() else None,
+            )
+        )
+    return out
+
+
+def _header(raw: bytes) -> list[str] | None:
+    fields = raw.decode("utf-8", "replace").split("\x1f", 4)
+    if len(fields) != 5 or not _SHA.match(fields[0]) or not fields[3].isdigit():
+        return None
+    return fields
+
+
+def mark_since_intent(
+    commits: Sequence[RecentCommit], set_at: float | None, anchor: str | None
+) -> list[RecentCommit]:
+    """Mark the commits made after the intent was set (see the module docstring)."""
+    if set_at is None:
+        return [replace(c, since_intent=False) for c in commits]
+    cut = next((i for i, c in enumerate(commits) if anchor and c.sha == anchor), None)
+    if cut is None:
+        # Both times have whole seconds: without the intent's HEAD to tell them apart,
+        # a commit in the intent's own second may well predate it, so it does not count.
+        return [replace(c, since_intent=c.committed_at > set_at) for c in commits]
+    return [
+        replace(c, since_intent=i < cut and c.committed_at >= set_at) for i, c in enumerate(commits)
+    ]
 
 
 def collect(
@@ -122,7 +249,9 @@ def collect(
         except OSError:
             continue  # deleted: no time of its own
     mem, intent, stale = memory_signals(memory_view)
-    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale)
+    set_at, anchor = intent_anchor(memory_view)
+    commits = mark_since_intent(recent_commits(git, head), set_at, anchor)
+    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits)
 
 
 def _changed(

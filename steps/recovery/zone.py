@@ -5,7 +5,10 @@ The zone is built in priority order, each entry with its source and reason:
 1. ``explicit`` — every explicitly relevant file in memory (changed or not;
    a directory entry covers what is under it; a renamed one is followed to
    its new name). These can never become drift candidates (P0 gate 4).
-2. ``recent_patch_target`` — files recent observed patches touched.
+2. ``recent_patch_target`` — files recent observed patches touched, and
+   changed files that a commit made since the intent was set also touched
+   (the agent's committed work on this intent, edited again since). Older
+   commits say nothing about the current intent, so they never widen it.
 3. ``project_map_category`` — changed files in the same path category
    (policy globs) as the files above.
 4. ``diff_fallback`` — with no usable memory, every changed file.
@@ -67,6 +70,38 @@ class MemorySignals:
     note: str | None = None
 
 
+@dataclass(frozen=True)
+class RecentCommit:
+    """One commit on HEAD's first-parent line, as read from git (see ``signals``)."""
+
+    sha: str
+    short: str
+    subject: str
+    committed_at: float  # committer time, epoch seconds
+    paths: tuple[str, ...]  # both names of a rename; empty when not diffed
+    files_count: int | None  # None: not diffed (a root commit creates everything)
+    since_intent: bool = False
+
+
+def _commit_targets(
+    changed: Sequence[ChangedFile], commits: Sequence[RecentCommit]
+) -> dict[str, str]:
+    """Changed path → short sha of the newest commit since the intent that touched it."""
+    touched: dict[str, str] = {}
+    for commit in commits:  # newest first: the first commit seen names the path
+        if commit.since_intent:
+            for path in commit.paths:
+                touched.setdefault(path, commit.short)
+    out: dict[str, str] = {}
+    for c in changed:
+        if c.generated:
+            continue
+        sha = touched.get(c.path) or (touched.get(c.old_path) if c.old_path else None)
+        if sha is not None:
+            out[c.path] = sha
+    return out
+
+
 def _covers(entry: str, path: str) -> bool:
     entry = _nfc(entry).rstrip("/")
     path = _nfc(path)
@@ -99,6 +134,7 @@ def infer_zone(
     changed: Sequence[ChangedFile],
     memory: MemorySignals,
     categories: Mapping[str, Sequence[str]],
+    commits: Sequence[RecentCommit] = (),
 ) -> list[IntentZoneEntry]:
     zone: dict[str, IntentZoneEntry] = {}
     for path, why in memory.explicit.items():
@@ -120,6 +156,15 @@ def infer_zone(
                     path=path,
                     source="recent_patch_target",
                     reason="a recent patch targeted this file",
+                ),
+            )
+        for path, sha in _commit_targets(changed, commits).items():
+            zone.setdefault(
+                path,
+                IntentZoneEntry(
+                    path=path,
+                    source="recent_patch_target",
+                    reason=f"touched by commit {sha} since the intent was set",
                 ),
             )
         seeds = list(zone)

@@ -26,6 +26,23 @@ def _paths(items: Sequence[tuple[str, str]], show_all: bool) -> list[str]:
     return lines
 
 
+def _since_intent(plan: dict[str, Any]) -> str | None:
+    """One line on the commits made since the intent was set, if any."""
+    count = plan.get("recent_commits_since_intent")
+    if not isinstance(count, int) or count <= 0:
+        return None
+    files = plan.get("recent_commits_since_intent_files")
+    newest = next(
+        (c.get("commit") for c in plan.get("recent_commits", []) if c.get("since_intent")), None
+    )
+    line = f"{count} commit{'s' if count != 1 else ''} since the intent was set"
+    if isinstance(files, int) and files > 0:
+        line += f" touched {files} file{'s' if files != 1 else ''}"
+    if isinstance(newest, str) and newest:
+        line += f" (newest {newest[:12]})"
+    return line + "."
+
+
 def explain(plan: dict[str, Any], show_all: bool = False) -> str:
     out = ["Recovery advisor — read-only: no files were modified.", ""]
     out.append(f"What happened: {plan['summary']}")
@@ -34,6 +51,9 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
         out.append(f"Your intent: {plan['intent']}{stale}")
     if plan.get("memory_note"):
         out.append(f"Note: {plan['memory_note']}")
+    commits = _since_intent(plan)
+    if commits:
+        out.append(commits)
     if plan.get("circuit_breaker_state") == "degraded":
         out.append("Drift labels: OFF (degraded) — recent labels were often wrong.")
     zone = [(z["path"], z["reason"]) for z in plan.get("intent_zone", [])]
