@@ -233,6 +233,7 @@ class CheckpointStore:
             "--porcelain=v2",
             "-z",
             "--branch",
+            "--no-ahead-behind",  # only HEAD's id is wanted, never an upstream count
             "--untracked-files=all",
             "--no-renames",
             "--ignore-submodules=dirty",
@@ -267,8 +268,15 @@ class CheckpointStore:
 
     def _any_now_ignored(self, paths: list[str]) -> bool:
         # "./" keeps a name starting with ":" from reading as pathspec magic.
+        # --no-index: these paths were untracked and the user's index has not
+        # changed since (checked first), and loading it costs most of the call.
         out = self.git.run(
-            "check-ignore", "-z", "--stdin", stdin=_nul([f"./{p}" for p in paths]), ok=(0, 1)
+            "check-ignore",
+            "--no-index",
+            "-z",
+            "--stdin",
+            stdin=_nul([f"./{p}" for p in paths]),
+            ok=(0, 1),
         )
         return bool(out.strip(b"\0"))
 
