@@ -31,7 +31,7 @@ from typing import Any, Literal
 from vibflow.engine.audit import RedactionCounts
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.redaction.privacy import PrivacyContext, contains_absolute_path, filter_privacy
-from vibflow.steps.redaction.secrets import mask_secrets
+from vibflow.steps.redaction.secrets import clean_texts, collapse_whitespace, mask_secrets
 from vibflow.steps.redaction.summarize import summarize
 
 Mark = Literal["redacted", "summarized", "omitted"]
@@ -82,13 +82,14 @@ def _redact_string(
     path: str,
     tally: _Tally,
     memo: dict[tuple[str, int], _Scan] | None = None,
+    clean: frozenset[str] = frozenset(),
 ) -> str:
     # A payload repeats its strings (the same path in several lists): scan each
     # distinct string once, but count and mark every occurrence as before.
     key = (text, max_chars)
     scan = memo.get(key) if memo is not None else None
     if scan is None:
-        scan = _scan(text, ctx, max_chars)
+        scan = _scan(text, ctx, max_chars, clean)
         if memo is not None:
             memo[key] = scan
     tally.secret_hits += scan.secret_hits
@@ -104,12 +105,17 @@ def _redact_string(
     return scan.text
 
 
-def _scan(text: str, ctx: PrivacyContext, max_chars: int) -> _Scan:
+def _scan(
+    text: str, ctx: PrivacyContext, max_chars: int, clean: frozenset[str] = frozenset()
+) -> _Scan:
     current = text
     secret_hits = privacy_hits = 0
     summarized = False
     for _ in range(MAX_PASSES):
-        masked, s_hits = mask_secrets(current)
+        if current in clean:  # already scanned with the payload's other strings
+            masked, s_hits = collapse_whitespace(current), 0
+        else:
+            masked, s_hits = mask_secrets(current)
         masked, p_hits = filter_privacy(masked, ctx)
         summary = summarize(masked, max_chars)
         if summary.text == current:
@@ -149,7 +155,12 @@ def redact_payload(
     redacted strings (pydantic models and dataclasses are dumped first).
     """
     tally = _Tally()
-    walker = _Walker(PrivacyContext.for_root(root), frozenset(omit), max_field_chars, tally)
+    # A payload is mostly short clean strings (paths, ids): one scan of all of
+    # them settles most, instead of one scan each.
+    clean = clean_texts(text for _, text in _strings(data, ""))
+    walker = _Walker(
+        PrivacyContext.for_root(root), frozenset(omit), max_field_chars, tally, clean=clean
+    )
     value = walker.walk(data, "", "")
     return Redacted(value, tally.counts(), tally.marks)
 
@@ -165,12 +176,15 @@ class _Walker:
     max_chars: int
     tally: _Tally
     memo: dict[tuple[str, int], _Scan] = field(default_factory=dict)
+    clean: frozenset[str] = frozenset()
 
     def walk(self, node: Any, path: str, raw_path: str) -> Any:
         if node is None or isinstance(node, bool | int | float):
             return node
         if isinstance(node, str):
-            return _redact_string(node, self.ctx, self.max_chars, path, self.tally, self.memo)
+            return _redact_string(
+                node, self.ctx, self.max_chars, path, self.tally, self.memo, self.clean
+            )
         if isinstance(node, Mapping):
             return self._walk_mapping(node, path, raw_path)
         if isinstance(node, list | tuple):
@@ -211,7 +225,9 @@ class _Walker:
     def _redact_key(self, key: str) -> str:
         sub = _Tally()
         # Keys are never summarized (a key is a name, not output).
-        safe = _redact_string(key, self.ctx, max(len(key) * 4, 4096), "", sub, self.memo)
+        safe = _redact_string(
+            key, self.ctx, max(len(key) * 4, 4096), "", sub, self.memo, self.clean
+        )
         self.tally.secret_hits += sub.secret_hits
         self.tally.privacy_hits += sub.privacy_hits
         return safe

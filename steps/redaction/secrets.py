@@ -20,10 +20,11 @@ ever written to disk and the verification filter is never enabled.
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from vibflow.steps.redaction.detectors import (
     DETECT_SECRETS_PLUGINS,
@@ -40,6 +41,7 @@ __all__ = [
     "DETECT_SECRETS_PLUGINS",
     "EXCLUDED_PLUGINS",
     "KINDS",
+    "clean_texts",
     "collapse_whitespace",
     "find_secrets",
     "looks_like_words",
@@ -153,6 +155,34 @@ def find_secrets(text: str) -> list[Span]:
     built = detectors()
     with _LOCK:
         return _scan(built, text)
+
+
+def clean_texts(texts: Iterable[str]) -> frozenset[str]:
+    """The single-line ``texts`` that hold no secret, found with one scan of all.
+
+    The detectors work line by line (blocks of whole lines, windows of long
+    lines — the same for a line alone or among others), so the texts are
+    scanned as the lines of one document: a text none of whose findings touch
+    it would give none alone. Findings reaching across lines only flag more,
+    and so does a value found on one line being searched for on all; a
+    multi-line text is never judged here. A caller scans whatever is not
+    returned one by one, as before.
+    """
+    singles = [t for t in dict.fromkeys(texts) if t and "\n" not in t]
+    if not singles:
+        return frozenset()
+    lines = [collapse_whitespace(t) for t in singles]
+    starts: list[int] = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    flagged: set[int] = set()
+    for span in find_secrets("\n".join(lines)):
+        first = bisect.bisect_right(starts, span.start) - 1
+        last = bisect.bisect_right(starts, max(span.start, span.end - 1)) - 1
+        flagged.update(range(max(0, first), last + 1))
+    return frozenset(t for i, t in enumerate(singles) if i not in flagged)
 
 
 def mask_secrets(text: str) -> tuple[str, int]:
