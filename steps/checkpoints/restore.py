@@ -190,6 +190,7 @@ class _Staged:
 class _Batch:
     root: Path
     staged: list[_Staged] = field(default_factory=list)
+    existing: set[Path] = field(default_factory=set)  # folders known to exist: one mkdir each
 
     def stage(self, item: Item, blob: bytes | None, *, known_stale: bool) -> None:
         """Prepare one path: decide, and write its temp file (not yet fsync'd)."""
@@ -204,7 +205,9 @@ class _Batch:
             return
         assert blob is not None  # noqa: S101 - every write item has its blob
         target = self.root / item.path
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in self.existing:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.existing.add(target.parent)
         tmp = _temp_for(target)
         if item.mode == "120000":
             if not _inside(self.root, target.parent, blob):
@@ -314,12 +317,13 @@ def restore_items(
     stale = set(known_stale)
     done: list[tuple[Item, str]] = []
     starts = list(range(0, len(work), batch))
+    made: set[Path] = set()
     with ThreadPoolExecutor(min(FSYNC_THREADS, max(1, len(work))), "vibflow-fsync") as pool:
         pipe = _Pipeline(root, pool)
         try:
             for n, start in enumerate([*starts, None]):
                 if start is not None:
-                    chunk = _Batch(root)
+                    chunk = _Batch(root, existing=made)
                     try:
                         for item, blob in work[start : start + batch]:
                             chunk.stage(item, blob, known_stale=item.path in stale)
