@@ -21,17 +21,16 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
+import vibflow_repokit as repokit
+from vibflow_repokit import gtext, make_store, run_git, write
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import REF_PREFIX, CheckpointMeta, CheckpointPolicy
 from vibflow.steps.checkpoints.store import CheckpointStore
 from vibflow.steps.workspace.git import Git
-from vibflow.steps.workspace.root import state_dir
 
-OLD = time.time() - 3600  # an mtime safely outside git's racy-clean window
 CAP_MB = 0.01  # 10,485 bytes: small enough to cross with test files
 SMALL = b"s" * 1_000
 BIG = b"b" * 20_000
@@ -40,49 +39,9 @@ BIGGER = b"B" * 40_000
 # -- helpers ------------------------------------------------------------------------------
 
 
-def run_git(root: Path, *args: str, **env: str) -> bytes:
-    """Run git in ``root``; never refresh the user's index as a side effect."""
-    return subprocess.run(
-        ["git", "-C", str(root), *args],
-        check=True,
-        capture_output=True,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", **env},
-    ).stdout
-
-
-def gtext(root: Path, *args: str) -> str:
-    return run_git(root, *args).decode("utf-8", "surrogateescape").strip()
-
-
-def write(root: Path, rel: str, text: str | bytes, *, old: bool = False) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    if old:
-        os.utime(path, (OLD, OLD))
-    return path
-
-
 def init_repo(root: Path, files: dict[str, str] | None = None) -> Path:
     """A git repository at ``root`` with one commit of ``files`` (if any), all old mtimes."""
-    root.mkdir(parents=True, exist_ok=True)
-    run_git(root, "init", "-q", "-b", "main")
-    run_git(root, "config", "user.email", "dev@example.invalid")
-    run_git(root, "config", "user.name", "Dev")
-    if files is not None:
-        for rel, text in files.items():
-            write(root, rel, text, old=True)
-        run_git(root, "add", "-A")
-        run_git(root, "commit", "-q", "-m", "init")
-    return root
-
-
-def make_store(root: Path, **policy: Any) -> CheckpointStore:
-    """The store as the CLI wires it: state under ``<root>/.vibflow``."""
-    return CheckpointStore(root, state_dir(root), CheckpointPolicy(**policy))
+    return repokit.init_repo(root, files, old=True)
 
 
 @dataclass(frozen=True)

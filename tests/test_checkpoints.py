@@ -17,67 +17,18 @@ import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import pytest
+from vibflow_repokit import OLD, gtext, init_repo, make_store, run_git, write
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.models import REF_PREFIX, CheckpointMeta, CheckpointPolicy
 from vibflow.steps.checkpoints.retention import to_prune
-from vibflow.steps.checkpoints.store import CheckpointStore
-from vibflow.steps.workspace.root import state_dir
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-OLD = time.time() - 3600  # an mtime safely outside git's racy-clean window
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def run_git(root: Path, *args: str, stdin: bytes | None = None, **env: str) -> bytes:
-    """Run git in ``root``; never refresh the user's index as a side effect."""
-    return subprocess.run(
-        ["git", "-C", str(root), *args],
-        check=True,
-        capture_output=True,
-        input=stdin,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", **env},
-    ).stdout
-
-
-def gtext(root: Path, *args: str, **env: str) -> str:
-    return run_git(root, *args, **env).decode("utf-8", "surrogateescape").strip()
-
-
-def init_repo(root: Path, files: dict[str, str] | None = None) -> Path:
-    """A git repository at ``root`` with one commit of ``files`` (if any)."""
-    root.mkdir(parents=True, exist_ok=True)
-    run_git(root, "init", "-q", "-b", "main")
-    run_git(root, "config", "user.email", "dev@example.invalid")
-    run_git(root, "config", "user.name", "Dev")
-    run_git(root, "config", "protocol.file.allow", "always")
-    if files is not None:
-        for rel, text in files.items():
-            write(root, rel, text)
-        run_git(root, "add", "-A")
-        run_git(root, "commit", "-q", "-m", "init")
-    return root
-
-
-def write(root: Path, rel: str, text: str | bytes, *, old: bool = False) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    if old:
-        os.utime(path, (OLD, OLD))
-    return path
-
-
-def make_store(root: Path, **policy: Any) -> CheckpointStore:
-    """The store as the CLI wires it: state under ``<root>/.vibflow``."""
-    return CheckpointStore(root, state_dir(root), CheckpointPolicy(**policy))
 
 
 def tree_of(root: Path, rev: str) -> dict[str, tuple[str, str, str]]:

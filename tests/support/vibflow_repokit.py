@@ -1,0 +1,67 @@
+"""Real git repositories for checkpoint tests: create, write, run git.
+
+Every helper runs git with optional locks off, so a test's own git calls
+never refresh the user's index behind the code under test.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from vibflow.steps.checkpoints.models import CheckpointPolicy
+from vibflow.steps.checkpoints.store import CheckpointStore
+from vibflow.steps.workspace.root import state_dir
+
+OLD = time.time() - 3600  # an mtime safely outside git's racy-clean window
+
+
+def run_git(root: Path, *args: str, stdin: bytes | None = None, **env: str) -> bytes:
+    """Run git in ``root``; never refresh the user's index as a side effect."""
+    return subprocess.run(
+        ["git", "-C", str(root), *args],
+        check=True,
+        capture_output=True,
+        input=stdin,
+        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", **env},
+    ).stdout
+
+
+def gtext(root: Path, *args: str, **env: str) -> str:
+    return run_git(root, *args, **env).decode("utf-8", "surrogateescape").strip()
+
+
+def write(root: Path, rel: str, text: str | bytes, *, old: bool = False) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    if old:
+        os.utime(path, (OLD, OLD))
+    return path
+
+
+def init_repo(root: Path, files: dict[str, str] | None = None, *, old: bool = False) -> Path:
+    """A git repository at ``root`` with one commit of ``files`` (if any); ``old``
+    backdates them out of git's racy-clean window."""
+    root.mkdir(parents=True, exist_ok=True)
+    run_git(root, "init", "-q", "-b", "main")
+    run_git(root, "config", "user.email", "dev@example.invalid")
+    run_git(root, "config", "user.name", "Dev")
+    run_git(root, "config", "protocol.file.allow", "always")
+    if files is not None:
+        for rel, text in files.items():
+            write(root, rel, text, old=old)
+        run_git(root, "add", "-A")
+        run_git(root, "commit", "-q", "-m", "init")
+    return root
+
+
+def make_store(root: Path, **policy: Any) -> CheckpointStore:
+    """The store as the CLI wires it: state under ``<root>/.vibflow``."""
+    return CheckpointStore(root, state_dir(root), CheckpointPolicy(**policy))
