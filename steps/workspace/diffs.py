@@ -1,4 +1,4 @@
-"""Parse git's ``-z`` diff listings (``--name-status`` + ``--numstat``) exactly.
+"""Parse git's ``-z`` diff listings (``--raw`` + ``--numstat``, one run) exactly.
 
 Names are kept byte-exact (no octal escapes); renames are followed (``-M``)
 so a ``git mv`` is one change with its old path, not a delete and an add.
@@ -37,52 +37,53 @@ def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def parse(name_status: bytes, numstat: bytes) -> list[Change]:
+def parse(listing: bytes) -> list[Change]:
+    """One ``-z --raw --numstat`` listing: the raw records (status and names)
+    come first, then the line counts.
+
+    Records are read by position: a raw record starts with ``:`` and is
+    followed by one name (two for a rename or copy), a count record starts
+    with a digit or ``-`` — so a name that itself starts with ``:`` is never
+    mistaken for a record.
+    """
+    fields = listing.split(b"\0")
+    raw: list[tuple[str, str | None, str]] = []  # (status code, old name, name)
     counts: dict[str, tuple[int | None, int | None, bool]] = {}
-    parts = numstat.split(b"\0")
-    i = 0
-    while i < len(parts):
-        head = parts[i]
-        if not head:
-            i += 1
-            continue
-        added, deleted, name = head.split(b"\t", 2)
-        if name == b"":  # a rename: old and new names follow as their own fields
-            name = parts[i + 2]
-            i += 3
-        else:
-            i += 1
-        binary = added == b"-"
-        counts[_decode(name)] = (
-            None if binary else int(added),
-            None if binary else int(deleted),
-            binary,
-        )
-    changes: list[Change] = []
-    fields = [_decode(f) for f in name_status.split(b"\0")]
     i = 0
     while i < len(fields):
-        code = fields[i]
-        if not code:
+        head = fields[i]
+        if not head:
             i += 1
-            continue
-        kind = _STATUS.get(code[0], "modified")
-        if code[0] in "RC":
-            old_path, path = fields[i + 1], fields[i + 2]
-            i += 3
+        elif head.startswith(b":"):
+            code = head.rsplit(b" ", 1)[-1].decode("ascii", "replace")
+            if code[:1] in ("R", "C"):
+                raw.append((code, _decode(fields[i + 1]), _decode(fields[i + 2])))
+                i += 3
+            else:
+                raw.append((code, None, _decode(fields[i + 1])))
+                i += 2
         else:
-            old_path, path = None, fields[i + 1]
-            i += 2
+            added, deleted, name = head.split(b"\t", 2)
+            if name == b"":  # a rename: old and new names follow as their own fields
+                name = fields[i + 2]
+                i += 3
+            else:
+                i += 1
+            binary = added == b"-"
+            counts[_decode(name)] = (
+                None if binary else int(added),
+                None if binary else int(deleted),
+                binary,
+            )
+    changes: list[Change] = []
+    for code, old_path, path in raw:
         add, rem, binary = counts.get(path, (None, None, False))
-        changes.append(Change(path, kind, old_path, add, rem, binary))
+        changes.append(Change(path, _STATUS.get(code[:1], "modified"), old_path, add, rem, binary))
     return changes
 
 
 def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
-    return parse(
-        git.run("diff-tree", "-r", "-z", "-M", "--name-status", old, new),
-        git.run("diff-tree", "-r", "-z", "-M", "--numstat", old, new),
-    )
+    return parse(git.run("diff-tree", "-r", "-z", "-M", "--raw", "--numstat", old, new))
 
 
 def head_to_worktree(git: Git, scratch_index: Path) -> list[Change]:
@@ -102,7 +103,6 @@ def head_to_worktree(git: Git, scratch_index: Path) -> list[Change]:
     else:
         scratch_index.unlink(missing_ok=True)
     env = {"GIT_INDEX_FILE": str(scratch_index)}
-    return parse(
-        git.run("diff", "-z", "-M", "--name-status", base, "--", env=env),
-        git.run("diff", "-z", "-M", "--numstat", base, "--", env=env),
-    )
+    # One run for names and counts: each run refreshes the whole index and
+    # detects renames again.
+    return parse(git.run("diff", "-z", "-M", "--raw", "--numstat", base, "--", env=env))
