@@ -221,13 +221,14 @@ def plan_counts(root: Path) -> dict[str, int]:
 
 
 def git_calls_s(root: Path, reps: int) -> float:
-    """The three git listings the advisor runs, back to back (its git floor)."""
+    """The git listings the advisor runs, back to back (its git floor): HEAD, the
+    diff (names and line counts in one run), untracked files, recent commits."""
     head = git(root, "rev-parse", "HEAD").strip()
     calls = [
         ["rev-parse", "--verify", "-q", "HEAD"],
-        ["diff", "-z", "-M", "--name-status", head, "--"],
-        ["diff", "-z", "-M", "--numstat", head, "--"],
+        ["diff", "-z", "-M", "--raw", "--numstat", head, "--"],
         ["ls-files", "-z", "--others", "--exclude-standard"],
+        ["log", "-n", "10", "--first-parent", "-z", "--name-only", "--since=14.days", head],
     ]
     env = {**GIT_ENV, "GIT_OPTIONAL_LOCKS": "0"}
 
