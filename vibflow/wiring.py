@@ -70,7 +70,11 @@ class Project:
 
     @cached_property
     def policy(self) -> PolicySet:
-        return PolicySet(files("vibflow.policies"), self.root / ".vibflow" / "policy.yaml")
+        return PolicySet(
+            files("vibflow.policies"),
+            self.root / ".vibflow" / "policy.yaml",
+            cache=self.root / ".vibflow" / "policy-cache.json",
+        )
 
     @cached_property
     def engine_policy(self) -> EnginePolicy:
