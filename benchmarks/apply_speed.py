@@ -175,7 +175,11 @@ def vibflow_library(repo: Repo) -> None:
     items = restore.plan(g, repo.commit, repo.paths)
     blobs = restore.read_blobs(g, [i.sha for i in items if i.sha and i.action == "write"])
     restore.restore_items(
-        repo.root, [(i, blobs.get(i.sha or "")) for i in items], lease.commit, on_batch=lease.renew
+        repo.root,
+        [(i, blobs.get(i.sha or "")) for i in items],
+        lease.commit,
+        on_batch=lease.renew,
+        tag=lease.record.generation,
     )
     lease.release()
 
@@ -289,7 +293,9 @@ def _phases_once(repo: Repo) -> dict[str, float]:
     work = [(i, blobs.get(i.sha or "")) for i in items]
     clock(
         "restore",
-        lambda: restore.restore_items(repo.root, work, lease.commit, on_batch=lease.renew),
+        lambda: restore.restore_items(
+            repo.root, work, lease.commit, on_batch=lease.renew, tag=lease.record.generation
+        ),
     )
     clock("release", lease.release)
     return spent

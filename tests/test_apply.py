@@ -481,7 +481,7 @@ def test_partial_restore_restores_drift_content_and_mode_and_keeps_in_scope_work
     kept = ok_json(vf(repo, "checkpoint", "show", sandwich, "--json"))
     assert kept["reason"] == "sandwich"
     assert kept["metadata_complete"] is True
-    assert not list((repo / "src").rglob("*.vibflow-restore.tmp"))
+    assert not list((repo / "src").rglob("*.vibflow-restore*.tmp"))
 
 
 def test_a_new_file_is_deleted_only_when_the_preview_listed_its_deletion(repo: Path) -> None:

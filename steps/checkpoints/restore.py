@@ -14,8 +14,8 @@ Symlink entries are recreated only when they point inside the project;
 submodules are skipped; a path absent from the checkpoint is deleted only
 when the caller says the user confirmed that deletion. A file whose content
 and mode already match is left alone, which makes a restore safe to repeat
-after a crash (left-over temp files of a killed batch are rewritten by the
-repeat, under the same names).
+after a crash (the temp files a killed batch left are swept by the repeat: each
+restore names its temp files with its lease generation).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -174,8 +175,36 @@ def _inside(root: Path, link_dir: Path, target: bytes) -> bool:
     return True
 
 
-def _temp_for(target: Path) -> Path:
-    return target.with_name(f".{target.name}.vibflow-restore.tmp")
+def _temp_for(target: Path, tag: int) -> Path:
+    # The tag (the lease generation) keeps two restores of the same file — one
+    # that lost its lease without noticing yet, and the one that took over —
+    # from ever writing, renaming or deleting each other's temp file.
+    return target.with_name(f".{target.name}.vibflow-restore-{tag}.tmp")
+
+
+_TEMP = re.compile(r"\..+\.vibflow-restore(?:-(\d+))?\.tmp\Z", re.DOTALL)
+
+
+def sweep_temps(root: Path, paths: Iterable[str], below: int) -> int:
+    """Delete temp files older restores (tag < ``below``) left next to ``paths`` —
+    a killed restore leaves its current batch's; returns how many went."""
+    gone = 0
+    for folder in sorted({(root / p).parent for p in paths}):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            found = _TEMP.match(entry.name)
+            if found is None or int(found.group(1) or -1) >= below:
+                continue
+            try:
+                if entry.is_file(follow_symlinks=False) or entry.is_symlink():
+                    Path(entry.path).unlink()
+                    gone += 1
+            except OSError:
+                continue
+    return gone
 
 
 @dataclass
@@ -189,6 +218,7 @@ class _Staged:
 @dataclass
 class _Batch:
     root: Path
+    tag: int
     staged: list[_Staged] = field(default_factory=list)
     existing: set[Path] = field(default_factory=set)  # folders known to exist: one mkdir each
 
@@ -208,7 +238,7 @@ class _Batch:
         if target.parent not in self.existing:
             target.parent.mkdir(parents=True, exist_ok=True)
             self.existing.add(target.parent)
-        tmp = _temp_for(target)
+        tmp = _temp_for(target, self.tag)
         if item.mode == "120000":
             if not _inside(self.root, target.parent, blob):
                 self.staged.append(_Staged(item, "skipped: the symlink points outside the project"))
@@ -226,20 +256,34 @@ class _Batch:
             view = view[os.write(fd, view) :]
         os.fchmod(fd, mode)  # the umask may have narrowed the create mode
 
-    def commit(self, hold: Hold, on_file: Callable[[Item, str], None] | None) -> None:
-        """Make the batch visible: every rename (or deletion) inside one ``hold``."""
+    def commit(
+        self,
+        hold: Hold,
+        on_file: Callable[[Item, str], None] | None,
+        on_error: Callable[[], None],
+    ) -> None:
+        """Make the batch visible: every rename (or deletion) inside one ``hold``.
+
+        If it stops part way (the lease is gone), ``on_error`` runs while the
+        hold is still held, so every temp file in flight is gone before anyone
+        else can take the lease.
+        """
         with hold() as still_ours:
-            for entry in self.staged:
-                if still_ours is not None:
-                    still_ours()
-                target = self.root / entry.item.path
-                if entry.tmp is not None:
-                    entry.tmp.replace(target)
-                    entry.tmp = None
-                elif entry.what == "deleted":
-                    target.unlink(missing_ok=True)
-                if on_file is not None:
-                    on_file(entry.item, entry.what)
+            try:
+                for entry in self.staged:
+                    if still_ours is not None:
+                        still_ours()
+                    target = self.root / entry.item.path
+                    if entry.tmp is not None:
+                        entry.tmp.replace(target)
+                        entry.tmp = None
+                    elif entry.what == "deleted":
+                        target.unlink(missing_ok=True)
+                    if on_file is not None:
+                        on_file(entry.item, entry.what)
+            except BaseException:
+                on_error()
+                raise
 
     def folders(self) -> list[Path]:
         changed = ("restored", "deleted")
@@ -305,6 +349,7 @@ def restore_items(
     on_batch: Callable[[], None] | None = None,
     known_stale: Iterable[str] = (),
     batch: int = BATCH,
+    tag: int = 0,
 ) -> list[tuple[Item, str]]:
     """Bring each path to its checkpoint state, batch by batch; returns what was done.
 
@@ -313,7 +358,10 @@ def restore_items(
     after each path is final, ``on_batch`` after each batch is durable (its
     folders fsync'd too). While one batch's fsyncs run, the next one is staged.
     ``known_stale`` names paths the caller already compared and found different.
+    ``tag`` (the lease generation) names this restore's temp files; those of
+    older restores next to the paths are swept first.
     """
+    sweep_temps(root, (item.path for item, _ in work), below=tag)
     stale = set(known_stale)
     done: list[tuple[Item, str]] = []
     starts = list(range(0, len(work), batch))
@@ -323,7 +371,7 @@ def restore_items(
         try:
             for n, start in enumerate([*starts, None]):
                 if start is not None:
-                    chunk = _Batch(root, existing=made)
+                    chunk = _Batch(root, tag, existing=made)
                     try:
                         for item, blob in work[start : start + batch]:
                             chunk.stage(item, blob, known_stale=item.path in stale)
@@ -334,8 +382,13 @@ def restore_items(
                 if n == 0:
                     continue  # keep one batch staged ahead of the renames
                 ready = pipe.land()
+
+                def in_flight_gone(ready: _Batch = ready) -> None:
+                    ready.discard_temps()
+                    pipe.abandon()
+
                 try:
-                    ready.commit(hold, on_file)
+                    ready.commit(hold, on_file, in_flight_gone)
                 finally:
                     ready.discard_temps()
                 _fsync_dirs(pool, ready.folders())
@@ -347,7 +400,7 @@ def restore_items(
     return done
 
 
-def write(root: Path, item: Item, blob: bytes | None, commit: Hold) -> str:
+def write(root: Path, item: Item, blob: bytes | None, commit: Hold, *, tag: int = 0) -> str:
     """Bring one path to the checkpoint's state; returns what was done."""
-    ((_, what),) = restore_items(root, [(item, blob)], commit)
+    ((_, what),) = restore_items(root, [(item, blob)], commit, tag=tag)
     return what

@@ -245,7 +245,13 @@ def apply(ctx: StepContext) -> StepResult:
         # batch's renames begin, and the expiry before every file (lease.commit):
         # a lost lease stops the restore before anything more becomes visible.
         restore.restore_items(
-            svc.root, work, lease.commit, on_file=on_file, on_batch=on_batch, known_stale=stale
+            svc.root,
+            work,
+            lease.commit,
+            on_file=on_file,
+            on_batch=on_batch,
+            known_stale=stale,
+            tag=lease.record.generation,
         )
     except LeaseLost:
         return StepResult(

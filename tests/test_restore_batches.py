@@ -1,0 +1,91 @@
+"""The batched restore's temp files: named per restore, swept when stale, and gone
+before the lease's mutex is let go when a restore stops part way."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from vibflow.steps.checkpoints import restore
+from vibflow.steps.recovery.lease import LeaseLost
+
+
+def blob_id(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def work_for(root: Path, n: int) -> list[tuple[restore.Item, bytes | None]]:
+    work: list[tuple[restore.Item, bytes | None]] = []
+    for i in range(n):
+        rel = f"pkg/f{i}.py"
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(f"agent {i}\n", encoding="utf-8")
+        data = f"original {i}\n".encode()
+        work.append((restore.Item(rel, "write", "100644", blob_id(data)), data))
+    return work
+
+
+def temps(root: Path) -> list[str]:
+    return sorted(p.name for p in root.rglob("*vibflow-restore*"))
+
+
+@contextmanager
+def free_hold() -> Iterator[None]:
+    yield None
+
+
+def test_a_restore_sweeps_older_restores_temp_files_and_keeps_newer_ones(
+    tmp_path: Path,
+) -> None:
+    work = work_for(tmp_path, 3)
+    pkg = tmp_path / "pkg"
+    for name in (
+        ".f0.py.vibflow-restore.tmp",  # before temp names had a tag
+        ".f1.py.vibflow-restore-4.tmp",
+        ".f2.py.vibflow-restore-9.tmp",  # a newer owner's: not ours to touch
+        ".f2.py.vibflow-restore-x.tmp",  # not a name we make
+    ):
+        (pkg / name).write_text("half-written\n", encoding="utf-8")
+    restore.restore_items(tmp_path, work, free_hold, tag=5)
+    assert temps(tmp_path) == [".f2.py.vibflow-restore-9.tmp", ".f2.py.vibflow-restore-x.tmp"]
+    assert [(tmp_path / i.path).read_bytes() for i, _ in work] == [b for _, b in work]
+
+
+def test_a_restore_that_loses_its_lease_leaves_no_temp_file_once_the_mutex_is_free(
+    tmp_path: Path,
+) -> None:
+    """Batches of 2 of 7 files, the lease lost before the 4th: the three restored files
+    stay restored, the rest keep the agent's version, and when the hold ends no temp file
+    of this restore exists — not of the batch being renamed, nor of the one staged ahead."""
+    work = work_for(tmp_path, 7)
+    checks = 0
+    seen_at_release: list[list[str]] = []
+
+    def still_ours() -> None:
+        nonlocal checks
+        checks += 1
+        if checks == 4:
+            raise LeaseLost("op_test")
+
+    @contextmanager
+    def hold() -> Iterator[Callable[[], None]]:
+        try:
+            yield still_ours
+        finally:
+            seen_at_release.append(temps(tmp_path))
+
+    with pytest.raises(LeaseLost):
+        restore.restore_items(tmp_path, work, hold, batch=2, tag=3)
+    assert seen_at_release[-1] == []
+    assert temps(tmp_path) == []
+    texts = [(tmp_path / i.path).read_text(encoding="utf-8") for i, _ in work]
+    assert texts == [f"original {i}\n" for i in range(3)] + [f"agent {i}\n" for i in range(3, 7)]
+
+
+def test_temp_names_differ_between_restores_of_the_same_file(tmp_path: Path) -> None:
+    target = tmp_path / "a.py"
+    assert restore._temp_for(target, 1) != restore._temp_for(target, 2)
