@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from vibflow_repokit import write
 from vibflow_testutil import Cli, as_json, clean_env, harness_cmd
 
 CREATE_KEYS = {
@@ -45,16 +46,6 @@ def run_git(root: Path, *args: str, **env: str) -> str:
         text=True,
         env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", **env},
     ).stdout
-
-
-def write(root: Path, rel: str, text: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
 
 
 def tree_paths(root: Path, rev: str) -> set[str]:
