@@ -157,7 +157,7 @@ def redact_payload(
     tally = _Tally()
     # A payload is mostly short clean strings (paths, ids): one scan of all of
     # them settles most, instead of one scan each.
-    clean = clean_texts(text for _, text in _strings(data, ""))
+    clean = clean_texts(_texts(data))
     walker = _Walker(
         PrivacyContext.for_root(root), frozenset(omit), max_field_chars, tally, clean=clean
     )
@@ -177,6 +177,7 @@ class _Walker:
     tally: _Tally
     memo: dict[tuple[str, int], _Scan] = field(default_factory=dict)
     clean: frozenset[str] = frozenset()
+    keys: dict[str, tuple[str, int, int]] = field(default_factory=dict)
 
     def walk(self, node: Any, path: str, raw_path: str) -> Any:
         if node is None or isinstance(node, bool | int | float):
@@ -223,6 +224,12 @@ class _Walker:
         return out
 
     def _redact_key(self, key: str) -> str:
+        known = self.keys.get(key)
+        if known is not None:  # a payload repeats its keys in every item
+            safe, secret_hits, privacy_hits = known
+            self.tally.secret_hits += secret_hits
+            self.tally.privacy_hits += privacy_hits
+            return safe
         sub = _Tally()
         # Keys are never summarized (a key is a name, not output).
         safe = _redact_string(
@@ -230,6 +237,7 @@ class _Walker:
         )
         self.tally.secret_hits += sub.secret_hits
         self.tally.privacy_hits += sub.privacy_hits
+        self.keys[key] = (safe, sub.secret_hits, sub.privacy_hits)
         return safe
 
 
@@ -245,6 +253,23 @@ def _plain(node: Any) -> Any:
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         return dataclasses.asdict(node)
     return str(node)
+
+
+def _texts(node: Any) -> Iterator[str]:
+    """Every string in ``node``, keys included (:func:`_strings` without the paths)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, Mapping):
+        for k, v in node.items():
+            yield str(k)
+            yield from _texts(v)
+    elif isinstance(node, list | tuple | set | frozenset):
+        for v in node:
+            yield from _texts(v)
+    elif node is None or isinstance(node, bool | int | float):
+        return
+    else:
+        yield from _texts(_plain(node))
 
 
 def _strings(node: Any, path: str) -> Iterator[tuple[str, str]]:
