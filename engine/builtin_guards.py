@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from vibflow.engine.definition import GuardParam
+from vibflow.engine.kinds import GuardParam
 from vibflow.engine.registry import GuardContext, GuardFamily, GuardResult, GuardSpec, Registry
 
 _TRUTHY = {"1", "true", "yes", "on"}

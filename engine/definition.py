@@ -8,7 +8,6 @@ through exactly the same models as a YAML file does.
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import json
 from functools import cached_property
@@ -16,26 +15,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from vibflow.engine.kinds import FinalStatus, GuardParam, Mutation
+
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
 FlowName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
 StepName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")]
-GuardParam = str | int | bool | None
 InputType = Annotated[str, StringConstraints(pattern=r"^(str|int|float|bool|path|list)\??$")]
-
-
-class Mutation(enum.StrEnum):
-    """What a step may change. Declared by the step registry, checked in YAML."""
-
-    NONE = "none"
-    CHECKPOINT_ONLY = "checkpoint_only"
-    FILES = "files"
-    MEMORY = "memory"
-
-
-class FinalStatus(enum.StrEnum):
-    DONE = "done"
-    ABORTED = "aborted"
-    FAILED = "failed"
 
 
 class _Frozen(BaseModel):

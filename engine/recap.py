@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from vibflow.engine.definition import FlowDefinition
 from vibflow.engine.journal import Entry, RunRecord, utcnow
+
+if TYPE_CHECKING:
+    from vibflow.engine.definition import FlowDefinition
 
 Headline = Annotated[str, StringConstraints(max_length=80, pattern=r"^[^\n\r]+$")]
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from vibflow.engine.definition import FinalStatus, GuardParam, Mutation
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.kinds import FinalStatus, GuardParam, Mutation
 from vibflow.engine.recap import RecapEnricher
 
 

@@ -22,7 +22,8 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from vibflow.engine.definition import FlowDefinition, Mutation
+from vibflow.engine.definition import FlowDefinition
+from vibflow.engine.kinds import Mutation
 from vibflow.engine.registry import GuardFamily, Registry, nearest
 
 APPLY_GUARD_FAMILIES: tuple[GuardFamily, ...] = (

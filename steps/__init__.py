@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from vibflow.engine.definition import Mutation
+from vibflow.engine.kinds import Mutation
 from vibflow.engine.registry import GuardFamily, GuardSpec, Registry, StepSpec
 
 _FLOW = "vibflow.steps.recovery.flow_steps"

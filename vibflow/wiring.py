@@ -10,16 +10,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vibflow.engine import builtin_guards
 from vibflow.engine.audit import AuditLog, project_root_hash
-from vibflow.engine.catalog import FlowCatalog
 from vibflow.engine.faults import CrashPlan
 from vibflow.engine.journal import Journal
 from vibflow.engine.policy import EnginePolicy, PolicySet
 from vibflow.engine.registry import Registry
-from vibflow.engine.runner import Runner
+
+if TYPE_CHECKING:
+    # Imported where used: commands that never load or run a flow (checkpoint,
+    # memory, recover --explain) then never build the flow models.
+    from vibflow.engine.catalog import FlowCatalog
+    from vibflow.engine.runner import Runner
 
 RegistryHook = Callable[[Registry], None]
 
@@ -36,6 +40,8 @@ def build_registry(extra: RegistryHook | None = None) -> Registry:
 
 
 def catalog_without_project(registry: Registry) -> FlowCatalog:
+    from vibflow.engine.catalog import FlowCatalog
+
     return FlowCatalog(registry, builtin=files("vibflow.flows"), project_dir=None)
 
 
@@ -62,6 +68,8 @@ class Project:
 
     @cached_property
     def catalog(self) -> FlowCatalog:
+        from vibflow.engine.catalog import FlowCatalog
+
         return FlowCatalog(
             self.registry,
             builtin=files("vibflow.flows"),
@@ -204,6 +212,8 @@ class Project:
     @cached_property
     def dry_runner(self) -> Runner:
         """A runner over an in-memory journal: a dry run writes nothing."""
+        from vibflow.engine.runner import Runner
+
         memory = Path(":memory:")
         return Runner(
             registry=self.registry,
@@ -215,6 +225,8 @@ class Project:
 
     @cached_property
     def runner(self) -> Runner:
+        from vibflow.engine.runner import Runner
+
         return Runner(
             registry=self.registry,
             journal=self.journal,

@@ -22,8 +22,8 @@ import json
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from vibflow.engine.definition import FinalStatus, GuardParam
 from vibflow.engine.errors import VibflowError
+from vibflow.engine.kinds import FinalStatus, GuardParam
 from vibflow.engine.registry import (
     GuardContext,
     GuardResult,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vibflow.engine.definition import FinalStatus, GuardParam
+from vibflow.engine.kinds import FinalStatus, GuardParam
 from vibflow.engine.registry import (
     GuardContext,
     GuardResult,

@@ -9,13 +9,14 @@ object has ``run_id``, ``flow``, ``status``, ``state``, ``blocked_reason`` and
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.engine.definition import FlowDefinition
 from vibflow.engine.journal import RunRecord
-from vibflow.engine.recap import continue_commands
+
+if TYPE_CHECKING:
+    from vibflow.engine.definition import FlowDefinition
 
 _CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
 
@@ -24,8 +25,15 @@ def _emit(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def stored_definition(run: RunRecord) -> FlowDefinition:
+    """The definition a run stored when it started (the flow models load on first use)."""
+    from vibflow.engine.definition import FlowDefinition
+
+    return FlowDefinition.model_validate_json(run.definition)
+
+
 def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, Any]:
-    defn = defn or FlowDefinition.model_validate_json(run.definition)
+    defn = defn or stored_definition(run)
     state = defn.states.get(run.state)
     waiting_for = None
     if state is not None and state.kind == "wait" and run.status in ("waiting", "blocked"):
@@ -56,6 +64,8 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
 def _next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
     """The engine's continue commands, made concrete where the run knows the
     values: each recover option id, and the exact confirmation text."""
+    from vibflow.engine.recap import continue_commands
+
     generic = continue_commands(run, defn)
     state = defn.states.get(run.state)
     public = run.context.get("public", {})
@@ -90,7 +100,7 @@ def definition_changes(project: Any, run: RunRecord) -> dict[str, list[str]] | N
         return None
     if current.digest() == run.definition_digest:
         return None
-    stored = FlowDefinition.model_validate_json(run.definition)
+    stored = stored_definition(run)
     changes = diff(stored, current)
     return None if changes.empty else changes.to_json()
 
@@ -354,7 +364,7 @@ def project_recap(project: Any, as_json: bool) -> None:
     recent = journal.runs(("done", "failed", "aborted"), limit=5)
     items = []
     for r in open_runs:
-        defn = FlowDefinition.model_validate_json(r.definition)
+        defn = stored_definition(r)
         cmds = _next_commands(r, defn)
         items.append(
             {
