@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.registry import nearest
-from vibflow.engine.yamlcache import YamlCache
 from vibflow.engine.yamlsource import YamlDocument, parse_yaml, validate
 
 M = TypeVar("M", bound=BaseModel)
@@ -43,19 +42,19 @@ class EnginePolicy(BaseModel):
 
 
 class PolicySet:
-    """``cache`` (optional) is a file where parsed documents are kept by content
-    digest (:mod:`.yamlcache`), so later commands skip the YAML parser."""
-
-    def __init__(
-        self, defaults: Traversable | None, user_file: Path | None, *, cache: Path | None = None
-    ) -> None:
-        parsed = YamlCache(cache)
+    def __init__(self, defaults: Traversable | None, user_file: Path | None) -> None:
         self._docs: list[YamlDocument] = []
         if defaults is not None:
             for f in sorted(defaults.iterdir(), key=lambda t: t.name):
                 if f.name.endswith(".yaml") and f.is_file():
                     self._docs.append(
-                        _mapping(_parse(parsed, f.read_text("utf-8"), f"vibflow/policies/{f.name}"))
+                        _mapping(
+                            parse_yaml(
+                                f.read_text("utf-8"),
+                                f"vibflow/policies/{f.name}",
+                                code=ErrorCode.POLICY_INVALID,
+                            )
+                        )
                     )
         self._user: YamlDocument | None = None
         if user_file is not None and user_file.is_file():
@@ -65,8 +64,9 @@ class PolicySet:
                 raise VibflowError(
                     ErrorCode.POLICY_INVALID, f"cannot read {USER_POLICY_DISPLAY} as UTF-8 text"
                 ) from exc
-            self._user = _mapping(_parse(parsed, text, USER_POLICY_DISPLAY))
-        parsed.save()
+            self._user = _mapping(
+                parse_yaml(text, USER_POLICY_DISPLAY, code=ErrorCode.POLICY_INVALID)
+            )
         known = {key for doc in self._docs for key in (doc.data or {})}
         if self._user is not None and known:
             for key in self._user.data or {}:
@@ -122,14 +122,6 @@ class PolicySet:
             what=f"policy section '{name}'",
             prefix=(name,),
         )
-
-
-def _parse(cache: YamlCache, text: str, display: str) -> YamlDocument:
-    doc = cache.get(text, display)
-    if doc is None:
-        doc = parse_yaml(text, display, code=ErrorCode.POLICY_INVALID)
-        cache.put(text, display, doc)
-    return doc
 
 
 def _mapping(doc: YamlDocument) -> YamlDocument:

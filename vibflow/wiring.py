@@ -78,11 +78,7 @@ class Project:
 
     @cached_property
     def policy(self) -> PolicySet:
-        return PolicySet(
-            files("vibflow.policies"),
-            self.root / ".vibflow" / "policy.yaml",
-            cache=self.root / ".vibflow" / "policy-cache.json",
-        )
+        return PolicySet(files("vibflow.policies"), self.root / ".vibflow" / "policy.yaml")
 
     @cached_property
     def engine_policy(self) -> EnginePolicy:
