@@ -644,6 +644,31 @@ def test_a_full_rollback_restores_every_changed_file_even_past_the_list_limit(
     assert len(at["paths"]) == 50
 
 
+def test_a_file_too_large_for_the_sandwich_is_left_alone_not_reconfirmed_forever(
+    repo: Path,
+) -> None:
+    """An untracked file that grew past the size cap after the checkpoint cannot be held
+    by the sandwich, so restoring it could not be undone: the restore leaves it alone and
+    says why (it used to count as "edited after the sandwich" on every confirmation)."""
+    cap = "recovery:\n  checkpoints:\n    untracked_size_cap_mb: 0.01\n"
+    write(repo, ".vibflow/policy.yaml", cap)
+    write(repo, "src/mod.py", "orig\n")
+    commit_all(repo)
+    write(repo, "notes/log.txt", "small\n")  # untracked: the checkpoint holds it
+    ok_json(vf(repo, "checkpoint", "create", "--json"))
+    time.sleep(0.05)
+    write(repo, "src/mod.py", "agent\n")
+    write(repo, "notes/log.txt", "x" * 20_000)
+    at = to_confirm(repo, 4)
+    assert "notes/log.txt" in at["paths"]
+    done = ok_json(confirm(repo, at))
+    assert (done["status"], done["state"]) == ("done", "result"), done.get("post_sandwich_edits")
+    assert (repo / "src/mod.py").read_text(encoding="utf-8") == "orig\n"
+    assert (repo / "notes/log.txt").read_text(encoding="utf-8") == "x" * 20_000
+    why = {s["path"]: s["why"] for s in done["result"]["skipped"]}
+    assert "too large for the safety checkpoint" in why["notes/log.txt"]
+
+
 # -- a file edited after the sandwich --------------------------------------------------------
 
 

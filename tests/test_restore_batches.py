@@ -34,7 +34,8 @@ def temps(root: Path) -> list[str]:
 
 
 @contextmanager
-def free_hold() -> Iterator[None]:
+def free_hold(on_lost: Callable[[], None]) -> Iterator[None]:
+    del on_lost
     yield None
 
 
@@ -72,7 +73,8 @@ def test_a_restore_that_loses_its_lease_leaves_no_temp_file_once_the_mutex_is_fr
             raise LeaseLost("op_test")
 
     @contextmanager
-    def hold() -> Iterator[Callable[[], None]]:
+    def hold(on_lost: Callable[[], None]) -> Iterator[Callable[[], None]]:
+        del on_lost
         try:
             yield still_ours
         finally:
@@ -89,3 +91,15 @@ def test_a_restore_that_loses_its_lease_leaves_no_temp_file_once_the_mutex_is_fr
 def test_temp_names_differ_between_restores_of_the_same_file(tmp_path: Path) -> None:
     target = tmp_path / "a.py"
     assert restore._temp_for(target, 1) != restore._temp_for(target, 2)
+
+
+def test_a_confirmed_delete_of_what_is_now_a_folder_leaves_the_folder(tmp_path: Path) -> None:
+    """The checkpoint lacks `out`, which is a folder now: it is reported, never removed,
+    and the restore goes on (a bare OSError used to escape with the lease still held)."""
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "keep.txt").write_text("mine\n", encoding="utf-8")
+    work = [*work_for(tmp_path, 1), (restore.Item("out", "delete"), None)]
+    done = {i.path: what for i, what in restore.restore_items(tmp_path, work, free_hold)}
+    assert done["out"].startswith("skipped: it is a folder now")
+    assert (tmp_path / "out" / "keep.txt").read_text(encoding="utf-8") == "mine\n"
+    assert done["pkg/f0.py"] == "restored"

@@ -36,7 +36,9 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.workspace.git import Git
 
 Action = Literal["write", "delete", "skip"]
-Hold = Callable[[], AbstractContextManager[Callable[[], None] | None]]
+# A hold is entered around each batch's renames with what to clean up should it
+# find the right to write gone already (called before the hold is let go).
+Hold = Callable[[Callable[[], None]], AbstractContextManager[Callable[[], None] | None]]
 
 BATCH = 128  # files per batch: one mutex hold, one round of concurrent fsyncs
 FSYNC_THREADS = 32  # concurrent fsyncs beyond this stopped paying off on a virtio disk
@@ -230,11 +232,18 @@ class _Batch:
         if not known_stale and Current.read(self.root, item.path).is_object(item):
             self.staged.append(_Staged(item, "unchanged"))
             return
-        if item.action == "delete":
-            self.staged.append(_Staged(item, "deleted"))
-            return
-        assert blob is not None  # noqa: S101 - every write item has its blob
         target = self.root / item.path
+        if item.action == "delete":
+            if target.is_dir() and not target.is_symlink():
+                self.staged.append(_Staged(item, "skipped: it is a folder now; not deleted"))
+            else:
+                self.staged.append(_Staged(item, "deleted"))
+            return
+        if blob is None:
+            # Found equal to the checkpoint earlier (so its content was not read
+            # out of git), and changed since: someone is still editing it.
+            self.staged.append(_Staged(item, "skipped: it changed while the restore ran"))
+            return
         if target.parent not in self.existing:
             target.parent.mkdir(parents=True, exist_ok=True)
             self.existing.add(target.parent)
@@ -268,7 +277,7 @@ class _Batch:
         hold is still held, so every temp file in flight is gone before anyone
         else can take the lease.
         """
-        with hold() as still_ours:
+        with hold(on_error) as still_ours:
             try:
                 for entry in self.staged:
                     if still_ours is not None:
@@ -298,8 +307,10 @@ class _Batch:
     def discard_temps(self) -> None:
         self.close_all()
         for entry in self.staged:
-            if entry.tmp is not None and (entry.tmp.exists() or entry.tmp.is_symlink()):
-                entry.tmp.unlink()
+            if entry.tmp is not None:
+                # Another restore's sweep may have taken it first.
+                entry.tmp.unlink(missing_ok=True)
+                entry.tmp = None
 
 
 def _fsync_dirs(pool: ThreadPoolExecutor, dirs: Iterable[Path]) -> None:

@@ -34,6 +34,7 @@ from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseLost, new_operation_id
 
 SHOWN_PATHS = 200  # paths shown in the run's JSON; the job file keeps them all
+UNSAVED = "too large for the safety checkpoint, so a restore of it could not be undone"
 
 
 class ApplyServices(Protocol):
@@ -190,20 +191,13 @@ def apply(ctx: StepContext) -> StepResult:
         for i in done_before
         if differs_from_sandwich(i) and restore.Current.read(svc.root, i.path).is_object(i)
     )
-    # Every pending file is read once, before anything is written: one edited
-    # after the sandwich was taken sends the whole restore back for a second
-    # confirmation, with nothing half-done.
-    edited, stale = [], []
-    for item in pending:
-        if item.action == "skip":
-            continue
-        now = restore.Current.read(svc.root, item.path)
-        if now.is_object(item):
-            continue
-        stale.append(item.path)
-        was = at_sandwich.get(item.path)
-        if was is not None and was.action != "skip" and not now.is_object(was):
-            edited.append(item.path)
+    # A file the sandwich could not hold (over the size cap) could not be put
+    # back after the restore: it is left alone and reported.
+    unsaved = {s.path for s in sandwich_meta.skipped}
+    pending = [
+        restore.Item(i.path, "skip", reason=UNSAVED) if i.path in unsaved else i for i in pending
+    ]
+    edited, stale = _compare(svc.root, pending, at_sandwich)
     if edited:
         lease.release()
         return StepResult(
@@ -254,21 +248,10 @@ def apply(ctx: StepContext) -> StepResult:
             tag=lease.record.generation,
         )
     except LeaseLost:
-        return StepResult(
-            "aborted",
-            outcome="lease lost",
-            status=FinalStatus.ABORTED,
-            context={
-                "public": {
-                    "applied": {"aborted": "restore exceeded lock window", "changed_files": changed}
-                }
-            },
-            audit={
-                "result": "aborted",
-                "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
-                "files_changed": changed,
-            },
-        )
+        return _lease_lost(changed, sandwich_meta.checkpoint_id)
+    except Exception:
+        lease.release()  # a failed restore must not keep others waiting for the lease
+        raise
     lease.release()
     total = changed + already
     return StepResult(
@@ -291,6 +274,47 @@ def apply(ctx: StepContext) -> StepResult:
             "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
             "files_changed": changed,
             "paths_count": {"in_zone": 0, "drift": len(paths), "total": len(paths)},
+        },
+    )
+
+
+def _compare(
+    root: Any, pending: list[restore.Item], at_sandwich: dict[str, restore.Item]
+) -> tuple[list[str], list[str]]:
+    """(edited after the sandwich, different from the checkpoint) among ``pending``.
+
+    Every pending file is read once, before anything is written: one edited
+    after the sandwich was taken sends the whole restore back for a second
+    confirmation, with nothing half-done.
+    """
+    edited, stale = [], []
+    for item in pending:
+        if item.action == "skip":
+            continue
+        now = restore.Current.read(root, item.path)
+        if now.is_object(item):
+            continue
+        stale.append(item.path)
+        was = at_sandwich.get(item.path)
+        if was is not None and was.action != "skip" and not now.is_object(was):
+            edited.append(item.path)
+    return edited, stale
+
+
+def _lease_lost(changed: int, sandwich_id: str) -> StepResult:
+    return StepResult(
+        "aborted",
+        outcome="lease lost",
+        status=FinalStatus.ABORTED,
+        context={
+            "public": {
+                "applied": {"aborted": "restore exceeded lock window", "changed_files": changed}
+            }
+        },
+        audit={
+            "result": "aborted",
+            "sandwich_checkpoint_id": sandwich_id,
+            "files_changed": changed,
         },
     )
 

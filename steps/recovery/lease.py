@@ -185,15 +185,18 @@ class Lease:
             self.file._write(self.record)
 
     @contextmanager
-    def commit(self) -> Iterator[Callable[[], None]]:
+    def commit(self, on_lost: Callable[[], None] | None = None) -> Iterator[Callable[[], None]]:
         """Hold the mutex with ownership verified: do the final renames in here.
 
         Yields a check to call before each further file: nobody can take the
         lease over while the mutex is held, so only its expiry can change, and
-        that needs no re-read of the file.
+        that needs no re-read of the file. ``on_lost`` runs, still under the
+        mutex, when the lease turns out to be gone already.
         """
         with self.file.mutex():
             if not self._ours(self.file.read()):
+                if on_lost is not None:
+                    on_lost()
                 raise LeaseLost(self.record.operation_id)
 
             def still_ours() -> None:
