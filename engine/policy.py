@@ -41,21 +41,22 @@ class EnginePolicy(BaseModel):
     context_max_bytes: int = Field(default=65536, ge=1024, le=4 * 1024 * 1024)
 
 
+PARSED_DEFAULTS = "parsed.json"
+
+
 class PolicySet:
     def __init__(self, defaults: Traversable | None, user_file: Path | None) -> None:
         self._docs: list[YamlDocument] = []
         if defaults is not None:
+            parsed = _parsed_defaults(defaults)
             for f in sorted(defaults.iterdir(), key=lambda t: t.name):
                 if f.name.endswith(".yaml") and f.is_file():
-                    self._docs.append(
-                        _mapping(
-                            parse_yaml(
-                                f.read_text("utf-8"),
-                                f"vibflow/policies/{f.name}",
-                                code=ErrorCode.POLICY_INVALID,
-                            )
-                        )
-                    )
+                    text = f.read_text("utf-8")
+                    display = f"vibflow/policies/{f.name}"
+                    doc = _from_parsed(parsed.get(f.name), text, display)
+                    if doc is None:
+                        doc = parse_yaml(text, display, code=ErrorCode.POLICY_INVALID)
+                    self._docs.append(_mapping(doc))
         self._user: YamlDocument | None = None
         if user_file is not None and user_file.is_file():
             try:
@@ -122,6 +123,49 @@ class PolicySet:
             what=f"policy section '{name}'",
             prefix=(name,),
         )
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _parsed_defaults(defaults: Traversable) -> dict[str, Any]:
+    """The shipped policies, parsed ahead of time (package data written by
+    :func:`write_parsed_defaults`), so a command need not import a YAML parser."""
+    try:
+        data = json.loads(defaults.joinpath(PARSED_DEFAULTS).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _from_parsed(entry: Any, text: str, display: str) -> YamlDocument | None:
+    """The pre-parsed document for exactly ``text``, or None (then it is parsed):
+    an entry made from other text — the YAML was edited since — is never used."""
+    if not isinstance(entry, dict) or entry.get("sha256") != _text_digest(text):
+        return None
+    try:
+        positions = {tuple(p): (int(line), int(col)) for p, line, col in entry["positions"]}
+        return YamlDocument(display, entry["data"], positions)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def write_parsed_defaults(folder: Path) -> None:
+    """Write ``parsed.json`` next to the shipped ``*.yaml`` (run when one changes;
+    ``tests/test_policy.py`` fails while it is out of date)."""
+    out: dict[str, Any] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        text = path.read_text("utf-8")
+        doc = parse_yaml(text, f"vibflow/policies/{path.name}", code=ErrorCode.POLICY_INVALID)
+        out[path.name] = {
+            "sha256": _text_digest(text),
+            "data": doc.data,
+            "positions": [[list(p), line, col] for p, (line, col) in doc.positions.items()],
+        }
+    (folder / PARSED_DEFAULTS).write_text(
+        json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 def _mapping(doc: YamlDocument) -> YamlDocument:

@@ -7,8 +7,12 @@ Broken overrides live in ``tests/flows/policies/*.yaml``, each starting with
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import sqlite3
+import subprocess
+import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -17,6 +21,7 @@ from vibflow_testutil import FLOWS, Cli
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.policy import USER_POLICY_DISPLAY, EnginePolicy, PolicySet
+from vibflow.engine.yamlsource import parse_yaml
 from vibflow.wiring import Project
 
 EXPECT = re.compile(r"^# expect: (?P<code>[A-Z_]+) @ (?P<line>\d+):(?P<col>\d+) (?P<text>.+)$")
@@ -201,3 +206,56 @@ def test_digest_follows_the_override(tmp_path: Path) -> None:
     bigger = with_user(tmp_path, "engine:\n  context_max_bytes: 131072\n").digest()
     assert len({base, normal, bigger}) == 3
     assert re.fullmatch(r"[0-9a-f]{64}", base)
+
+
+# -- the shipped policies, parsed ahead of time ---------------------------------------------
+
+
+def test_the_pre_parsed_defaults_are_exactly_the_shipped_yaml() -> None:
+    """policies/parsed.json must equal parsing each policies/*.yaml (regenerate it with
+    `python -c "from pathlib import Path; from vibflow.engine.policy import
+    write_parsed_defaults; write_parsed_defaults(Path('policies'))"`)."""
+    folder = files("vibflow.policies")
+    parsed = json.loads(folder.joinpath("parsed.json").read_text("utf-8"))
+    names = sorted(f.name for f in folder.iterdir() if f.name.endswith(".yaml"))
+    assert sorted(parsed) == names, "policies/parsed.json is out of date: regenerate it"
+    for name in names:
+        text = folder.joinpath(name).read_text("utf-8")
+        doc = parse_yaml(text, f"vibflow/policies/{name}")
+        entry = parsed[name]
+        assert entry["sha256"] == hashlib.sha256(text.encode()).hexdigest(), (
+            f"policies/parsed.json is out of date for {name}: regenerate it"
+        )
+        assert entry["data"] == doc.data
+        assert {tuple(p): (line, col) for p, line, col in entry["positions"]} == dict(doc.positions)
+
+
+def test_an_edited_shipped_policy_is_parsed_again_not_taken_from_parsed_json(
+    tmp_path: Path,
+) -> None:
+    folder = Path(str(files("vibflow.policies")))
+    copy = tmp_path / "policies"
+    copy.mkdir()
+    for f in folder.iterdir():
+        if f.name.endswith((".yaml", ".json")):
+            (copy / f.name).write_bytes(f.read_bytes())
+    engine = (copy / "engine.yaml").read_text(encoding="utf-8")
+    (copy / "engine.yaml").write_text(
+        engine.replace("synchronous: FULL", "synchronous: NORMAL"), encoding="utf-8"
+    )
+    assert "synchronous: NORMAL" in (copy / "engine.yaml").read_text(encoding="utf-8")
+    policy = PolicySet(copy, None)
+    assert policy.section("engine", EnginePolicy).journal.synchronous == "NORMAL"
+
+
+def test_reading_the_shipped_policies_needs_no_yaml_parser() -> None:
+    code = (
+        "import sys; from importlib.resources import files\n"
+        "from vibflow.engine.policy import PolicySet\n"
+        "PolicySet(files('vibflow.policies'), None).raw()\n"
+        "print(any(m.startswith('ruamel') for m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "False"
