@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from vibflow.engine.kinds import GuardParam
 from vibflow.engine.registry import GuardContext, GuardFamily, GuardResult, GuardSpec, Registry
@@ -16,12 +17,16 @@ _TRUTHY = {"1", "true", "yes", "on"}
 _FLAG = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
 
 
+def flag_enabled(env: Mapping[str, str], name: str) -> bool:
+    """Is ``VIBFLOW_<NAME>`` switched on? The one reading of a feature flag."""
+    return env.get(f"VIBFLOW_{name.upper()}", "").strip().lower() in _TRUTHY
+
+
 def feature_flag(ctx: GuardContext, param: GuardParam) -> GuardResult:
     name = str(param or "").upper()
     if not _FLAG.match(name):
         return GuardResult.refuse("the feature flag guard names no valid flag")
-    value = ctx.env.get(f"VIBFLOW_{name}", "")
-    if value.strip().lower() in _TRUTHY:
+    if flag_enabled(ctx.env, name):
         return GuardResult.ok()
     return GuardResult.refuse(
         f"this action is switched off; set VIBFLOW_{name}=1 in the environment to enable it"

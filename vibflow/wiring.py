@@ -144,8 +144,7 @@ class Project:
             generated=self.path_rules,
             redact_payload=self.redact_payload,
             clock=utcnow,
-            apply_enabled=self.env.get("VIBFLOW_RECOVERY_APPLY", "").strip().lower()
-            in {"1", "true", "yes", "on"},
+            apply_enabled=builtin_guards.flag_enabled(self.env, "RECOVERY_APPLY"),
         )
 
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
