@@ -58,33 +58,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchkit import GIT_ENV, VIBFLOW, git, timed
+
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseFile
 from vibflow.steps.workspace.git import Git
 
 GOAL_RATIO = 1.5
-VIBFLOW = [sys.executable, "-m", "vibflow"]
-GIT_ENV = {
-    **os.environ,
-    "LC_ALL": "C",
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-}
 VF_ENV = {
     **{k: v for k, v in GIT_ENV.items() if not k.startswith("VIBFLOW_")},
     "VIBFLOW_RECOVERY_APPLY": "1",
 }
-
-
-def git(root: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", "-C", str(root), *args], capture_output=True, text=True, check=False, env=GIT_ENV
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"git {args[0]} failed ({proc.returncode}): {proc.stderr.strip()}")
-    return proc.stdout.strip()
 
 
 def vibflow(root: Path, *args: str) -> dict[str, Any]:
@@ -102,13 +86,6 @@ def vibflow(root: Path, *args: str) -> dict[str, Any]:
     data = json.loads(proc.stdout)
     assert isinstance(data, dict)
     return data
-
-
-def timed(fn: Callable[[], object]) -> float:
-    """Wall time of ``fn()`` in milliseconds."""
-    t0 = time.perf_counter_ns()
-    fn()
-    return (time.perf_counter_ns() - t0) / 1e6
 
 
 def _text(i: int, tag: str) -> bytes:

@@ -47,24 +47,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from benchkit import default_dirs, git, timed
 
 from vibflow.steps.checkpoints.store import CheckpointStore
 from vibflow.steps.workspace.root import state_dir
 
 DEFAULT_SIZES = (20_000, 100_000)
 GOAL_RATIO = 1.2
-GIT_ENV = {
-    **os.environ,
-    "LC_ALL": "C",
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-}
 MEASURES = (
     "vibflow_first",
     "raw_plumbing",
@@ -73,31 +66,6 @@ MEASURES = (
     "git_status",
     "vibflow_plus10",
 )
-
-
-def git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    proc = subprocess.run(
-        ["git", "-C", str(root), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**GIT_ENV, **(env or {})},
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"git {' '.join(args)} failed ({proc.returncode}): {proc.stderr.strip()}")
-    return proc.stdout.strip()
-
-
-def timed(fn: Callable[[], object]) -> float:
-    """Wall time of ``fn()`` in milliseconds."""
-    t0 = time.perf_counter_ns()
-    fn()
-    return (time.perf_counter_ns() - t0) / 1e6
-
-
-def default_dirs(files: int) -> int:
-    """400 folders for 20k files (50 each), 1,000 for 100k (100 each)."""
-    return max(1, files // 50 if files <= 20_000 else files // 100)
 
 
 def _text(i: int, tag: str = "v1") -> str:

@@ -49,33 +49,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchkit import GIT_ENV, VIBFLOW, default_dirs, git
+
 DEFAULT_SIZES = (20_000, 100_000)
 CHECKPOINT_STEPS = (1, 4, 20)
 GOAL_FACTOR = 2.0
 GOAL_SLACK_S = 0.3
 AREAS = ("src/ui", "src/services", "lib", "tests", "docs")
-GIT_ENV = {
-    **os.environ,
-    "LC_ALL": "C",
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-}
-VIBFLOW = [sys.executable, "-m", "vibflow"]
-
-
-def git(root: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", "-C", str(root), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=GIT_ENV,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"git {' '.join(args)} failed ({proc.returncode}): {proc.stderr.strip()}")
-    return proc.stdout
 
 
 def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -94,11 +74,6 @@ def median_s(cmd: list[str], cwd: Path, reps: int) -> float:
         run(cmd, cwd)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
-
-
-def default_dirs(files: int) -> int:
-    """400 folders for 20k files (50 each), 1,000 for 100k (100 each)."""
-    return max(1, files // 50 if files <= 20_000 else files // 100)
 
 
 def _text(i: int, tag: str = "v1") -> str:

@@ -1,0 +1,47 @@
+"""What the benchmark scripts share: git with a fixed identity, the vibflow
+command, a wall clock, and the folder count of the generated repositories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+VIBFLOW = [sys.executable, "-m", "vibflow"]
+GIT_ENV = {
+    **os.environ,
+    "LC_ALL": "C",
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+}
+
+
+def git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """``git -C root ARGS``; its output, stripped. A failure ends the benchmark."""
+    proc = subprocess.run(
+        ["git", "-C", str(root), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**GIT_ENV, **(env or {})},
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"git {' '.join(args)} failed ({proc.returncode}): {proc.stderr.strip()}")
+    return proc.stdout.strip()
+
+
+def timed(fn: Callable[[], object]) -> float:
+    """Wall time of ``fn()`` in milliseconds."""
+    t0 = time.perf_counter_ns()
+    fn()
+    return (time.perf_counter_ns() - t0) / 1e6
+
+
+def default_dirs(files: int) -> int:
+    """400 folders for 20k files (50 each), 1,000 for 100k (100 each)."""
+    return max(1, files // 50 if files <= 20_000 else files // 100)
