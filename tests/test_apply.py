@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from vibflow_repokit import write
 from vibflow_testutil import as_json, git, vf
 
 from vibflow.steps.checkpoints import restore
@@ -67,15 +68,6 @@ PARTIAL_PATHS = sorted(
 def ok_json(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert proc.returncode == 0, (proc.returncode, proc.stdout[-2000:], proc.stderr)
     return as_json(proc)
-
-
-def write(root: Path, rel: str, content: str | bytes) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
 
 
 def commit_all(root: Path, message: str = "app") -> None:

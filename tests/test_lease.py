@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from vibflow_repokit import write
 from vibflow_testutil import as_json, clean_env, git, harness_cmd, vf
 
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseFile, LeaseLost
@@ -126,12 +127,6 @@ def lease_json(folder: Path) -> dict[str, Any]:
     data = json.loads((folder / "lease.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
-
-
-def write(root: Path, rel: str, content: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content, encoding="utf-8")
 
 
 def drifted(repo: Path, n: int = 4) -> list[str]:

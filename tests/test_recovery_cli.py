@@ -15,13 +15,13 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testutil import Cli, as_json
+from vibflow_repokit import write
+from vibflow_testutil import Cli, as_json, git
 
 PLAN_KEYS = {
     "plan_id",
@@ -65,22 +65,6 @@ APP = {
 }
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(root), *args],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
-    ).stdout
-
-
-def write(root: Path, rel: str, content: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content, encoding="utf-8")
 
 
 def set_memory(root: Path, intent: str, explicit: dict[str, str]) -> None:

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testutil import Cli, as_json, vf
+from vibflow_repokit import write
+from vibflow_testutil import Cli, as_json, git, vf
 
 # -- helpers ------------------------------------------------------------------------------
 
@@ -36,26 +37,6 @@ APP = {
     "config.yaml": "shop:\n  currency: EUR\n",
     "tests/test_login.py": "def test_form():\n    assert True\n",
 }
-
-
-def git(root: Path, *args: str) -> str:
-    """Run git without letting it refresh the user's index as a side effect."""
-    return subprocess.run(
-        ["git", "-C", str(root), *args],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
-    ).stdout
-
-
-def write(root: Path, rel: str, content: str | bytes) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
 
 
 def commit_app(root: Path, files: dict[str, str | bytes] | None = None) -> None:

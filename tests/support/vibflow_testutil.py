@@ -22,8 +22,13 @@ Cli = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def git(root: Path, *args: str) -> str:
+    """Run git in ``root`` without letting it refresh the user's index on the side."""
     return subprocess.run(
-        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+        ["git", "-C", str(root), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
     ).stdout
 
 
