@@ -129,19 +129,9 @@ class Current:
             return cls("other")
         return cls("file", target.read_bytes(), bool(st.st_mode & stat.S_IXUSR))
 
-    def matches(self, item: Item, blob: bytes | None) -> bool:
-        """Is this already what ``item`` would leave at its path?"""
-        if item.action == "delete":
-            return self.kind == "missing"
-        if item.mode == "120000":
-            return self.kind == "link" and self.data == blob
-        return (
-            self.kind == "file" and self.executable == (item.mode == "100755") and self.data == blob
-        )
-
     def is_object(self, item: Item) -> bool:
-        """:meth:`matches`, judged by ``item``'s object id instead of its content:
-        no need to read the blob out of git just to compare."""
+        """Is this already what ``item`` would leave at its path (content, mode,
+        link)? Judged by git object id: no blob is read out of git to compare."""
         if item.action == "delete":
             return self.kind == "missing"
         if item.sha is None:
@@ -161,11 +151,6 @@ class Current:
         digest = algo(b"blob %d\0" % len(self.data), usedforsecurity=False)
         digest.update(self.data)
         return digest.hexdigest()
-
-
-def current_matches(root: Path, item: Item, blob: bytes | None) -> bool:
-    """Is the file already what the checkpoint holds (content, mode, link)?"""
-    return Current.read(root, item.path).matches(item, blob)
 
 
 def _inside(root: Path, link_dir: Path, target: bytes) -> bool:
