@@ -157,6 +157,7 @@ def vibflow_library(repo: Repo) -> None:
         lease.commit,
         on_batch=lease.renew,
         tag=lease.record.generation,
+        scratch=lease.file.folder,
     )
     lease.release()
 
@@ -271,7 +272,12 @@ def _phases_once(repo: Repo) -> dict[str, float]:
     clock(
         "restore",
         lambda: restore.restore_items(
-            repo.root, work, lease.commit, on_batch=lease.renew, tag=lease.record.generation
+            repo.root,
+            work,
+            lease.commit,
+            on_batch=lease.renew,
+            tag=lease.record.generation,
+            scratch=lease.file.folder,
         ),
     )
     clock("release", lease.release)

@@ -10,6 +10,15 @@ batch's renames happen inside one hold of a caller-supplied ``commit``
 context (the lease's mutex), which checks before every file that the right
 to write is still held. The folders are fsync'd after the renames.
 
+Replacing a file frees its old blocks, which on this kind of disk (ext4 with
+online discard) costs more than the rename itself and would sit on the
+sequential, lease-checked path. Given a ``scratch`` folder of vibflow's own
+on the same filesystem, each replaced file's old content first gets a second
+name there (a hard link), so the rename only swaps names; those names are
+removed on worker threads while the restore goes on. They are never a user's
+names: deleting them, or sweeping a killed restore's leftovers, only drops an
+extra link.
+
 Symlink entries are recreated only when they point inside the project;
 submodules are skipped; a path absent from the checkpoint is deleted only
 when the caller says the user confirmed that deletion. A file whose content
@@ -25,14 +34,16 @@ import hashlib
 import os
 import re
 import stat
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.checkpoints.durable import Flusher
 from vibflow.steps.workspace.git import Git
 
 Action = Literal["write", "delete", "skip"]
@@ -42,6 +53,7 @@ Hold = Callable[[Callable[[], None]], AbstractContextManager[Callable[[], None] 
 
 BATCH = 128  # files per batch: one mutex hold, one round of concurrent fsyncs
 FSYNC_THREADS = 32  # concurrent fsyncs beyond this stopped paying off on a virtio disk
+DROP_THREADS = 4  # freeing old blocks waits on the disk: a few at once overlap well
 
 
 @dataclass(frozen=True)
@@ -94,7 +106,7 @@ def read_blobs(git: Git, shas: Iterable[str]) -> dict[str, bytes]:
     wanted = list(dict.fromkeys(shas))
     if not wanted:
         return {}
-    out = git.run("cat-file", "--batch", stdin=("\n".join(wanted) + "\n").encode())
+    out = git.run("cat-file", "--batch", stdin=("\n".join(wanted) + "\n").encode(), spool=True)
     blobs: dict[str, bytes] = {}
     pos = 0
     for sha in wanted:
@@ -170,6 +182,8 @@ def _temp_for(target: Path, tag: int) -> Path:
 
 
 _TEMP = re.compile(r"\..+\.vibflow-restore(?:-(\d+))?\.tmp\Z", re.DOTALL)
+_RETIRED = re.compile(r"replaced-(\d+)-")
+_RETIRED_NAME = re.compile(r"\d+\Z")
 
 
 def sweep_temps(root: Path, paths: Iterable[str], below: int) -> int:
@@ -192,6 +206,70 @@ def sweep_temps(root: Path, paths: Iterable[str], below: int) -> int:
             except OSError:
                 continue
     return gone
+
+
+class _Retired:
+    """Second names for the old content of replaced files, dropped off the hot path.
+
+    Every name here is one vibflow made (``link`` refuses to overwrite), in a
+    folder it just created, so removing them never touches a user's file.
+    """
+
+    def __init__(self, scratch: Path | None, tag: int) -> None:
+        self.folder: Path | None = None
+        self.count = 0
+        if scratch is None:
+            return
+        try:
+            scratch.mkdir(parents=True, exist_ok=True)
+            _sweep_retired(scratch, below=tag)
+            self.folder = Path(tempfile.mkdtemp(prefix=f"replaced-{tag}-", dir=scratch))
+        except OSError:
+            self.folder = None  # the renames free the old blocks themselves
+
+    def keep(self, target: Path) -> str | None:
+        """Give ``target``'s current inode a second name; None when it cannot."""
+        if self.folder is None:
+            return None
+        name = str(self.count)
+        try:
+            os.link(target, self.folder / name, follow_symlinks=False)
+        except OSError:
+            # Missing (a new file), a folder, another filesystem, no hard links.
+            return None
+        self.count += 1
+        return name
+
+    def drop(self, folder: Path, names: Sequence[str]) -> None:
+        for name in names:
+            with suppress(FileNotFoundError):
+                (folder / name).unlink()
+
+    def close(self) -> None:
+        if self.folder is not None:
+            _remove_retired(self.folder)
+            self.folder = None
+
+
+def _remove_retired(folder: Path) -> None:
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if _RETIRED_NAME.match(entry.name):
+            with suppress(OSError):
+                Path(entry.path).unlink()
+    with suppress(OSError):
+        folder.rmdir()
+
+
+def _sweep_retired(scratch: Path, below: int) -> None:
+    """Remove what restores older than ``below`` (killed ones) left in ``scratch``."""
+    for entry in os.scandir(scratch):
+        found = _RETIRED.match(entry.name)
+        if found and int(found.group(1)) < below and entry.is_dir(follow_symlinks=False):
+            _remove_retired(Path(entry.path))
 
 
 @dataclass
@@ -255,13 +333,16 @@ class _Batch:
         hold: Hold,
         on_file: Callable[[Item, str], None] | None,
         on_error: Callable[[], None],
-    ) -> None:
+        retired: _Retired,
+    ) -> list[str]:
         """Make the batch visible: every rename (or deletion) inside one ``hold``.
 
         If it stops part way (the lease is gone), ``on_error`` runs while the
         hold is still held, so every temp file in flight is gone before anyone
-        else can take the lease.
+        else can take the lease. Returns the second names ``retired`` gave the
+        replaced files (to drop once the batch is done).
         """
+        kept: list[str] = []
         with hold(on_error) as still_ours:
             try:
                 for entry in self.staged:
@@ -269,6 +350,9 @@ class _Batch:
                         still_ours()
                     target = self.root / entry.item.path
                     if entry.tmp is not None:
+                        name = retired.keep(target)
+                        if name is not None:
+                            kept.append(name)
                         entry.tmp.replace(target)
                         entry.tmp = None
                     elif entry.what == "deleted":
@@ -278,6 +362,7 @@ class _Batch:
             except BaseException:
                 on_error()
                 raise
+        return kept
 
     def folders(self) -> list[Path]:
         changed = ("restored", "deleted")
@@ -298,10 +383,10 @@ class _Batch:
                 entry.tmp = None
 
 
-def _fsync_dirs(pool: ThreadPoolExecutor, dirs: Iterable[Path]) -> None:
+def _fsync_dirs(flusher: Flusher, dirs: Iterable[Path]) -> None:
     fds = [os.open(d, os.O_RDONLY | os.O_DIRECTORY) for d in dirs]
     try:
-        for waiting in [pool.submit(os.fsync, fd) for fd in fds]:
+        for waiting in flusher.submit(fds):
             waiting.result()
     finally:
         for fd in fds:
@@ -314,11 +399,12 @@ class _Pipeline:
     def __init__(self, root: Path, pool: ThreadPoolExecutor) -> None:
         self.root = root
         self.pool = pool
+        self.flusher = Flusher(pool)
         self.flying: list[tuple[_Batch, list[Future[None]]]] = []
 
     def launch(self, chunk: _Batch) -> None:
         fds = [e.fd for e in chunk.staged if e.fd is not None]
-        self.flying.append((chunk, [self.pool.submit(os.fsync, fd) for fd in fds]))
+        self.flying.append((chunk, self.flusher.submit(fds)))
 
     def land(self) -> _Batch:
         """The oldest batch, once every one of its files is on disk."""
@@ -346,6 +432,7 @@ def restore_items(
     known_stale: Iterable[str] = (),
     batch: int = BATCH,
     tag: int = 0,
+    scratch: Path | None = None,
 ) -> list[tuple[Item, str]]:
     """Bring each path to its checkpoint state, batch by batch; returns what was done.
 
@@ -355,11 +442,34 @@ def restore_items(
     folders fsync'd too). While one batch's fsyncs run, the next one is staged.
     ``known_stale`` names paths the caller already compared and found different.
     ``tag`` (the lease generation) names this restore's temp files; those of
-    older restores next to the paths are swept first.
+    older restores next to the paths are swept first. ``scratch`` is a folder of
+    vibflow's own on the same filesystem where replaced files' old content is
+    held under a second name until worker threads drop it (see the module doc);
+    without it each rename frees the old blocks itself.
     """
     sweep_temps(root, (item.path for item, _ in work), below=tag)
+    retired = _Retired(scratch, tag)
     stale = set(known_stale)
     done: list[tuple[Item, str]] = []
+    try:
+        _restore_batches(root, work, hold, on_file, on_batch, stale, batch, tag, retired, done)
+    finally:
+        retired.close()
+    return done
+
+
+def _restore_batches(
+    root: Path,
+    work: Sequence[tuple[Item, bytes | None]],
+    hold: Hold,
+    on_file: Callable[[Item, str], None] | None,
+    on_batch: Callable[[], None] | None,
+    stale: set[str],
+    batch: int,
+    tag: int,
+    retired: _Retired,
+    done: list[tuple[Item, str]],
+) -> None:
     starts = list(range(0, len(work), batch))
     made: set[Path] = set()
     with ThreadPoolExecutor(min(FSYNC_THREADS, max(1, len(work))), "vibflow-fsync") as pool:
@@ -384,16 +494,19 @@ def restore_items(
                     pipe.abandon()
 
                 try:
-                    ready.commit(hold, on_file, in_flight_gone)
+                    kept = ready.commit(hold, on_file, in_flight_gone, retired)
                 finally:
                     ready.discard_temps()
-                _fsync_dirs(pool, ready.folders())
+                if retired.folder is not None:
+                    for part in range(DROP_THREADS):
+                        if kept[part::DROP_THREADS]:
+                            pool.submit(retired.drop, retired.folder, kept[part::DROP_THREADS])
+                _fsync_dirs(pipe.flusher, ready.folders())
                 if on_batch is not None:
                     on_batch()
                 done.extend((e.item, e.what) for e in ready.staged)
         finally:
             pipe.abandon()
-    return done
 
 
 def write(root: Path, item: Item, blob: bytes | None, commit: Hold, *, tag: int = 0) -> str:

@@ -246,6 +246,7 @@ def apply(ctx: StepContext) -> StepResult:
             on_batch=on_batch,
             known_stale=stale,
             tag=lease.record.generation,
+            scratch=svc.lease_file.folder,
         )
     except LeaseLost:
         return _lease_lost(changed, sandwich_meta.checkpoint_id)

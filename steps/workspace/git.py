@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -24,6 +25,26 @@ _BASE_ENV = {
 }
 
 
+def _spooled(
+    argv: list[str], stdin: bytes | None, env: Mapping[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as answer:
+        if stdin is not None:
+            given.write(stdin)
+            given.seek(0)
+        proc = subprocess.run(
+            argv,
+            stdin=given if stdin is not None else subprocess.DEVNULL,
+            stdout=answer,
+            stderr=subprocess.PIPE,
+            env=env,
+            check=False,
+            timeout=600,
+        )
+        answer.seek(0)
+        return subprocess.CompletedProcess(argv, proc.returncode, answer.read(), proc.stderr)
+
+
 class Git:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -35,17 +56,25 @@ class Git:
         stdin: bytes | None = None,
         env: Mapping[str, str] | None = None,
         ok: Sequence[int] = (0,),
+        spool: bool = False,
     ) -> bytes:
+        """Run git; its output as bytes.
+
+        ``spool`` passes a large input and output through unnamed temp files
+        instead of pipes: git writes a big answer in small pieces, and taking
+        them from a pipe one wake-up at a time cost more than the answer itself
+        (a megabyte of ``cat-file --batch``: 40 ms through pipes, 27 through a
+        file, 20 in a shell).
+        """
         full_env = {**os.environ, **_BASE_ENV, **(env or {})}
+        argv = ["git", "-C", str(self.root), *args]
         try:
-            proc = subprocess.run(
-                ["git", "-C", str(self.root), *args],
-                input=stdin,
-                capture_output=True,
-                env=full_env,
-                check=False,
-                timeout=600,
-            )
+            if spool:
+                proc = _spooled(argv, stdin, full_env)
+            else:
+                proc = subprocess.run(
+                    argv, input=stdin, capture_output=True, env=full_env, check=False, timeout=600
+                )
         except (OSError, subprocess.SubprocessError) as exc:
             raise VibflowError(
                 ErrorCode.STORE_ERROR, f"could not run git {args[0]} ({type(exc).__name__})"
