@@ -43,18 +43,22 @@ def _syncfs() -> Callable[[int], int] | None:
 
 def unwritten_bytes(meminfo: Path = _MEMINFO) -> int | None:
     """Data the kernel holds but has not written yet (all filesystems), or None."""
-    total = 0
-    found = 0
+    values: dict[str, int] = {}
     try:
         with meminfo.open(encoding="ascii") as fh:
             for line in fh:
-                if line.startswith(("Dirty:", "Writeback:")):
-                    fields = line.split()
-                    total += int(fields[1]) * (1024 if fields[2:] == ["kB"] else 1)
-                    found += 1
+                name, _, rest = line.partition(":")
+                if name not in ("Dirty", "Writeback"):
+                    continue
+                if name in values:
+                    return None  # not the kernel's format
+                fields = rest.split()
+                if fields[1:] not in ([], ["kB"]):
+                    return None
+                values[name] = int(fields[0]) * (1024 if fields[1:] else 1)
     except (OSError, ValueError, IndexError):
         return None
-    return total if found == 2 else None
+    return sum(values.values()) if len(values) == 2 else None
 
 
 class Flusher:
