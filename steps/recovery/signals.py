@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -206,12 +207,15 @@ def collect(
     scratch_index: Path,
 ) -> Signals:
     head = git.head()
-    tracked = diffs.head_to_worktree(git, scratch_index)
-    untracked = [
-        p
-        for p in git.z("ls-files", "-z", "--others", "--exclude-standard")
-        if not p.startswith(".vibflow/")
-    ]
+    # The three listings are independent reads: run side by side, git works on
+    # the other core while this process parses and waits.
+    with ThreadPoolExecutor(3, "vibflow-signals") as pool:
+        diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, head or diffs.EMPTY_TREE)
+        listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
+        logging = pool.submit(recent_commits, git, head)
+        tracked = diffing.result()
+        untracked = [p for p in listing.result() if not p.startswith(".vibflow/")]
+        found_commits = logging.result()
     changed: list[ChangedFile] = []
     for c in tracked:
         changed.append(
@@ -250,7 +254,7 @@ def collect(
             continue  # deleted: no time of its own
     mem, intent, stale = memory_signals(memory_view)
     set_at, anchor = intent_anchor(memory_view)
-    commits = mark_since_intent(recent_commits(git, head), set_at, anchor)
+    commits = mark_since_intent(found_commits, set_at, anchor)
     return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits)
 
 

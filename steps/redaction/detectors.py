@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from vibflow.steps.redaction.offline import without_network_client
 from vibflow.steps.redaction.patterns import (
     EXTRAS,
     WORD,
@@ -141,41 +142,42 @@ class Detectors:
     """The configured plugins; one instance per process, used under one lock."""
 
     def __init__(self) -> None:
-        from detect_secrets.filters import heuristic
-        from detect_secrets.plugins import (
-            artifactory,
-            aws,
-            azure_storage_key,
-            basic_auth,
-            cloudant,
-            discord,
-            github_token,
-            gitlab_token,
-            ibm_cloud_iam,
-            ibm_cos_hmac,
-            jwt,
-            mailchimp,
-            npm,
-            openai,
-            pypi_token,
-            sendgrid,
-            slack,
-            softlayer,
-            square_oauth,
-            stripe,
-            telegram_token,
-            twilio,
-        )
-        from detect_secrets.plugins.high_entropy_strings import (
-            Base64HighEntropyString,
-            HexHighEntropyString,
-        )
-        from detect_secrets.plugins.keyword import (
-            CONFIG_DENYLIST_REGEX_TO_GROUP,
-            DENYLIST_REGEX,
-            FOLLOWED_BY_ARROW_FUNCTION_SIGN_QUOTES_REQUIRED_REGEX,
-            KeywordDetector,
-        )
+        with without_network_client():
+            from detect_secrets.filters import heuristic
+            from detect_secrets.plugins import (
+                artifactory,
+                aws,
+                azure_storage_key,
+                basic_auth,
+                cloudant,
+                discord,
+                github_token,
+                gitlab_token,
+                ibm_cloud_iam,
+                ibm_cos_hmac,
+                jwt,
+                mailchimp,
+                npm,
+                openai,
+                pypi_token,
+                sendgrid,
+                slack,
+                softlayer,
+                square_oauth,
+                stripe,
+                telegram_token,
+                twilio,
+            )
+            from detect_secrets.plugins.high_entropy_strings import (
+                Base64HighEntropyString,
+                HexHighEntropyString,
+            )
+            from detect_secrets.plugins.keyword import (
+                CONFIG_DENYLIST_REGEX_TO_GROUP,
+                DENYLIST_REGEX,
+                FOLLOWED_BY_ARROW_FUNCTION_SIGN_QUOTES_REQUIRED_REGEX,
+                KeywordDetector,
+            )
 
         classes: list[type[RegexBasedDetector]] = [
             artifactory.ArtifactoryDetector,

@@ -86,16 +86,17 @@ def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
     return parse(git.run("diff-tree", "-r", "-z", "-M", "--raw", "--numstat", old, new))
 
 
-def head_to_worktree(git: Git, scratch_index: Path) -> list[Change]:
+def head_to_worktree(git: Git, scratch_index: Path, base: str | None = None) -> list[Change]:
     """Tracked changes (staged or not) from HEAD — or from nothing, before the
-    first commit — to the working tree.
+    first commit — to the working tree. ``base`` is HEAD's commit when the caller
+    has read it already (or :data:`EMPTY_TREE`).
 
     Porcelain ``git diff`` refreshes stat-dirty index entries and *writes the
     index* (even with GIT_OPTIONAL_LOCKS=0), so it runs against a scratch copy
     of the user's index, never the index itself. The copy keeps the original's
     mtime, which git needs to judge racily clean entries.
     """
-    base = git.head() or EMPTY_TREE
+    base = base or git.head() or EMPTY_TREE
     user_index = git.git_dir() / "index"
     scratch_index.parent.mkdir(parents=True, exist_ok=True)
     if user_index.exists():
