@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 from vibflow_testkit import read_effects
@@ -26,3 +28,15 @@ def test_wait_stops_non_interactively_and_prints_the_step_command(cli: Cli) -> N
     assert proc.returncode == 0, proc.stderr
     assert "is waiting at 'choose'" in proc.stdout
     assert "vibflow step run_" in proc.stdout
+
+
+def test_json_output_escapes_what_utf8_cannot_carry() -> None:
+    """A non-UTF-8 file name (lone surrogates) comes out as ASCII-escaped JSON that parses
+    back to the same text; other text stays readable UTF-8."""
+    from vibflow.cli.output import dumps
+
+    name = os.fsdecode(b"big-\xe9.bin")
+    escaped = dumps({"path": name})
+    escaped.encode("utf-8")
+    assert json.loads(escaped) == {"path": name}
+    assert "café" in dumps({"path": "café.txt"})

@@ -137,3 +137,22 @@ def test_terminal_recover_restores_after_numbered_choice_and_typed_confirmation(
     assert "config.yaml" not in status
     assert "src/services/auth.py" not in status
     assert "src/ui/login.py" in status  # in-scope work kept
+
+
+def test_json_is_indented_on_a_terminal_and_one_line_in_a_pipe(repo: Path) -> None:
+    """`--json` indents for a person at a terminal and prints one line for a program;
+    both parse to the same object."""
+    code, text = _drive(repo, ["runs", "list", "--json"], [], env={})
+    assert code == 0, text
+    on_terminal = text.replace("\r\n", "\n")
+    assert on_terminal.startswith("{\n  ")
+    piped = subprocess.run(
+        harness_cmd("runs", "list", "--json"),
+        cwd=repo,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert piped.count("\n") == 1
+    assert json.loads(on_terminal) == json.loads(piped)

@@ -110,7 +110,8 @@ def _covers(entry: str, path: str) -> bool:
 
 def _nfc(path: str) -> str:
     # Memory stores NFC; git reports the bytes on disk (NFD on macOS tools).
-    return unicodedata.normalize("NFC", path)
+    # ASCII is NFC already (most paths: skips ~80,000 calls at 100k files).
+    return path if path.isascii() else unicodedata.normalize("NFC", path)
 
 
 def explicit_match(c: ChangedFile, explicit: Iterable[str]) -> str | None:

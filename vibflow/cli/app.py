@@ -83,7 +83,7 @@ def _report(err: VibflowError, as_json: bool, cause: BaseException | None = None
     if STATE.debug:
         traceback.print_exception(cause or err, file=sys.stderr)
     if as_json:
-        typer.echo(json.dumps({"error": err.to_json()}, indent=2))
+        typer.echo(output.dumps({"error": err.to_json()}))
     typer.echo(f"vibflow: {err.render()}", err=True)
 
 
@@ -370,14 +370,13 @@ def flows_validate(
     problems = problems_of(text, str(path), build_registry(STATE.registry_hook))
     if as_json:
         typer.echo(
-            json.dumps(
+            output.dumps(
                 {
                     "ok": not problems,
                     "problems": [
                         {"location": str(p.location), "message": p.message} for p in problems
                     ],
                 },
-                indent=2,
             )
         )
     elif problems:
@@ -416,7 +415,7 @@ def audit_verify(
     target = project.state_dir / "recovery" / "audit_quarantine.jsonl" if quarantine else None
     report = project.audit.verify(quarantine=target)
     if as_json:
-        typer.echo(json.dumps(report.to_json(), indent=2))
+        typer.echo(output.dumps(report.to_json()))
     elif report.ok:
         typer.echo(f"audit ok: {report.rows} rows, sequence and hash chain intact")
     else:
@@ -441,15 +440,13 @@ def demo(
     result = demo_mod.build(directory, STATE.registry_hook)
     if as_json:
         typer.echo(
-            json.dumps(
+            output.dumps(
                 {
                     "project": str(result.root),
                     "run_id": result.run.run_id,
                     "checkpoint_id": result.checkpoint_id,
                     "plan": result.plan,
                 },
-                indent=2,
-                ensure_ascii=False,
             )
         )
         return

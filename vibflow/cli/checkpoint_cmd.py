@@ -11,6 +11,7 @@ import typer
 
 from vibflow.cli.app import JSON_OPT, app, handled
 from vibflow.cli.memory_cmd import _project
+from vibflow.cli.output import dumps
 
 checkpoint_app = typer.Typer(help="Snapshots of your working tree.", no_args_is_help=True)
 app.add_typer(checkpoint_app, name="checkpoint")
@@ -42,7 +43,7 @@ def checkpoint_create(
     """Snapshot tracked changes and untracked files (ignored files never)."""
     meta = _project().checkpoints.create(message, progress=_progress())
     if as_json:
-        typer.echo(json.dumps(_meta_json(meta), indent=2))
+        typer.echo(dumps(_meta_json(meta)))
         return
     verb = "nothing changed since" if meta.reused else "created"
     typer.echo(f"{verb} checkpoint {meta.checkpoint_id} ({meta.file_count} files)")
@@ -58,11 +59,7 @@ def checkpoint_list(as_json: bool = JSON_OPT) -> None:
     metas = store.all()
     size = store.size_bytes() if metas else 0
     if as_json:
-        typer.echo(
-            json.dumps(
-                {"checkpoints": [_meta_json(m) for m in metas], "store_bytes": size}, indent=2
-            )
-        )
+        typer.echo(dumps({"checkpoints": [_meta_json(m) for m in metas], "store_bytes": size}))
         return
     if not metas:
         typer.echo('no checkpoints yet — `vibflow checkpoint create -m "before the agent"`')
@@ -95,7 +92,7 @@ def checkpoint_show(checkpoint_id: str, as_json: bool = JSON_OPT) -> None:
     """One checkpoint's metadata."""
     meta = _project().checkpoints.get(checkpoint_id)
     if as_json:
-        typer.echo(json.dumps(_meta_json(meta), indent=2))
+        typer.echo(dumps(_meta_json(meta)))
         return
     for key, value in _meta_json(meta).items():
         typer.echo(f"{key}: {value}")
@@ -112,13 +109,12 @@ def checkpoint_diff(
     changes = _project().checkpoints.diff(a, b)
     if as_json:
         typer.echo(
-            json.dumps(
+            dumps(
                 {
                     "from": a,
                     "to": b or "working_tree",
                     "changes": [c.model_dump(mode="json") for c in changes],
                 },
-                indent=2,
             )
         )
         return

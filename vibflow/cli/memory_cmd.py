@@ -10,6 +10,7 @@ from typing import Any
 import typer
 
 from vibflow.cli.app import JSON_OPT, STATE, app, handled
+from vibflow.cli.output import dumps
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 memory_app = typer.Typer(help="Show and edit the project's memory.", no_args_is_help=True)
@@ -60,7 +61,7 @@ def memory_show(as_json: bool = JSON_OPT) -> None:
         data["freshness"] = view.freshness.to_json()
         data["read_only"] = view.read_only
         data["warning"] = view.warning
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        typer.echo(dumps(data))
         return
     from vibflow.cli import memory_render
 

@@ -9,6 +9,7 @@ object has ``run_id``, ``flow``, ``status``, ``state``, ``blocked_reason`` and
 from __future__ import annotations
 
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -21,8 +22,26 @@ if TYPE_CHECKING:
 _CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
 
 
+def dumps(data: Any) -> str:
+    """``--json`` output: indented for a person at a terminal, one line for a program.
+
+    The indenting encoder is pure Python (a 100,000-file plan took ~30 ms to
+    indent and 4x less on one line), and programs parse either form alike.
+    Text is UTF-8 where it can be.
+    """
+    indent = 2 if sys.stdout.isatty() else None
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A file name that is not UTF-8 reaches here as lone surrogates, which
+        # no UTF-8 output can carry: escape everything that is not ASCII.
+        text = json.dumps(data, indent=indent)
+    return text
+
+
 def _emit(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    typer.echo(dumps(data))
 
 
 def stored_definition(run: RunRecord) -> FlowDefinition:

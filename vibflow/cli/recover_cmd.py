@@ -8,6 +8,7 @@ import typer
 
 from vibflow.cli.app import JSON_OPT, app, handled
 from vibflow.cli.memory_cmd import _project
+from vibflow.cli.output import dumps
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 recover_app = typer.Typer(
@@ -42,7 +43,7 @@ def recover(
         "recovery_preview" if preview else "recovery_explain", result="ok", **advice.audit_facts()
     )
     if as_json:
-        typer.echo(json.dumps(advice.payload, indent=2, ensure_ascii=False))
+        typer.echo(dumps(advice.payload))
         return
     from vibflow.cli import recover_render
 
