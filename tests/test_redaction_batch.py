@@ -9,6 +9,7 @@ corpus and on generated mixes of secrets, near misses and ordinary paths.
 
 from __future__ import annotations
 
+import getpass
 import re
 from pathlib import Path
 
@@ -113,3 +114,93 @@ TOKENS = st.sampled_from(
 @given(st.lists(st.lists(TOKENS, min_size=1, max_size=4).map(" ".join), max_size=25))
 def test_generated_payloads_redact_as_their_strings_alone(strings: list[str]) -> None:
     assert_same_as_alone(strings)
+
+
+# -- the privacy filter's joint search (privacy.quiet_texts) ----------------------------------
+
+PRIVATE = [
+    "{root}/src/app.py",
+    "see {root}",
+    "{home}/.ssh/id_ed25519",
+    "cd {home} && make",
+    "mail ops@example.com now",
+    "http://build-box.internal:8080/x",
+    "host db.corp.local",
+    "ping 10.0.3.7",
+    "ping 192.168.1.20 then",
+    "fd12:3456:789a::1 is ours",
+    "C:\\Users\\someone\\repo\\a.py",
+    "\\\\server\\share\\x",
+    "/etc/hosts and /var/log/syslog",
+    "/tmp/build-1234/out.o",  # noqa: S108 -- a text to redact, never a file
+    "user {user} ran it",
+    "a {user}-owned file",  # the name inside a word: the filter decides, alone
+    "version 10.0.3.7",  # a version, not an address: the filter decides, alone
+]
+
+
+def fill(strings: list[str], root: Path) -> list[str]:
+    values = {"root": str(root), "home": str(Path.home()), "user": getpass.getuser()}
+    return [s.format(**values) for s in strings]
+
+
+def private_strings(root: Path) -> list[str]:
+    return fill(PRIVATE, root)
+
+
+def privacy_alone(strings: list[str], root: Path) -> tuple[list[str], int]:
+    values, hits = [], 0
+    for text in strings:
+        red = redact_text(text, root=root)
+        values.append(str(red.value))
+        hits += red.counts.privacy_hits
+    return values, hits
+
+
+def test_private_strings_among_clean_paths_redact_as_they_do_alone(tmp_path: Path) -> None:
+    """Paths under the project and home, addresses, hosts and names, between clean
+    relative paths: each comes out exactly as when redacted alone, same mask count."""
+    mixed: list[str] = []
+    private = private_strings(tmp_path)
+    for i, text in enumerate(private * 3):
+        mixed += [PATHS[i % len(PATHS)], text]
+    together = redact_payload(mixed + PATHS, root=tmp_path)
+    alone, hits = privacy_alone(mixed + PATHS, tmp_path)
+    assert together.value == alone
+    assert together.counts.privacy_hits == hits
+
+
+def test_the_joint_privacy_search_leaves_every_private_string_to_the_filter(
+    tmp_path: Path,
+) -> None:
+    """quiet_texts settles ordinary relative paths and never a string the filter
+    would change."""
+    from vibflow.steps.redaction.privacy import PrivacyContext, filter_privacy, quiet_texts
+
+    ctx = PrivacyContext.for_root(tmp_path)
+    private = private_strings(tmp_path)
+    quiet = quiet_texts([*PATHS, *private], ctx)
+    assert set(PATHS) <= quiet
+    for text in private:
+        if filter_privacy(text, ctx)[1]:
+            assert text not in quiet, text
+    for text in quiet:
+        assert filter_privacy(text, ctx) == (text, 0)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from([*PRIVATE, *PATHS, "", " ", "x" * 300]), min_size=1, max_size=3
+        ).map(" ".join),
+        max_size=20,
+    )
+)
+def test_generated_private_payloads_redact_as_their_strings_alone(strings: list[str]) -> None:
+    root = Path("/work/some-project")
+    filled = fill(strings, root)
+    together = redact_payload(filled, root=root)
+    alone, hits = privacy_alone(filled, root)
+    assert together.value == alone
+    assert together.counts.privacy_hits == hits

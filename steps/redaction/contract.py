@@ -30,7 +30,12 @@ from typing import Any, Literal
 
 from vibflow.engine.audit import RedactionCounts
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.steps.redaction.privacy import PrivacyContext, contains_absolute_path, filter_privacy
+from vibflow.steps.redaction.privacy import (
+    PrivacyContext,
+    contains_absolute_path,
+    filter_privacy,
+    quiet_texts,
+)
 from vibflow.steps.redaction.secrets import clean_texts, collapse_whitespace, mask_secrets
 from vibflow.steps.redaction.summarize import summarize
 
@@ -74,6 +79,10 @@ class _Scan:
     privacy_hits: int
     summarized: bool
 
+    @property
+    def untouched(self) -> bool:
+        return not (self.secret_hits or self.privacy_hits or self.summarized)
+
 
 def _redact_string(
     text: str,
@@ -83,13 +92,14 @@ def _redact_string(
     tally: _Tally,
     memo: dict[tuple[str, int], _Scan] | None = None,
     clean: frozenset[str] = frozenset(),
+    quiet: frozenset[str] = frozenset(),
 ) -> str:
     # A payload repeats its strings (the same path in several lists): scan each
     # distinct string once, but count and mark every occurrence as before.
     key = (text, max_chars)
     scan = memo.get(key) if memo is not None else None
     if scan is None:
-        scan = _scan(text, ctx, max_chars, clean)
+        scan = _scan(text, ctx, max_chars, clean, quiet)
         if memo is not None:
             memo[key] = scan
     tally.secret_hits += scan.secret_hits
@@ -106,8 +116,14 @@ def _redact_string(
 
 
 def _scan(
-    text: str, ctx: PrivacyContext, max_chars: int, clean: frozenset[str] = frozenset()
+    text: str,
+    ctx: PrivacyContext,
+    max_chars: int,
+    clean: frozenset[str] = frozenset(),
+    quiet: frozenset[str] = frozenset(),
 ) -> _Scan:
+    """``clean``: texts known to hold no secret; ``quiet``: texts (whitespace
+    collapsed) known to need no privacy mask — both found for a whole payload."""
     current = text
     secret_hits = privacy_hits = 0
     summarized = False
@@ -116,7 +132,10 @@ def _scan(
             masked, s_hits = collapse_whitespace(current), 0
         else:
             masked, s_hits = mask_secrets(current)
-        masked, p_hits = filter_privacy(masked, ctx)
+        if masked in quiet:
+            p_hits = 0
+        else:
+            masked, p_hits = filter_privacy(masked, ctx)
         summary = summarize(masked, max_chars)
         if summary.text == current:
             break
@@ -158,9 +177,9 @@ def redact_payload(
     # A payload is mostly short clean strings (paths, ids): one scan of all of
     # them settles most, instead of one scan each.
     clean = clean_texts(_texts(data))
-    walker = _Walker(
-        PrivacyContext.for_root(root), frozenset(omit), max_field_chars, tally, clean=clean
-    )
+    ctx = PrivacyContext.for_root(root)
+    quiet = quiet_texts((collapse_whitespace(t) for t in clean), ctx)
+    walker = _Walker(ctx, frozenset(omit), max_field_chars, tally, clean=clean, quiet=quiet)
     value = walker.walk(data, "", "")
     return Redacted(value, tally.counts(), tally.marks)
 
@@ -177,14 +196,25 @@ class _Walker:
     tally: _Tally
     memo: dict[tuple[str, int], _Scan] = field(default_factory=dict)
     clean: frozenset[str] = frozenset()
+    quiet: frozenset[str] = frozenset()
     keys: dict[str, tuple[str, int, int]] = field(default_factory=dict)
 
     def walk(self, node: Any, path: str, raw_path: str) -> Any:
         if node is None or isinstance(node, bool | int | float):
             return node
         if isinstance(node, str):
+            seen = self.memo.get((node, self.max_chars))
+            if seen is not None and seen.untouched:
+                return seen.text  # nothing to count or mark: most strings of a payload
             return _redact_string(
-                node, self.ctx, self.max_chars, path, self.tally, self.memo, self.clean
+                node,
+                self.ctx,
+                self.max_chars,
+                path,
+                self.tally,
+                self.memo,
+                self.clean,
+                self.quiet,
             )
         if isinstance(node, Mapping):
             return self._walk_mapping(node, path, raw_path)
@@ -233,7 +263,7 @@ class _Walker:
         sub = _Tally()
         # Keys are never summarized (a key is a name, not output).
         safe = _redact_string(
-            key, self.ctx, max(len(key) * 4, 4096), "", sub, self.memo, self.clean
+            key, self.ctx, max(len(key) * 4, 4096), "", sub, self.memo, self.clean, self.quiet
         )
         self.tally.secret_hits += sub.secret_hits
         self.tally.privacy_hits += sub.privacy_hits

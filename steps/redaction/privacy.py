@@ -27,6 +27,7 @@ and "the check refuses it" can never disagree.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import getpass
@@ -34,7 +35,7 @@ import ipaddress
 import os
 import re
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -478,6 +479,45 @@ def filter_privacy(text: str, ctx: PrivacyContext) -> tuple[str, int]:
     spans.extend(_address_spans(text, low))
     spans.extend(_word_spans(text, ctx))
     return apply(text, spans)
+
+
+def quiet_texts(texts: Iterable[str], ctx: PrivacyContext) -> frozenset[str]:
+    """The single-line ``texts`` :func:`filter_privacy` would return unchanged, found
+    with one search of all of them as the lines of one document.
+
+    Every rule either searches for a spelling that holds no line break (the
+    project root, the home folder, user and host names) or looks only at the
+    lines its gate finds, so a text without a single such hit on its line has
+    none alone. A text with any hit is left to be filtered by itself.
+    """
+    lines = [t for t in dict.fromkeys(texts) if t and "\n" not in t]
+    spellings = (*ctx.roots, *ctx.homes, *ctx.names, *ctx.hosts)
+    if not lines or any("\n" in s for s in spellings):
+        return frozenset()
+    compiled = _compiled(ctx)
+    doc = "\n".join(lines)
+    low = _lowered(doc)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    searches: list[Iterable[int]] = [
+        gate.starts(doc, low)
+        for gate in (
+            _WINDOWS_GATE,
+            _UNC_GATE,
+            compiled.posix_gate,
+            _EMAIL_GATE,
+            _URL_GATE,
+            _INTERNAL_GATE,
+            _IPV4_GATE,
+            _IPV6_GATE,
+        )
+    ]
+    for pattern in (compiled.prefixes, compiled.words):
+        if pattern is not None:
+            searches.append(m.start() for m in pattern.finditer(doc))
+    touched = {bisect.bisect_right(starts, pos) - 1 for search in searches for pos in search}
+    return frozenset(line for i, line in enumerate(lines) if i not in touched)
 
 
 def contains_absolute_path(text: str, ctx: PrivacyContext) -> bool:

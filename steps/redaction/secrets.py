@@ -147,6 +147,8 @@ def detectors() -> Detectors:
 
 
 def collapse_whitespace(text: str) -> str:
+    if len(text) < 65:  # too short to hold a long blank run (most of a payload)
+        return text
     return LONG_BLANK.sub(" ", text)
 
 
