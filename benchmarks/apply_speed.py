@@ -58,7 +58,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchkit import GIT_ENV, VIBFLOW, git, timed
+from benchkit import GIT_ENV, VIBFLOW, compile_installed, git, timed
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseFile
@@ -389,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
+    compile_installed()
     with tempfile.TemporaryDirectory(prefix="vibflow-apply-bench-") as tmp:
         root = Path(tmp) / "project"
         root.mkdir()

@@ -51,7 +51,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchkit import default_dirs, git, timed
+from benchkit import compile_installed, default_dirs, git, timed
 
 from vibflow.steps.checkpoints.store import CheckpointStore
 from vibflow.steps.workspace.root import state_dir
@@ -305,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
     args = parser.parse_args(argv)
+    compile_installed()
     sizes = args.files or list(DEFAULT_SIZES)
     doc: dict[str, Any] = {
         "meta": {

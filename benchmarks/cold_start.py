@@ -34,6 +34,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchkit import compile_installed
+
 REPO = Path(__file__).resolve().parents[1]
 GOAL_S = 0.25  # each vibflow command answers within 0.25 s
 IMPORTTIME_RUNS = 5
@@ -180,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--venv", default=str(REPO / ".venv"), help="the venv to run")
     args = parser.parse_args(argv)
+    compile_installed()
     doc = measure(args)
     if args.json:
         print(json.dumps(doc, indent=2))

@@ -49,7 +49,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchkit import GIT_ENV, VIBFLOW, default_dirs, git
+from benchkit import GIT_ENV, VIBFLOW, compile_installed, default_dirs, git
 
 DEFAULT_SIZES = (20_000, 100_000)
 CHECKPOINT_STEPS = (1, 4, 20)
@@ -369,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
     args = parser.parse_args(argv)
+    compile_installed()
     sizes = args.files or list(DEFAULT_SIZES)
     env = environment()
     results = []

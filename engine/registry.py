@@ -15,11 +15,13 @@ import enum
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.kinds import FinalStatus, GuardParam, Mutation
-from vibflow.engine.recap import RecapEnricher
+
+if TYPE_CHECKING:  # the recap models load only where a recap is made
+    from vibflow.engine.recap import RecapEnricher
 
 
 class GuardFamily(enum.StrEnum):
