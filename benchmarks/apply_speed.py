@@ -155,7 +155,7 @@ def vibflow_library(repo: Repo) -> None:
         repo.root,
         [(i, blobs.get(i.sha or "")) for i in items],
         lease.commit,
-        on_batch=lease.renew,
+        on_batch=lease.renew_if_due,
         tag=lease.record.generation,
         scratch=lease.file.folder,
     )
@@ -275,7 +275,7 @@ def _phases_once(repo: Repo) -> dict[str, float]:
             repo.root,
             work,
             lease.commit,
-            on_batch=lease.renew,
+            on_batch=lease.renew_if_due,
             tag=lease.record.generation,
             scratch=lease.file.folder,
         ),

@@ -525,3 +525,25 @@ def test_a_holder_on_another_host_is_waited_for_until_expiry(tmp_path: Path) -> 
     assert busy.value.operation_id == "op_elsewhere"
     clock.advance(61)
     assert lease_file.acquire("op_here").record.generation == 8
+
+
+def test_renew_if_due_renews_only_once_a_third_of_the_lease_is_used(tmp_path: Path) -> None:
+    """A restore asks after every batch: the lease is rewritten only once a third of its
+    time has passed, and a lease taken over meanwhile still fails with LeaseLost."""
+    folder = tmp_path / "recovery"
+    clock = Clock()
+    lease_file = LeaseFile(folder, ttl_seconds=6, clock=clock)
+    lease = lease_file.acquire("op_1")
+    first = lease_json(folder)
+    clock.advance(1.9)
+    lease.renew_if_due()
+    assert lease_json(folder) == first  # 4.1 s of 6 left: not yet
+    clock.advance(0.2)
+    lease.renew_if_due()
+    renewed = lease_json(folder)
+    assert renewed["expires_at"] > first["expires_at"]
+    clock.advance(6.5)  # expired: someone else takes it
+    other = lease_file.acquire("op_2")
+    with pytest.raises(LeaseLost):
+        lease.renew_if_due()
+    assert other.release()

@@ -296,6 +296,8 @@ def _check_names(names: Sequence[str], *, echo: bool) -> None:
     if any(not n.strip() for n in present):
         raise reject(PathRule.EMPTY)  # a blank name (spaces, NBSP) is invisible in a listing
     verdicts = [_name_verdict(name) for name in present]
+    if verdicts.count(None) == len(verdicts):
+        return  # every name is fine (nearly always)
     for rank, (rule, _) in enumerate(_NAME_RULES):
         for name, worst in zip(present, verdicts, strict=True):
             if worst == rank:

@@ -232,7 +232,7 @@ def apply(ctx: StepContext) -> StepResult:
 
     def on_batch() -> None:
         ctx.progress.flush()
-        lease.renew()
+        lease.renew_if_due()
 
     try:
         # Ownership and generation are verified under the lease mutex when a
