@@ -23,6 +23,7 @@ import shutil
 import struct
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -228,27 +229,32 @@ class CheckpointStore:
         git_dir = self.git.git_dir()
         if state.get("user_index") is None or state["user_index"] != _signature(git_dir / "index"):
             return None
-        out = self.git.run(
-            "status",
-            "--porcelain=v2",
-            "-z",
-            "--branch",
-            "--no-ahead-behind",  # only HEAD's id is wanted, never an upstream count
-            "--untracked-files=all",
-            "--no-renames",
-            "--ignore-submodules=dirty",
-            # Our private index: git may store the stat data it refreshed.
-            env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
-        )
+        previous = [p for p in state.get("untracked", []) if isinstance(p, str)]
+        with ThreadPoolExecutor(1, "vibflow-check-ignore") as pool:
+            # Independent of the status below: asked side by side, git answers
+            # both in the time of the status alone.
+            ignored = pool.submit(self._any_now_ignored, previous) if previous else None
+            out = self.git.run(
+                "status",
+                "--porcelain=v2",
+                "-z",
+                "--branch",
+                "--no-ahead-behind",  # only HEAD's id is wanted, never an upstream count
+                "--untracked-files=all",
+                "--no-renames",
+                "--ignore-submodules=dirty",
+                # Our private index: git may store the stat data it refreshed.
+                env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
+            )
+            now_ignored = ignored is not None and ignored.result()
         head, clean, untracked = _parse_status(out)
         if not clean or head != last.get("head"):
             return None
         if not self._still_skipped(untracked, last.get("skipped", [])):
             return None
-        previous = [p for p in state.get("untracked", []) if isinstance(p, str)]
         if self._nested_repo_appeared(previous):
             return None
-        if previous and self._any_now_ignored(previous):
+        if now_ignored:
             return None  # an ignore rule outside the tree (info/exclude) changed
         return self._last_meta(git_dir, last)
 
