@@ -251,3 +251,39 @@ def test_a_refused_syncfs_is_not_taken_for_success(
     finally:
         os.close(handle)
         os.close(fds[0])
+
+
+def test_kernel_versions_are_read_from_uname_strings() -> None:
+    """Only the leading numbers of major and minor count."""
+    assert durable.kernel_version("6.18.44-fc-v769") == (6, 18)
+    assert durable.kernel_version("5.8.0-rc1") == (5, 8)
+    assert durable.kernel_version("5.4.0-100-generic") < durable.SYNCFS_KERNEL
+    assert durable.kernel_version("garbage") == ()
+
+
+def test_filesystem_types_come_from_mountinfo_with_or_without_optional_fields(
+    tmp_path: Path,
+) -> None:
+    """Each line's major:minor maps to the type after the ' - ' separator; odd lines are
+    skipped and a missing file gives nothing (so nothing is trusted)."""
+    info = tmp_path / "mountinfo"
+    info.write_text(
+        "27 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+        "25 24 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw\n"
+        "40 27 0:45 / /mnt/share rw master:2 shared:7 - fuse.sshfs host:/ rw\n"
+        "not a mount line\n",
+        encoding="utf-8",
+    )
+    assert durable.filesystem_types(info) == {
+        (254, 0): "ext4",
+        (0, 23): "tmpfs",
+        (0, 45): "fuse.sshfs",
+    }
+    assert durable.filesystem_types(tmp_path / "absent") == {}
+    assert "fuse.sshfs" not in durable.SYNCFS_FILESYSTEMS
+
+
+@pytest.mark.skipif(not LINUX, reason="/proc is Linux's")
+def test_a_pseudo_filesystem_is_never_trusted_with_syncfs() -> None:
+    """/proc is not a filesystem whose syncfs answer means the data is on disk."""
+    assert not durable.trusted_device(Path("/proc/self").stat().st_dev)

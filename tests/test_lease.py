@@ -547,3 +547,32 @@ def test_renew_if_due_renews_only_once_a_third_of_the_lease_is_used(tmp_path: Pa
     with pytest.raises(LeaseLost):
         lease.renew_if_due()
     assert other.release()
+
+
+def test_generations_keep_growing_across_releases(tmp_path: Path) -> None:
+    """A released lease leaves no lease.json, yet the next holder's generation is higher
+    than every earlier one: a stalled earlier restore can never share its temp names."""
+    folder = tmp_path / "recovery"
+    lease_file = LeaseFile(folder)
+    seen = []
+    for i in range(4):
+        lease = lease_file.acquire(f"op_{i}")
+        seen.append(lease.record.generation)
+        assert lease.release()
+        assert not (folder / "lease.json").exists()
+    assert seen == sorted(set(seen))
+    assert seen[0] >= 1
+
+
+def test_a_damaged_generation_counter_still_yields_a_higher_generation_than_the_lease(
+    tmp_path: Path,
+) -> None:
+    """A torn counter file counts as nothing; the live lease's own generation still wins."""
+    folder = tmp_path / "recovery"
+    clock = Clock()
+    lease_file = LeaseFile(folder, ttl_seconds=5, clock=clock)
+    for _ in range(3):
+        lease_file.acquire("op_x")
+        clock.advance(6)
+    (folder / "lease.generation").write_text("{torn", encoding="utf-8")
+    assert lease_file.acquire("op_y").record.generation == 4

@@ -103,3 +103,51 @@ def test_a_confirmed_delete_of_what_is_now_a_folder_leaves_the_folder(tmp_path: 
     assert done["out"].startswith("skipped: it is a folder now")
     assert (tmp_path / "out" / "keep.txt").read_text(encoding="utf-8") == "mine\n"
     assert done["pkg/f0.py"] == "restored"
+
+
+def test_folders_a_restore_creates_are_flushed_with_their_parents(tmp_path: Path) -> None:
+    """A file restored into new nested folders: the batch flushes the file's folder and
+    the folders that hold each new folder's entry, up to the one that existed."""
+    (tmp_path / "pkg").mkdir()
+    data = b"restored\n"
+    item = restore.Item("pkg/new/deeper/f.py", "write", "100644", blob_id(data))
+    batch = restore._Batch(tmp_path, 0)
+    batch.stage(item, data, known_stale=True)
+    batch.staged[0].what = "restored"
+    assert batch.folders() == sorted(
+        [tmp_path / "pkg", tmp_path / "pkg" / "new", tmp_path / "pkg" / "new" / "deeper"]
+    )
+    batch.discard_temps()
+
+
+def test_blobs_are_still_read_when_no_temp_file_can_be_made(tmp_path: Path) -> None:
+    """cat-file's answer goes through a temp file; with the temp folder gone it goes
+    through pipes instead, with the same result."""
+    import subprocess
+    import sys
+    import textwrap
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    sha = (
+        subprocess.run(
+            ["git", "-C", str(tmp_path), "hash-object", "-w", "--stdin"],
+            input=b"hello\n",
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .strip()
+    )
+    code = textwrap.dedent(
+        f"""
+        import tempfile
+        from pathlib import Path
+        from vibflow.steps.checkpoints import restore
+        from vibflow.steps.workspace.git import Git
+        tempfile.tempdir = {str(tmp_path / "no-such-folder")!r}
+        print(restore.read_blobs(Git(Path({str(tmp_path)!r})), [{sha!r}])[{sha!r}].decode())
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "hello\n\n"

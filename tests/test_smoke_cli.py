@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 from vibflow_testkit import read_effects
-from vibflow_testutil import Cli, as_json
+from vibflow_testutil import Cli, as_json, clean_env, harness_cmd
 
 
 def test_linear_run_finishes_done_with_one_effect_per_state(cli: Cli, repo: Path) -> None:
@@ -40,3 +41,18 @@ def test_json_output_escapes_what_utf8_cannot_carry() -> None:
     escaped.encode("utf-8")
     assert json.loads(escaped) == {"path": name}
     assert "café" in dumps({"path": "café.txt"})
+
+
+def test_json_output_survives_a_stream_that_is_not_utf8(repo: Path) -> None:
+    """With stdout in cp1252 (a Windows pipe), a checkpoint message with an arrow still
+    comes out as valid JSON, escaped, instead of an internal error."""
+    proc = subprocess.run(
+        harness_cmd("checkpoint", "create", "-m", "before → agent", "--json"),
+        cwd=repo,
+        env=clean_env(PYTHONIOENCODING="cp1252"),
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout.decode("cp1252"))
+    assert data["message"] == "before → agent"

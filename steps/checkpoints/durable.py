@@ -7,8 +7,12 @@ the disk while the next files are written and renamed). On Linux one
 every dirty page and every metadata change of that filesystem is on disk,
 ours included. It also writes out other programs' unwritten data, so it is
 used only while the machine holds little of that (``Dirty`` + ``Writeback`` in
-``/proc/meminfo`` under :data:`SYNCFS_DIRTY_LIMIT`); otherwise, elsewhere, or
-should ``syncfs`` fail, each file gets its own ``fsync``.
+``/proc/meminfo`` under :data:`SYNCFS_DIRTY_LIMIT`), and only where its answer
+can be trusted: a kernel of 5.8 or later (before that ``syncfs`` reported
+success even when writing failed) and a local filesystem known to implement
+it (:data:`SYNCFS_FILESYSTEMS`, read from ``/proc/self/mountinfo``; FUSE
+shares, for one, may not pass it on). Otherwise, elsewhere, or should
+``syncfs`` fail, each file gets its own ``fsync``.
 """
 
 from __future__ import annotations
@@ -24,11 +28,59 @@ from pathlib import Path
 # a few megabytes.
 SYNCFS_DIRTY_LIMIT = 64 * 1024 * 1024
 _MEMINFO = Path("/proc/meminfo")
+_MOUNTINFO = Path("/proc/self/mountinfo")
+SYNCFS_FILESYSTEMS = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "tmpfs"})
+SYNCFS_KERNEL = (5, 8)
+
+
+def kernel_version(release: str) -> tuple[int, ...]:
+    """(major, minor) of a ``uname -r`` string such as ``6.1.0-18-amd64``."""
+    numbers: list[int] = []
+    for part in release.split(".")[:2]:
+        digits = ""
+        for ch in part:
+            if not ch.isdigit():
+                break
+            digits += ch
+        if not digits:
+            break
+        numbers.append(int(digits))
+    return tuple(numbers)
+
+
+def filesystem_types(mountinfo: Path = _MOUNTINFO) -> dict[tuple[int, int], str]:
+    """The filesystem type of each mounted device, by (major, minor) — empty when unknown."""
+    found: dict[tuple[int, int], str] = {}
+    try:
+        lines = mountinfo.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        fields = line.split()
+        if "-" not in fields or len(fields) < 3:
+            continue
+        kind = fields[fields.index("-") + 1 :][:1]
+        major, _, minor = fields[2].partition(":")
+        if kind and major.isdigit() and minor.isdigit():
+            found.setdefault((int(major), int(minor)), kind[0])
+    return found
+
+
+@cache
+def _mounted() -> dict[tuple[int, int], str]:
+    return filesystem_types()
+
+
+def trusted_device(dev: int) -> bool:
+    """Does ``syncfs`` on this device report what it did (see the module doc)?"""
+    return _mounted().get((os.major(dev), os.minor(dev))) in SYNCFS_FILESYSTEMS
 
 
 @cache
 def _syncfs() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
+        return None
+    if kernel_version(os.uname().release) < SYNCFS_KERNEL:
         return None
     import ctypes
 
@@ -91,12 +143,11 @@ def _sync_filesystems(fds: list[int]) -> None:
         for each in fds:
             os.fsync(each)
         return
-    first_on: dict[int, int] = {}
+    on: dict[int, list[int]] = {}
     for fd in fds:
-        first_on.setdefault(os.fstat(fd).st_dev, fd)
-    for fd in first_on.values():
-        if call(fd) != 0:
-            # A failed whole-filesystem flush proves nothing: flush each file.
-            for each in fds:
+        on.setdefault(os.fstat(fd).st_dev, []).append(fd)
+    for dev, group in on.items():
+        # A failed whole-filesystem flush proves nothing: then each file is flushed.
+        if not trusted_device(dev) or call(group[0]) != 0:
+            for each in group:
                 os.fsync(each)
-            return

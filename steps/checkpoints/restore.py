@@ -286,6 +286,7 @@ class _Batch:
     tag: int
     staged: list[_Staged] = field(default_factory=list)
     existing: set[Path] = field(default_factory=set)  # folders known to exist: one mkdir each
+    made: set[Path] = field(default_factory=set)  # folders holding a folder this batch made
 
     def stage(self, item: Item, blob: bytes | None, *, known_stale: bool) -> None:
         """Prepare one path: decide, and write its temp file (not yet fsync'd)."""
@@ -308,8 +309,7 @@ class _Batch:
             self.staged.append(_Staged(item, "skipped: it changed while the restore ran"))
             return
         if target.parent not in self.existing:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self.existing.add(target.parent)
+            self._make_folders(target.parent)
         tmp = _temp_for(target, self.tag)
         if item.mode == "120000":
             if not _inside(self.root, target.parent, blob):
@@ -364,9 +364,24 @@ class _Batch:
                 raise
         return kept
 
+    def _make_folders(self, folder: Path) -> None:
+        # A new folder's own entry lives in its parent: that parent is flushed
+        # with the batch too, or a crash could lose the folder after its files
+        # were counted as restored.
+        missing = []
+        at = folder
+        while at not in (self.root, at.parent) and at not in self.existing and not at.is_dir():
+            missing.append(at)
+            at = at.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        self.made.update(m.parent for m in missing)
+        self.existing.update(missing)
+        self.existing.add(folder)
+
     def folders(self) -> list[Path]:
         changed = ("restored", "deleted")
-        return sorted({(self.root / e.item.path).parent for e in self.staged if e.what in changed})
+        touched = {(self.root / e.item.path).parent for e in self.staged if e.what in changed}
+        return sorted(touched | self.made)
 
     def close_all(self) -> None:
         for entry in self.staged:
@@ -384,10 +399,13 @@ class _Batch:
 
 
 def _fsync_dirs(flusher: Flusher, dirs: Iterable[Path]) -> None:
-    fds = [os.open(d, os.O_RDONLY | os.O_DIRECTORY) for d in dirs]
+    fds: list[int] = []
     try:
-        for waiting in flusher.submit(fds):
-            waiting.result()
+        fds.extend(os.open(d, os.O_RDONLY | os.O_DIRECTORY) for d in dirs)
+        flushing = flusher.submit(fds)
+        wait(flushing)  # every flush done before any descriptor is closed
+        for done in flushing:
+            done.result()
     finally:
         for fd in fds:
             os.close(fd)

@@ -78,6 +78,10 @@ class LeaseFile:
         self.ttl = ttl_seconds
         self.clock = clock
         self._mutex_path = folder / "lease.mutex"
+        # The highest generation ever handed out: a released lease's file is
+        # gone, and the next holder must still get a generation no earlier
+        # holder had (restores name their temp files with it).
+        self._counter_path = folder / "lease.generation"
 
     @contextmanager
     def mutex(self) -> Iterator[None]:
@@ -102,21 +106,31 @@ class LeaseFile:
             return None  # a torn or foreign file is treated as no lease (and replaced)
 
     def _write(self, record: LeaseRecord) -> None:
-        tmp = self.path.with_name(f".lease.{os.getpid()}.tmp")
+        self._replace(self.path, json.dumps(asdict(record)))
+
+    def _replace(self, target: Path, text: str) -> None:
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(json.dumps(asdict(record)))
+            fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        tmp.replace(self.path)
+        tmp.replace(target)
+
+    def _last_generation(self) -> int:
+        try:
+            value = json.loads(self._counter_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return 0
+        return value if isinstance(value, int) and value >= 0 else 0
 
     def acquire(self, operation_id: str, *, owner: Owner | None = None) -> Lease:
         owner = owner or current_owner()
         with self.mutex():
             now = self.clock()
             held = self.read()
-            generation = 0
+            generation = self._last_generation()
             if held is not None:
-                generation = held.generation
+                generation = max(generation, held.generation)
                 alive = liveness(Owner(held.pid, held.host, held.started, held.owner_id))
                 if held.expires() > now and alive is not Liveness.DEAD:
                     raise LeaseBusy(held.operation_id, (held.expires() - now).total_seconds())
@@ -130,6 +144,8 @@ class LeaseFile:
                 expires_at=(now + timedelta(seconds=self.ttl)).isoformat(),
                 generation=generation + 1,
             )
+            # The counter first: a crash between the two writes only skips a number.
+            self._replace(self._counter_path, json.dumps(record.generation))
             self._write(record)
         return Lease(self, record)
 

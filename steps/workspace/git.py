@@ -12,6 +12,7 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from pathlib import Path
 
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -64,14 +65,17 @@ class Git:
         instead of pipes: git writes a big answer in small pieces, and taking
         them from a pipe one wake-up at a time cost more than the answer itself
         (a megabyte of ``cat-file --batch``: 40 ms through pipes, 27 through a
-        file, 20 in a shell).
+        file, 20 in a shell). For read-only commands: when the temp files cannot
+        be used (no room), the command runs again through pipes.
         """
         full_env = {**os.environ, **_BASE_ENV, **(env or {})}
         argv = ["git", "-C", str(self.root), *args]
         try:
+            proc = None
             if spool:
-                proc = _spooled(argv, stdin, full_env)
-            else:
+                with suppress(OSError):  # no room for temp files: pipes still work
+                    proc = _spooled(argv, stdin, full_env)
+            if proc is None:
                 proc = subprocess.run(
                     argv, input=stdin, capture_output=True, env=full_env, check=False, timeout=600
                 )

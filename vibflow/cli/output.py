@@ -27,15 +27,16 @@ def dumps(data: Any) -> str:
 
     The indenting encoder is pure Python (a 100,000-file plan took ~30 ms to
     indent and 4x less on one line), and programs parse either form alike.
-    Text is UTF-8 where it can be.
+    Text stays readable where the output's encoding can carry it.
     """
     indent = 2 if sys.stdout.isatty() else None
     text = json.dumps(data, indent=indent, ensure_ascii=False)
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # A file name that is not UTF-8 reaches here as lone surrogates, which
-        # no UTF-8 output can carry: escape everything that is not ASCII.
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        # A file name that is not UTF-8 reaches here as lone surrogates, and a
+        # stream may not be UTF-8 at all (a Windows pipe is cp1252): escape
+        # everything that is not ASCII, which any stream carries.
         text = json.dumps(data, indent=indent)
     return text
 
