@@ -3,40 +3,17 @@ before the lease's mutex is let go when a restore stops part way."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from vibflow_restorekit import blob_id, free_hold, losing_hold, work_for
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseLost
 
 
-def blob_id(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-def work_for(root: Path, n: int) -> list[tuple[restore.Item, bytes | None]]:
-    work: list[tuple[restore.Item, bytes | None]] = []
-    for i in range(n):
-        rel = f"pkg/f{i}.py"
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(f"agent {i}\n", encoding="utf-8")
-        data = f"original {i}\n".encode()
-        work.append((restore.Item(rel, "write", "100644", blob_id(data)), data))
-    return work
-
-
 def temps(root: Path) -> list[str]:
     return sorted(p.name for p in root.rglob("*vibflow-restore*"))
-
-
-@contextmanager
-def free_hold(on_lost: Callable[[], None]) -> Iterator[None]:
-    del on_lost
-    yield None
 
 
 def test_a_restore_sweeps_older_restores_temp_files_and_keeps_newer_ones(
@@ -63,22 +40,8 @@ def test_a_restore_that_loses_its_lease_leaves_no_temp_file_once_the_mutex_is_fr
     stay restored, the rest keep the agent's version, and when the hold ends no temp file
     of this restore exists — not of the batch being renamed, nor of the one staged ahead."""
     work = work_for(tmp_path, 7)
-    checks = 0
     seen_at_release: list[list[str]] = []
-
-    def still_ours() -> None:
-        nonlocal checks
-        checks += 1
-        if checks == 4:
-            raise LeaseLost("op_test")
-
-    @contextmanager
-    def hold(on_lost: Callable[[], None]) -> Iterator[Callable[[], None]]:
-        del on_lost
-        try:
-            yield still_ours
-        finally:
-            seen_at_release.append(temps(tmp_path))
+    hold = losing_hold(4, on_release=lambda: seen_at_release.append(temps(tmp_path)))
 
     with pytest.raises(LeaseLost):
         restore.restore_items(tmp_path, work, hold, batch=2, tag=3)

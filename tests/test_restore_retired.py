@@ -5,47 +5,23 @@ just as correct when no second name can be made."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from vibflow_repokit import write
+from vibflow_restorekit import Work, blob_id, free_hold, losing_hold, work_for
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseLost
 
 # A second filesystem on most Linux machines; only a fresh folder in it is used.
 SHM = Path("/dev/shm")  # noqa: S108 - tempfile.TemporaryDirectory makes the folder
-Work = list[tuple[restore.Item, bytes | None]]
-
-
-def blob_id(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-def work_for(root: Path, n: int) -> Work:
-    """``n`` files holding the agent's version; the work brings back the original."""
-    work: Work = []
-    for i in range(n):
-        rel = f"pkg/f{i}.py"
-        write(root, rel, f"agent {i}\n")
-        data = f"original {i}\n".encode()
-        work.append((restore.Item(rel, "write", "100644", blob_id(data)), data))
-    return work
-
-
-@contextmanager
-def free_hold(on_lost: Callable[[], None]) -> Iterator[None]:
-    del on_lost
-    yield None
 
 
 def scratch_of(root: Path) -> Path:
@@ -233,18 +209,7 @@ def test_a_restore_that_loses_its_lease_leaves_no_scratch_folder(tmp_path: Path)
     """Batches of 2 of 7 files, the lease lost before the 4th: LeaseLost propagates, the
     three restored files stay restored, and no replaced-* folder or temp file remains."""
     work = work_for(tmp_path, 7)
-    checks = 0
-
-    def still_ours() -> None:
-        nonlocal checks
-        checks += 1
-        if checks == 4:
-            raise LeaseLost("op_test")
-
-    @contextmanager
-    def hold(on_lost: Callable[[], None]) -> Iterator[Callable[[], None]]:
-        del on_lost
-        yield still_ours
+    hold = losing_hold(4)
 
     with pytest.raises(LeaseLost):
         restore.restore_items(tmp_path, work, hold, batch=2, tag=3, scratch=scratch_of(tmp_path))
