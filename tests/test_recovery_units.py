@@ -672,3 +672,38 @@ def test_explicit_paths_are_never_drift_and_drift_always_needs_review(
         assert not generated & set(opt.affected_paths)
     if state.state == "degraded":
         assert plan.drift_candidates == []
+
+
+def _category_by_loop(path: str, categories: dict[str, list[str]]) -> str | None:
+    """The plain reading of the policy: the first category, in order, with a matching glob."""
+    from vibflow.steps.recovery.zone import _glob
+
+    for name, patterns in categories.items():
+        if any(_glob(p).match(path) for p in patterns):
+            return name
+    return None
+
+
+OVERLAPPING = {
+    "tests": ["tests/**", "**/test_*.py"],
+    "ui": ["src/ui/**", "**/*.tsx"],
+    "docs": ["**/*.md", "docs/**"],
+    "config": ["*.yaml", "**/*.toml", "config/?.ini"],
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["tests", "src", "ui", "docs", "config", "a", "test_x.py", "b.md", "c.tsx", "d.yaml"]
+        ),
+        min_size=1,
+        max_size=5,
+    ).map("/".join)
+)
+def test_one_combined_matcher_picks_the_same_category_as_the_policy_order(path: str) -> None:
+    """Globs that overlap across categories (a test file under src/ui, a .md in tests):
+    the combined matcher answers what a loop over the categories in order answers."""
+    for categories in (OVERLAPPING, dict(reversed(list(OVERLAPPING.items()))), CATEGORIES, {}):
+        assert category_of(path, categories) == _category_by_loop(path, categories)

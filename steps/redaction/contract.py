@@ -285,21 +285,29 @@ def _plain(node: Any) -> Any:
     return str(node)
 
 
-def _texts(node: Any) -> Iterator[str]:
-    """Every string in ``node``, keys included (:func:`_strings` without the paths)."""
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, Mapping):
-        for k, v in node.items():
-            yield str(k)
-            yield from _texts(v)
-    elif isinstance(node, list | tuple | set | frozenset):
-        for v in node:
-            yield from _texts(v)
-    elif node is None or isinstance(node, bool | int | float):
-        return
-    else:
-        yield from _texts(_plain(node))
+def _texts(node: Any) -> list[str]:
+    """Every string in ``node``, keys included (:func:`_strings` without the paths).
+
+    A loop over a stack, not nested generators: a 100,000-file plan has
+    ~58,000 strings, and every ``yield from`` level was paid per string.
+    """
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Mapping):
+            for k, v in item.items():
+                out.append(str(k))
+                stack.append(v)
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend(item)
+        elif item is None or isinstance(item, bool | int | float):
+            continue
+        else:
+            stack.append(_plain(item))
+    return out
 
 
 def _strings(node: Any, path: str) -> Iterator[tuple[str, str]]:
