@@ -180,12 +180,28 @@ def redact_payload(
     ctx = PrivacyContext.for_root(root)
     quiet = quiet_texts((collapse_whitespace(t) for t in clean), ctx)
     walker = _Walker(ctx, frozenset(omit), max_field_chars, tally, clean=clean, quiet=quiet)
-    value = walker.walk(data, "", "")
+    value = walker.walk(data, None, None)
     return Redacted(value, tally.counts(), tally.marks)
 
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
+
+
+# Where a walk stands: (parent trail, key or index), spelled out as a dotted
+# path only when a mark needs it (most strings of a payload get none).
+Trail = tuple[Any, str | int] | None
+
+
+def _dotted(trail: Trail) -> str:
+    keys: list[str] = []
+    while trail is not None:
+        trail, key = trail
+        keys.append(str(key))
+    path = ""
+    for key in reversed(keys):
+        path = _join(path, key)
+    return path
 
 
 @dataclass
@@ -199,7 +215,9 @@ class _Walker:
     quiet: frozenset[str] = frozenset()
     keys: dict[str, tuple[str, int, int]] = field(default_factory=dict)
 
-    def walk(self, node: Any, path: str, raw_path: str) -> Any:
+    def walk(self, node: Any, trail: Trail, raw: Trail) -> Any:
+        """``trail`` leads to ``node`` by redacted keys (for marks), ``raw`` by the
+        keys as given (for ``omit``)."""
         if node is None or isinstance(node, bool | int | float):
             return node
         if isinstance(node, str):
@@ -210,36 +228,28 @@ class _Walker:
                 node,
                 self.ctx,
                 self.max_chars,
-                path,
+                _dotted(trail),
                 self.tally,
                 self.memo,
                 self.clean,
                 self.quiet,
             )
         if isinstance(node, Mapping):
-            return self._walk_mapping(node, path, raw_path)
+            return self._walk_mapping(node, trail, raw)
         if isinstance(node, list | tuple):
-            return [
-                self.walk(v, _join(path, str(i)), _join(raw_path, str(i)))
-                for i, v in enumerate(node)
-            ]
+            return [self.walk(v, (trail, i), (raw, i)) for i, v in enumerate(node)]
         if isinstance(node, set | frozenset):
             items = sorted(node, key=repr)
-            return [
-                self.walk(v, _join(path, str(i)), _join(raw_path, str(i)))
-                for i, v in enumerate(items)
-            ]
-        return self.walk(_plain(node), path, raw_path)
+            return [self.walk(v, (trail, i), (raw, i)) for i, v in enumerate(items)]
+        return self.walk(_plain(node), trail, raw)
 
-    def _walk_mapping(self, node: Mapping[Any, Any], path: str, raw_path: str) -> dict[str, Any]:
+    def _walk_mapping(self, node: Mapping[Any, Any], trail: Trail, raw: Trail) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for raw_key, value in node.items():
             key = str(raw_key)
-            child_raw = _join(raw_path, key)
             safe_key = self._redact_key(key)
-            child = _join(path, safe_key)
-            if key in self.omit or child_raw in self.omit:
-                self.tally.marks[child] = "omitted"
+            if self.omit and (key in self.omit or _dotted((raw, key)) in self.omit):
+                self.tally.marks[_dotted((trail, safe_key))] = "omitted"
                 self.tally.omitted += 1
                 continue
             if safe_key in out:  # two keys that redact alike must both survive
@@ -247,10 +257,9 @@ class _Walker:
                 while f"{safe_key}#{n}" in out:
                     n += 1
                 safe_key = f"{safe_key}#{n}"
-                child = _join(path, safe_key)
             if safe_key != key:
-                self.tally.marks[child] = "redacted"
-            out[safe_key] = self.walk(value, child, child_raw)
+                self.tally.marks[_dotted((trail, safe_key))] = "redacted"
+            out[safe_key] = self.walk(value, (trail, safe_key), (raw, key))
         return out
 
     def _redact_key(self, key: str) -> str:
