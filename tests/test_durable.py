@@ -261,29 +261,27 @@ def test_kernel_versions_are_read_from_uname_strings() -> None:
     assert durable.kernel_version("garbage") == ()
 
 
-def test_filesystem_types_come_from_mountinfo_with_or_without_optional_fields(
-    tmp_path: Path,
-) -> None:
-    """Each line's major:minor maps to the type after the ' - ' separator; odd lines are
-    skipped and a missing file gives nothing (so nothing is trusted)."""
-    info = tmp_path / "mountinfo"
-    info.write_text(
-        "27 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
-        "25 24 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw\n"
-        "40 27 0:45 / /mnt/share rw master:2 shared:7 - fuse.sshfs host:/ rw\n"
-        "not a mount line\n",
-        encoding="utf-8",
-    )
-    assert durable.filesystem_types(info) == {
-        (254, 0): "ext4",
-        (0, 23): "tmpfs",
-        (0, 45): "fuse.sshfs",
-    }
-    assert durable.filesystem_types(tmp_path / "absent") == {}
-    assert "fuse.sshfs" not in durable.SYNCFS_FILESYSTEMS
+@pytest.mark.skipif(not LINUX, reason="statfs magic numbers are Linux's")
+def test_the_filesystem_is_asked_of_the_descriptor_itself(tmp_path: Path) -> None:
+    """A file just written here is on a filesystem statfs names; a RAM-backed one
+    (tmpfs) and a local disk one are both trusted when that is what it is."""
+    target = tmp_path / "f"
+    target.write_bytes(b"x")
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        magic = durable.filesystem_magic(fd)
+        assert magic is not None
+        assert durable.trusted_fd(fd) == (magic in durable.SYNCFS_FILESYSTEMS)
+    finally:
+        os.close(fd)
+    assert durable.filesystem_magic(-1) is None  # a bad descriptor is not trusted
 
 
 @pytest.mark.skipif(not LINUX, reason="/proc is Linux's")
 def test_a_pseudo_filesystem_is_never_trusted_with_syncfs() -> None:
     """/proc is not a filesystem whose syncfs answer means the data is on disk."""
-    assert not durable.trusted_device(Path("/proc/self").stat().st_dev)
+    fd = os.open("/proc/self/status", os.O_RDONLY)
+    try:
+        assert not durable.trusted_fd(fd)
+    finally:
+        os.close(fd)

@@ -114,3 +114,29 @@ def test_blobs_are_still_read_when_no_temp_file_can_be_made(tmp_path: Path) -> N
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "hello\n\n"
+
+
+def test_nothing_is_written_or_deleted_through_a_folder_now_linked_outside(
+    tmp_path: Path,
+) -> None:
+    """A folder of the checkpoint that is now a link to a folder outside the project:
+    a write under it and a delete under it are both skipped with the reason, and the
+    outside folder is left exactly as it was (no new folder, no file, nothing removed)."""
+    root = tmp_path / "project"
+    outside = tmp_path / "elsewhere"
+    (root / "a").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "keep.txt").write_text("not the project's\n", encoding="utf-8")
+    (root / "a" / "ln").symlink_to(outside, target_is_directory=True)
+    data = b"restored\n"
+    work: list[tuple[restore.Item, bytes | None]] = [
+        (restore.Item("a/ln/new/x.txt", "write", "100644", blob_id(data)), data),
+        (restore.Item("a/ln/keep.txt", "delete"), None),
+        (restore.Item("a/ok.txt", "write", "100644", blob_id(data)), data),
+    ]
+    done = {i.path: what for i, what in restore.restore_items(root, work, free_hold, tag=1)}
+    reason = "skipped: a folder on its way is a link leading outside the project"
+    assert done == {"a/ln/new/x.txt": reason, "a/ln/keep.txt": reason, "a/ok.txt": "restored"}
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
+    assert (outside / "keep.txt").read_text(encoding="utf-8") == "not the project's\n"
+    assert (root / "a" / "ok.txt").read_bytes() == data

@@ -10,9 +10,10 @@ used only while the machine holds little of that (``Dirty`` + ``Writeback`` in
 ``/proc/meminfo`` under :data:`SYNCFS_DIRTY_LIMIT`), and only where its answer
 can be trusted: a kernel of 5.8 or later (before that ``syncfs`` reported
 success even when writing failed) and a local filesystem known to implement
-it (:data:`SYNCFS_FILESYSTEMS`, read from ``/proc/self/mountinfo``; FUSE
-shares, for one, may not pass it on). Otherwise, elsewhere, or should
-``syncfs`` fail, each file gets its own ``fsync``.
+it (:data:`SYNCFS_FILESYSTEMS`, asked with ``fstatfs`` of the file itself;
+FUSE shares, for one, may not pass it on, and overlays are not listed).
+Otherwise, elsewhere, or should ``syncfs`` fail, each file gets its own
+``fsync``.
 """
 
 from __future__ import annotations
@@ -23,13 +24,20 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 # A few seconds of writing at worst on a slow disk; a quiet machine holds
 # a few megabytes.
 SYNCFS_DIRTY_LIMIT = 64 * 1024 * 1024
 _MEMINFO = Path("/proc/meminfo")
-_MOUNTINFO = Path("/proc/self/mountinfo")
-SYNCFS_FILESYSTEMS = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "tmpfs"})
+# statfs(2) magic numbers of the local filesystems whose syncfs is trusted.
+SYNCFS_FILESYSTEMS = {
+    0xEF53: "ext2/ext3/ext4",
+    0x58465342: "xfs",
+    0x9123683E: "btrfs",
+    0xF2F52010: "f2fs",
+    0x01021994: "tmpfs",
+}
 SYNCFS_KERNEL = (5, 8)
 
 
@@ -48,32 +56,39 @@ def kernel_version(release: str) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def filesystem_types(mountinfo: Path = _MOUNTINFO) -> dict[tuple[int, int], str]:
-    """The filesystem type of each mounted device, by (major, minor) — empty when unknown."""
-    found: dict[tuple[int, int], str] = {}
-    try:
-        lines = mountinfo.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return found
-    for line in lines:
-        fields = line.split()
-        if "-" not in fields or len(fields) < 3:
-            continue
-        kind = fields[fields.index("-") + 1 :][:1]
-        major, _, minor = fields[2].partition(":")
-        if kind and major.isdigit() and minor.isdigit():
-            found.setdefault((int(major), int(minor)), kind[0])
-    return found
-
-
 @cache
-def _mounted() -> dict[tuple[int, int], str]:
-    return filesystem_types()
+def _fstatfs() -> Callable[[int, Any], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        call = ctypes.CDLL(None, use_errno=True).fstatfs
+    except (AttributeError, OSError):
+        return None
+    call.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    call.restype = ctypes.c_int
+    return call
 
 
-def trusted_device(dev: int) -> bool:
-    """Does ``syncfs`` on this device report what it did (see the module doc)?"""
-    return _mounted().get((os.major(dev), os.minor(dev))) in SYNCFS_FILESYSTEMS
+def filesystem_magic(fd: int) -> int | None:
+    """The ``f_type`` statfs(2) reports for the filesystem ``fd`` is on, or None."""
+    call = _fstatfs()
+    if call is None:
+        return None
+    import ctypes
+
+    # struct statfs starts with f_type (a C long on Linux); the rest is room.
+    buf = (ctypes.c_long * 32)()
+    if call(fd, ctypes.byref(buf)) != 0:
+        return None
+    return int(buf[0]) & 0xFFFFFFFF
+
+
+def trusted_fd(fd: int) -> bool:
+    """Is the file of ``fd`` on a filesystem whose syncfs reports what it did? Asked
+    of the descriptor itself, so mounts coming and going cannot mislead it."""
+    return filesystem_magic(fd) in SYNCFS_FILESYSTEMS
 
 
 @cache
@@ -146,8 +161,8 @@ def _sync_filesystems(fds: list[int]) -> None:
     on: dict[int, list[int]] = {}
     for fd in fds:
         on.setdefault(os.fstat(fd).st_dev, []).append(fd)
-    for dev, group in on.items():
+    for group in on.values():
         # A failed whole-filesystem flush proves nothing: then each file is flushed.
-        if not trusted_device(dev) or call(group[0]) != 0:
+        if not trusted_fd(group[0]) or call(group[0]) != 0:
             for each in group:
                 os.fsync(each)

@@ -287,16 +287,29 @@ class _Batch:
     staged: list[_Staged] = field(default_factory=list)
     existing: set[Path] = field(default_factory=set)  # folders known to exist: one mkdir each
     made: set[Path] = field(default_factory=set)  # folders holding a folder this batch made
+    inside: dict[Path, bool] = field(default_factory=dict)  # folder -> stays in the project
+    real_root: Path | None = None  # the project with its links resolved (found if not given)
+
+    def __post_init__(self) -> None:
+        if self.real_root is None:
+            self.real_root = Path(os.path.realpath(self.root))
 
     def stage(self, item: Item, blob: bytes | None, *, known_stale: bool) -> None:
         """Prepare one path: decide, and write its temp file (not yet fsync'd)."""
         if item.action == "skip":
             self.staged.append(_Staged(item, f"skipped: {item.reason or 'not restorable'}"))
             return
+        target = self.root / item.path
+        if not self._stays_inside(target.parent):
+            # A folder on the way was replaced by a link leading elsewhere: writing
+            # or deleting through it would touch a file outside the project.
+            self.staged.append(
+                _Staged(item, "skipped: a folder on its way is a link leading outside the project")
+            )
+            return
         if not known_stale and Current.read(self.root, item.path).is_object(item):
             self.staged.append(_Staged(item, "unchanged"))
             return
-        target = self.root / item.path
         if item.action == "delete":
             if target.is_dir() and not target.is_symlink():
                 self.staged.append(_Staged(item, "skipped: it is a folder now; not deleted"))
@@ -363,6 +376,20 @@ class _Batch:
                 on_error()
                 raise
         return kept
+
+    def _stays_inside(self, folder: Path) -> bool:
+        """Does ``folder`` — or, while it does not exist, its nearest existing
+        ancestor — resolve inside the project once every link is followed?"""
+        known = self.inside.get(folder)
+        if known is None:
+            at = folder
+            while not at.exists() and at != at.parent:
+                at = at.parent
+            real = Path(os.path.realpath(at))
+            root = self.real_root or Path(os.path.realpath(self.root))
+            known = real == root or root in real.parents
+            self.inside[folder] = known
+        return known
 
     def _make_folders(self, folder: Path) -> None:
         # A new folder's own entry lives in its parent: that parent is flushed
@@ -490,12 +517,14 @@ def _restore_batches(
 ) -> None:
     starts = list(range(0, len(work), batch))
     made: set[Path] = set()
+    inside: dict[Path, bool] = {}
+    real_root = Path(os.path.realpath(root))
     with ThreadPoolExecutor(min(FSYNC_THREADS, max(1, len(work))), "vibflow-fsync") as pool:
         pipe = _Pipeline(root, pool)
         try:
             for n, start in enumerate([*starts, None]):
                 if start is not None:
-                    chunk = _Batch(root, tag, existing=made)
+                    chunk = _Batch(root, tag, existing=made, inside=inside, real_root=real_root)
                     try:
                         for item, blob in work[start : start + batch]:
                             chunk.stage(item, blob, known_stale=item.path in stale)

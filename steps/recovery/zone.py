@@ -24,7 +24,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
 
@@ -59,7 +59,7 @@ def category_of(path: str, categories: Mapping[str, Sequence[str]]) -> str | Non
     return _categorizer(key)(path)
 
 
-@cache
+@lru_cache(maxsize=8)  # one per policy a process has seen
 def _categorizer(
     categories: tuple[tuple[str, tuple[str, ...]], ...],
 ) -> Callable[[str], str | None]:
@@ -131,7 +131,7 @@ def _covers(entry: str, path: str) -> bool:
     return path == entry or path.startswith(entry + "/")
 
 
-@cache
+@lru_cache(maxsize=8)
 def _spans(entries: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """Each explicit entry with its normalized name and that name as a folder prefix."""
     out = []

@@ -102,6 +102,11 @@ def _redact_string(
         scan = _scan(text, ctx, max_chars, clean, quiet)
         if memo is not None:
             memo[key] = scan
+    _count(scan, path, tally)
+    return scan.text
+
+
+def _count(scan: _Scan, path: str, tally: _Tally) -> None:
     tally.secret_hits += scan.secret_hits
     tally.privacy_hits += scan.privacy_hits
     if scan.secret_hits or scan.privacy_hits:
@@ -112,7 +117,6 @@ def _redact_string(
         tally.marks[path] = "summarized"
     if scan.summarized:
         tally.summarized += 1
-    return scan.text
 
 
 def _scan(
@@ -221,19 +225,15 @@ class _Walker:
         if node is None or isinstance(node, bool | int | float):
             return node
         if isinstance(node, str):
-            seen = self.memo.get((node, self.max_chars))
-            if seen is not None and seen.untouched:
-                return seen.text  # nothing to count or mark: most strings of a payload
-            return _redact_string(
-                node,
-                self.ctx,
-                self.max_chars,
-                _dotted(trail),
-                self.tally,
-                self.memo,
-                self.clean,
-                self.quiet,
-            )
+            key = (node, self.max_chars)
+            scan = self.memo.get(key)
+            if scan is None:
+                scan = _scan(node, self.ctx, self.max_chars, self.clean, self.quiet)
+                self.memo[key] = scan
+            if scan.untouched:
+                return scan.text  # nothing to count or mark: most strings of a payload
+            _count(scan, _dotted(trail), self.tally)
+            return scan.text
         if isinstance(node, Mapping):
             return self._walk_mapping(node, trail, raw)
         if isinstance(node, list | tuple):
@@ -302,16 +302,21 @@ def _texts(node: Any) -> list[str]:
     """
     out: list[str] = []
     stack = [node]
+    seen: set[int] = set()  # a container met again (shared, or a cycle) adds nothing new
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             out.append(item)
-        elif isinstance(item, Mapping):
-            for k, v in item.items():
-                out.append(str(k))
-                stack.append(v)
-        elif isinstance(item, list | tuple | set | frozenset):
-            stack.extend(item)
+        elif isinstance(item, Mapping | list | tuple | set | frozenset):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if isinstance(item, Mapping):
+                for k, v in item.items():
+                    out.append(str(k))
+                    stack.append(v)
+            else:
+                stack.extend(item)
         elif item is None or isinstance(item, bool | int | float):
             continue
         else:
