@@ -18,6 +18,7 @@ included: ignored files (``.env``) and vibflow's own ``.vibflow/``.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import struct
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -289,9 +290,15 @@ class CheckpointStore:
     def _nested_repo_appeared(self, paths: list[str]) -> bool:
         """Did a folder holding included untracked files become a repository of its
         own? The private index still lists its files, so status would not say."""
-        folders = {parent for p in paths for parent in PurePosixPath(p).parents}
-        folders.discard(PurePosixPath("."))
-        return any((self.root / f / ".git").exists() for f in folders)
+        folders: set[str] = set()
+        for path in paths:
+            cut = path.rstrip("/").rfind("/")
+            while cut > 0 and (folder := path[:cut]) not in folders:
+                folders.add(folder)
+                cut = folder.rfind("/")
+        base = str(self.root)
+        # Plain strings, not Path objects: this runs on every no-change checkpoint.
+        return any(os.path.exists(f"{base}/{folder}/.git") for folder in folders)  # noqa: PTH110
 
     def _last_meta(self, git_dir: Path, last: dict[str, Any]) -> CheckpointMeta | None:
         cid, commit = str(last.get("checkpoint_id", "")), str(last.get("commit", ""))
