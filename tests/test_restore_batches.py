@@ -3,6 +3,8 @@ before the lease's mutex is let go when a restore stops part way."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -137,6 +139,43 @@ def test_nothing_is_written_or_deleted_through_a_folder_now_linked_outside(
     done = {i.path: what for i, what in restore.restore_items(root, work, free_hold, tag=1)}
     reason = "skipped: a folder on its way is a link leading outside the project"
     assert done == {"a/ln/new/x.txt": reason, "a/ln/keep.txt": reason, "a/ok.txt": "restored"}
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
+    assert (outside / "keep.txt").read_text(encoding="utf-8") == "not the project's\n"
+    assert (root / "a" / "ok.txt").read_bytes() == data
+
+
+def test_a_folder_swapped_for_an_outside_link_after_staging_is_not_touched(
+    tmp_path: Path,
+) -> None:
+    """The folder is replaced by a link to an outside folder between the staging of the
+    batch and its renames (done here when the hold is entered): the write and the delete
+    under it are skipped, nothing outside changes, the rest of the batch is restored."""
+    root = tmp_path / "project"
+    outside = tmp_path / "elsewhere"
+    (root / "a" / "sub").mkdir(parents=True)
+    (root / "a" / "sub" / "keep.txt").write_text("old\n", encoding="utf-8")
+    outside.mkdir()
+    (outside / "keep.txt").write_text("not the project's\n", encoding="utf-8")
+    data = b"restored\n"
+    work: list[tuple[restore.Item, bytes | None]] = [
+        (restore.Item("a/sub/x.txt", "write", "100644", blob_id(data)), data),
+        (restore.Item("a/sub/keep.txt", "delete"), None),
+        (restore.Item("a/ok.txt", "write", "100644", blob_id(data)), data),
+    ]
+
+    @contextmanager
+    def swapping_hold(on_lost: Callable[[], None]) -> Iterator[None]:
+        del on_lost
+        (root / "a" / "sub").rename(root / "a" / "moved")
+        (root / "a" / "sub").symlink_to(outside, target_is_directory=True)
+        yield None
+
+    done = {i.path: what for i, what in restore.restore_items(root, work, swapping_hold, tag=1)}
+    assert done == {
+        "a/sub/x.txt": restore.OUTSIDE,
+        "a/sub/keep.txt": restore.OUTSIDE,
+        "a/ok.txt": "restored",
+    }
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
     assert (outside / "keep.txt").read_text(encoding="utf-8") == "not the project's\n"
     assert (root / "a" / "ok.txt").read_bytes() == data

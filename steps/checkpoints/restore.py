@@ -51,6 +51,7 @@ Action = Literal["write", "delete", "skip"]
 # find the right to write gone already (called before the hold is let go).
 Hold = Callable[[Callable[[], None]], AbstractContextManager[Callable[[], None] | None]]
 
+OUTSIDE = "skipped: a folder on its way is a link leading outside the project"
 BATCH = 128  # files per batch: one mutex hold, one round of concurrent fsyncs
 FSYNC_THREADS = 32  # concurrent fsyncs beyond this stopped paying off on a virtio disk
 DROP_THREADS = 4  # freeing old blocks waits on the disk: a few at once overlap well
@@ -303,9 +304,7 @@ class _Batch:
         if not self._stays_inside(target.parent):
             # A folder on the way was replaced by a link leading elsewhere: writing
             # or deleting through it would touch a file outside the project.
-            self.staged.append(
-                _Staged(item, "skipped: a folder on its way is a link leading outside the project")
-            )
+            self.staged.append(_Staged(item, OUTSIDE))
             return
         if not known_stale and Current.read(self.root, item.path).is_object(item):
             self.staged.append(_Staged(item, "unchanged"))
@@ -356,13 +355,20 @@ class _Batch:
         replaced files (to drop once the batch is done).
         """
         kept: list[str] = []
+        checked: dict[Path, bool] = {}  # the folders' paths, resolved again right now
         with hold(on_error) as still_ours:
             try:
                 for entry in self.staged:
                     if still_ours is not None:
                         still_ours()
                     target = self.root / entry.item.path
-                    if entry.tmp is not None:
+                    touches = entry.tmp is not None or entry.what == "deleted"
+                    if touches and not self._inside_now(target.parent, checked):
+                        # Swapped for a link since it was staged: touch nothing
+                        # through it (the temp file stays where it was made).
+                        entry.tmp = None
+                        entry.what = OUTSIDE
+                    elif entry.tmp is not None:
                         name = retired.keep(target)
                         if name is not None:
                             kept.append(name)
@@ -382,14 +388,23 @@ class _Batch:
         ancestor — resolve inside the project once every link is followed?"""
         known = self.inside.get(folder)
         if known is None:
-            at = folder
-            while not at.exists() and at != at.parent:
-                at = at.parent
-            real = Path(os.path.realpath(at))
-            root = self.real_root or Path(os.path.realpath(self.root))
-            known = real == root or root in real.parents
-            self.inside[folder] = known
+            known = self.inside[folder] = self._resolves_inside(folder)
         return known
+
+    def _inside_now(self, folder: Path, checked: dict[Path, bool]) -> bool:
+        """:meth:`_resolves_inside`, asked again once per folder per batch."""
+        known = checked.get(folder)
+        if known is None:
+            known = checked[folder] = self._resolves_inside(folder)
+        return known
+
+    def _resolves_inside(self, folder: Path) -> bool:
+        at = folder
+        while not at.exists() and at != at.parent:
+            at = at.parent
+        real = Path(os.path.realpath(at))
+        root = self.real_root or Path(os.path.realpath(self.root))
+        return real == root or root in real.parents
 
     def _make_folders(self, folder: Path) -> None:
         # A new folder's own entry lives in its parent: that parent is flushed
