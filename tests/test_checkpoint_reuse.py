@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import vibflow_repokit as repokit
-from vibflow_repokit import gtext, make_store, run_git, write
+from vibflow_repokit import gtext, ignore_outside_tree, make_store, run_git, with_submodule, write
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import REF_PREFIX, CheckpointMeta, CheckpointPolicy
@@ -260,8 +260,7 @@ def test_an_included_file_ignored_via_info_exclude_leaves_the_next_checkpoint(
     write(root, name, "private\n")
     first = create(store)
     assert name in tree_of(root, first.meta.commit)
-    with (root / ".git" / "info" / "exclude").open("a", encoding="utf-8") as fh:
-        fh.write("notes.txt\n")
+    ignore_outside_tree(root, "notes.txt")
     out = create(store)
     assert not out.meta.reused, "a file ignored via info/exclude was reused into the checkpoint"
     assert name not in tree_of(root, out.meta.commit)
@@ -293,8 +292,7 @@ def test_a_file_named_like_pathspec_magic_ignored_via_info_exclude_leaves(
     write(root, name, "private\n")
     first = create(store)
     assert name in tree_of(root, first.meta.commit)
-    with (root / ".git" / "info" / "exclude").open("a", encoding="utf-8") as fh:
-        fh.write("/" + name + "\n")
+    ignore_outside_tree(root, "/" + name)
     assert gtext(root, "ls-files", "--others", "--exclude-standard") == ""  # git: ignored
     out = create(store)
     assert name not in tree_of(root, out.meta.commit), (
@@ -619,22 +617,9 @@ def test_reuse_works_in_a_linked_worktree(tmp_path: Path) -> None:
 # -- 13. submodules -------------------------------------------------------------------------
 
 
-def _with_submodule(tmp_path: Path) -> tuple[Path, Path]:
-    upstream = init_repo(tmp_path / "upstream", {"lib.py": "v1\n"})
-    root = init_repo(tmp_path / "r", {"README.md": "hi\n"})
-    run_git(
-        root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(upstream), "sub"
-    )
-    run_git(root, "commit", "-q", "-m", "submodule")
-    sub = root / "sub"
-    run_git(sub, "config", "user.email", "dev@example.invalid")
-    run_git(sub, "config", "user.name", "Dev")
-    return root, sub
-
-
 def test_a_submodule_with_only_dirty_content_is_reused(tmp_path: Path) -> None:
     """Uncommitted edits and new files inside a submodule leave the gitlink: reused."""
-    root, sub = _with_submodule(tmp_path)
+    root, sub = with_submodule(tmp_path, old=True)
     store = make_store(root)
     first = create(store)
     gitlink = ("160000", gtext(sub, "rev-parse", "HEAD"))
@@ -650,7 +635,7 @@ def test_a_submodule_with_only_dirty_content_is_reused(tmp_path: Path) -> None:
 
 def test_a_submodule_whose_head_moved_is_a_new_checkpoint(tmp_path: Path) -> None:
     """A new commit checked out in a submodule moves the gitlink: a new checkpoint."""
-    root, sub = _with_submodule(tmp_path)
+    root, sub = with_submodule(tmp_path, old=True)
     store = make_store(root)
     first = create(store)
     write(sub, "lib.py", "v2\n")

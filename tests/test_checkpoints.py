@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from vibflow_repokit import OLD, gtext, init_repo, make_store, run_git, write
+from vibflow_repokit import OLD, gtext, init_repo, make_store, run_git, with_submodule, write
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.models import REF_PREFIX, CheckpointMeta, CheckpointPolicy
@@ -445,15 +445,7 @@ def test_nested_repositories_are_skipped_listed_and_untouched(
 
 def test_tracked_submodule_is_kept_as_a_gitlink(tmp_path: Path) -> None:
     """A tracked submodule is a 160000 gitlink at its checked-out commit, its files not copied."""
-    upstream = init_repo(tmp_path / "upstream", {"lib.py": "v1\n"})
-    root = init_repo(tmp_path / "r", {"README.md": "hi\n"})
-    run_git(
-        root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(upstream), "sub"
-    )
-    run_git(root, "commit", "-q", "-m", "submodule")
-    sub = root / "sub"
-    run_git(sub, "config", "user.email", "dev@example.invalid")
-    run_git(sub, "config", "user.name", "Dev")
+    root, sub = with_submodule(tmp_path)
     write(sub, "lib.py", "v2\n")
     run_git(sub, "commit", "-q", "-am", "v2")
     write(sub, "dirty.txt", "untracked in the submodule\n")

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from vibflow_repokit import write
+from vibflow_repokit import gtext, write
 from vibflow_testutil import Cli, as_json, clean_env, harness_cmd
 
 CREATE_KEYS = {
@@ -37,19 +37,8 @@ CHANGE_KEYS = {"path", "status", "old_path", "added_lines", "deleted_lines", "bi
 # -- helpers ------------------------------------------------------------------------------
 
 
-def run_git(root: Path, *args: str, **env: str) -> str:
-    """Run git in ``root``; never refresh the user's index as a side effect."""
-    return subprocess.run(
-        ["git", "-C", str(root), *args],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", **env},
-    ).stdout
-
-
 def tree_paths(root: Path, rev: str) -> set[str]:
-    out = run_git(root, "ls-tree", "-r", "-z", "--name-only", "--full-tree", rev)
+    out = gtext(root, "ls-tree", "-r", "-z", "--name-only", "--full-tree", rev)
     return {p for p in out.split("\0") if p}
 
 
@@ -58,8 +47,8 @@ def oracle_tree(root: Path) -> str:
     tmp = root.parent / f"oracle-index-{os.getpid()}"
     shutil.copy2(root / ".git" / "index", tmp)
     try:
-        run_git(root, "add", "-A", GIT_INDEX_FILE=str(tmp))
-        return run_git(root, "write-tree", GIT_INDEX_FILE=str(tmp)).strip()
+        gtext(root, "add", "-A", GIT_INDEX_FILE=str(tmp))
+        return gtext(root, "write-tree", GIT_INDEX_FILE=str(tmp)).strip()
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -84,11 +73,11 @@ def user_state(root: Path) -> dict[str, object]:
                 elif stat.S_ISREG(st.st_mode):
                     digest = hashlib.sha256(path.read_bytes()).hexdigest()
                     state[f"{top.name}:{rel}"] = (st.st_mode, st.st_mtime_ns, digest)
-    refs = run_git(root, "for-each-ref", "--format=%(refname) %(objectname)")
+    refs = gtext(root, "for-each-ref", "--format=%(refname) %(objectname)")
     state["refs"] = [ln for ln in refs.splitlines() if not ln.startswith("refs/vibflow/")]
-    state["HEAD"] = run_git(root, "rev-parse", "HEAD")
-    state["stash"] = run_git(root, "stash", "list")
-    state["status"] = run_git(
+    state["HEAD"] = gtext(root, "rev-parse", "HEAD")
+    state["stash"] = gtext(root, "stash", "list")
+    state["status"] = gtext(
         root, "status", "--porcelain=v2", "-z", "-uall", "--", ".", ":(exclude).vibflow"
     )
     return state
@@ -127,13 +116,13 @@ def test_create_json_shape(repo: Path, cli: Cli) -> None:
     assert data["created_at"].endswith("Z")
     assert data["message"] == "before the agent 🤖"
     assert data["reason"] == "manual"
-    assert data["base_head"] == run_git(repo, "rev-parse", "HEAD").strip()
+    assert data["base_head"] == gtext(repo, "rev-parse", "HEAD").strip()
     assert (data["file_count"], data["untracked_count"]) == (2, 1)
     assert data["skipped"] == []
     assert data["metadata_complete"] is True
     assert data["reused"] is False
     assert tree_paths(repo, data["commit"]) == {"README.md", "new/file.txt"}
-    assert run_git(repo, "rev-parse", data["commit"] + "^{tree}").strip() == data["tree"]
+    assert gtext(repo, "rev-parse", data["commit"] + "^{tree}").strip() == data["tree"]
 
 
 def test_create_text_and_reuse(cli: Cli) -> None:
@@ -204,7 +193,7 @@ def test_nested_repo_is_reported_in_text(repo: Path, cli: Cli) -> None:
     """A nested git repository is named as skipped in the text output."""
     nested = repo / "vendor" / "lib"
     nested.mkdir(parents=True)
-    run_git(nested, "init", "-q")
+    gtext(nested, "init", "-q")
     write(nested, "x.py", "x\n")
     out = ok(cli("checkpoint", "create")).stdout
     assert "skipped vendor/lib: nested repo" in out
@@ -232,8 +221,8 @@ def test_a_skipped_file_with_a_non_utf8_name_prints(repo: Path, cli: Cli) -> Non
 
 def test_create_works_without_a_git_identity(repo: Path, cli: Cli, tmp_path: Path) -> None:
     """A user with no user.name/email configured anywhere can still checkpoint."""
-    run_git(repo, "config", "--unset", "user.name")
-    run_git(repo, "config", "--unset", "user.email")
+    gtext(repo, "config", "--unset", "user.name")
+    gtext(repo, "config", "--unset", "user.email")
     home = tmp_path / "empty-home"
     home.mkdir()
     env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1"}
@@ -248,11 +237,11 @@ def test_create_works_without_a_git_identity(repo: Path, cli: Cli, tmp_path: Pat
 def test_diff_json_and_text(repo: Path, cli: Cli) -> None:
     """diff --json (A B, and A vs working tree) and text show statuses, counts, renames."""
     write(repo, "code.py", "".join(f"line {i}\n" for i in range(10)))
-    run_git(repo, "add", "code.py")
-    run_git(repo, "commit", "-q", "-m", "code")
+    gtext(repo, "add", "code.py")
+    gtext(repo, "commit", "-q", "-m", "code")
     a = as_json(ok(cli("checkpoint", "create", "--json")))["checkpoint_id"]
     write(repo, "README.md", "hello\nworld\n")
-    run_git(repo, "mv", "code.py", "renamed.py")
+    gtext(repo, "mv", "code.py", "renamed.py")
     write(repo, "blob.bin", b"\x00\xff\x00binary")
     b = as_json(ok(cli("checkpoint", "create", "--json")))["checkpoint_id"]
     data = as_json(ok(cli("checkpoint", "diff", a, b, "--json")))
@@ -334,12 +323,12 @@ def test_outside_a_git_repository_is_exit_2(tmp_path: Path, args: list[str]) -> 
 def test_cli_commands_leave_the_users_state_byte_for_byte(repo: Path, cli: Cli) -> None:
     """Every checkpoint command, text and JSON, leaves the user's state byte for byte."""
     write(repo, "README.md", "stash me\n")
-    run_git(repo, "stash", "push", "-q")
-    run_git(repo, "branch", "feature")
-    run_git(repo, "tag", "v1")
+    gtext(repo, "stash", "push", "-q")
+    gtext(repo, "branch", "feature")
+    gtext(repo, "tag", "v1")
     write(repo, "README.md", "edited\n")
     write(repo, "staged.txt", "s\n")
-    run_git(repo, "add", "staged.txt")
+    gtext(repo, "add", "staged.txt")
     write(repo, "staged.txt", "s then edited\n")
     write(repo, "notes/todo.md", "todo\n")
     write(repo, ".env", "SECRET=1\n")
@@ -371,8 +360,8 @@ def _big_repo(root: Path, dirs: int = 40, per_dir: int = 100) -> None:
     for d in range(dirs):
         for f in range(per_dir):
             write(root, f"src/d{d:03}/f{f:03}.txt", f"file {d} {f}\n" * 5)
-    run_git(root, "add", "-A")
-    run_git(root, "commit", "-q", "-m", "big")
+    gtext(root, "add", "-A")
+    gtext(root, "commit", "-q", "-m", "big")
     for d in range(0, dirs, 2):
         for f in range(per_dir):
             write(root, f"src/d{d:03}/f{f:03}.txt", f"edited {d} {f}\n" * 7)
@@ -385,7 +374,7 @@ def _change_the_users_index(repo: Path, tag: str) -> None:
     """Stage a file and edit another: the private index is re-copied and every
     changed and untracked file is hashed again by the next checkpoint."""
     write(repo, f"staged/{tag}.txt", f"staged {tag}\n")
-    run_git(repo, "add", f"staged/{tag}.txt")
+    gtext(repo, "add", f"staged/{tag}.txt")
     write(repo, f"src/d001/f-{tag}.txt", f"edited in round {tag}\n")
 
 
@@ -431,7 +420,7 @@ def test_sigkill_mid_checkpoint_leaves_the_user_alone_and_the_next_works(
     assert not (repo / ".vibflow" / "checkpoints" / "index.lock").exists()
     listed = as_json(ok(cli("checkpoint", "list", "--json")))["checkpoints"]
     assert all(c["metadata_complete"] for c in listed)
-    run_git(repo, "fsck", "--no-dangling")
+    gtext(repo, "fsck", "--no-dangling")
 
 
 def test_retention_runs_on_create_and_list_reports_the_store_size(cli: Cli, repo: Path) -> None:

@@ -65,3 +65,24 @@ def init_repo(root: Path, files: dict[str, str] | None = None, *, old: bool = Fa
 def make_store(root: Path, **policy: Any) -> CheckpointStore:
     """The store as the CLI wires it: state under ``<root>/.vibflow``."""
     return CheckpointStore(root, state_dir(root), CheckpointPolicy(**policy))
+
+
+def with_submodule(tmp_path: Path, *, old: bool = False) -> tuple[Path, Path]:
+    """A repository with a committed submodule ``sub`` (from a local upstream holding
+    ``lib.py``); returns the repository and the submodule's work tree."""
+    upstream = init_repo(tmp_path / "upstream", {"lib.py": "v1\n"}, old=old)
+    root = init_repo(tmp_path / "r", {"README.md": "hi\n"}, old=old)
+    run_git(
+        root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(upstream), "sub"
+    )
+    run_git(root, "commit", "-q", "-m", "submodule")
+    sub = root / "sub"
+    run_git(sub, "config", "user.email", "dev@example.invalid")
+    run_git(sub, "config", "user.name", "Dev")
+    return root, sub
+
+
+def ignore_outside_tree(root: Path, line: str) -> None:
+    """Add an ignore rule to ``.git/info/exclude`` (no file in the work tree changes)."""
+    with (root / ".git" / "info" / "exclude").open("a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
