@@ -166,13 +166,15 @@ class Current:
         return digest.hexdigest()
 
 
-def _inside(root: Path, link_dir: Path, target: bytes) -> bool:
-    dest = Path(os.path.normpath(link_dir / os.fsdecode(target)))
-    try:
-        dest.resolve(strict=False).relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
+def _contains(real_root: Path, path: Path) -> bool:
+    """Is ``path``, with every link on its way followed, ``real_root`` or under it?
+    (A part that does not exist yet is taken as written.)"""
+    real = Path(os.path.realpath(path))
+    return real == real_root or real_root in real.parents
+
+
+def _link_inside(real_root: Path, link_dir: Path, target: bytes) -> bool:
+    return _contains(real_root, Path(os.path.normpath(link_dir / os.fsdecode(target))))
 
 
 def _temp_for(target: Path, tag: int) -> Path:
@@ -289,11 +291,10 @@ class _Batch:
     existing: set[Path] = field(default_factory=set)  # folders known to exist: one mkdir each
     made: set[Path] = field(default_factory=set)  # folders holding a folder this batch made
     inside: dict[Path, bool] = field(default_factory=dict)  # folder -> stays in the project
-    real_root: Path | None = None  # the project with its links resolved (found if not given)
+    real_root: Path = field(init=False)  # the project with its links resolved
 
     def __post_init__(self) -> None:
-        if self.real_root is None:
-            self.real_root = Path(os.path.realpath(self.root))
+        self.real_root = Path(os.path.realpath(self.root))
 
     def stage(self, item: Item, blob: bytes | None, *, known_stale: bool) -> None:
         """Prepare one path: decide, and write its temp file (not yet fsync'd)."""
@@ -301,7 +302,7 @@ class _Batch:
             self.staged.append(_Staged(item, f"skipped: {item.reason or 'not restorable'}"))
             return
         target = self.root / item.path
-        if not self._stays_inside(target.parent):
+        if not self._inside(target.parent, self.inside):
             # A folder on the way was replaced by a link leading elsewhere: writing
             # or deleting through it would touch a file outside the project.
             self.staged.append(_Staged(item, OUTSIDE))
@@ -324,7 +325,7 @@ class _Batch:
             self._make_folders(target.parent)
         tmp = _temp_for(target, self.tag)
         if item.mode == "120000":
-            if not _inside(self.root, target.parent, blob):
+            if not _link_inside(self.real_root, target.parent, blob):
                 self.staged.append(_Staged(item, "skipped: the symlink points outside the project"))
                 return
             tmp.unlink(missing_ok=True)
@@ -363,7 +364,7 @@ class _Batch:
                         still_ours()
                     target = self.root / entry.item.path
                     touches = entry.tmp is not None or entry.what == "deleted"
-                    if touches and not self._inside_now(target.parent, checked):
+                    if touches and not self._inside(target.parent, checked):
                         # Swapped for a link since it was staged: touch nothing
                         # through it (the temp file stays where it was made).
                         entry.tmp = None
@@ -383,28 +384,13 @@ class _Batch:
                 raise
         return kept
 
-    def _stays_inside(self, folder: Path) -> bool:
-        """Does ``folder`` — or, while it does not exist, its nearest existing
-        ancestor — resolve inside the project once every link is followed?"""
-        known = self.inside.get(folder)
+    def _inside(self, folder: Path, answers: dict[Path, bool]) -> bool:
+        """Does ``folder`` resolve inside the project once every link on its way is
+        followed? Asked once per folder per ``answers`` (a restore's, or a batch's)."""
+        known = answers.get(folder)
         if known is None:
-            known = self.inside[folder] = self._resolves_inside(folder)
+            known = answers[folder] = _contains(self.real_root, folder)
         return known
-
-    def _inside_now(self, folder: Path, checked: dict[Path, bool]) -> bool:
-        """:meth:`_resolves_inside`, asked again once per folder per batch."""
-        known = checked.get(folder)
-        if known is None:
-            known = checked[folder] = self._resolves_inside(folder)
-        return known
-
-    def _resolves_inside(self, folder: Path) -> bool:
-        at = folder
-        while not at.exists() and at != at.parent:
-            at = at.parent
-        real = Path(os.path.realpath(at))
-        root = self.real_root or Path(os.path.realpath(self.root))
-        return real == root or root in real.parents
 
     def _make_folders(self, folder: Path) -> None:
         # A new folder's own entry lives in its parent: that parent is flushed
@@ -533,13 +519,12 @@ def _restore_batches(
     starts = list(range(0, len(work), batch))
     made: set[Path] = set()
     inside: dict[Path, bool] = {}
-    real_root = Path(os.path.realpath(root))
     with ThreadPoolExecutor(min(FSYNC_THREADS, max(1, len(work))), "vibflow-fsync") as pool:
         pipe = _Pipeline(root, pool)
         try:
             for n, start in enumerate([*starts, None]):
                 if start is not None:
-                    chunk = _Batch(root, tag, existing=made, inside=inside, real_root=real_root)
+                    chunk = _Batch(root, tag, existing=made, inside=inside)
                     try:
                         for item, blob in work[start : start + batch]:
                             chunk.stage(item, blob, known_stale=item.path in stale)
