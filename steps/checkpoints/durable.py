@@ -19,6 +19,7 @@ Otherwise, elsewhere, or should ``syncfs`` fail, each file gets its own
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -43,40 +44,35 @@ SYNCFS_KERNEL = (5, 8)
 
 def kernel_version(release: str) -> tuple[int, ...]:
     """(major, minor) of a ``uname -r`` string such as ``6.1.0-18-amd64``."""
-    numbers: list[int] = []
-    for part in release.split(".")[:2]:
-        digits = ""
-        for ch in part:
-            if not ch.isdigit():
-                break
-            digits += ch
-        if not digits:
-            break
-        numbers.append(int(digits))
-    return tuple(numbers)
+    found = re.match(r"(\d+)(?:\.(\d+))?", release)
+    if found is None:
+        return ()
+    return tuple(int(n) for n in found.groups() if n is not None)
 
 
 @cache
-def _fstatfs() -> Callable[[int, Any], int] | None:
+def _libc_call(name: str, *argtypes: Any) -> Callable[..., int] | None:
+    """A libc function taking ``argtypes`` and returning an int, or None off Linux."""
     if not sys.platform.startswith("linux"):
         return None
     import ctypes
 
     try:
-        call = ctypes.CDLL(None, use_errno=True).fstatfs
+        call = getattr(ctypes.CDLL(None, use_errno=True), name)
     except (AttributeError, OSError):
         return None
-    call.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    call.argtypes = list(argtypes)
     call.restype = ctypes.c_int
-    return call
+    return call  # type: ignore[no-any-return]
 
 
 def filesystem_magic(fd: int) -> int | None:
     """The ``f_type`` statfs(2) reports for the filesystem ``fd`` is on, or None."""
-    call = _fstatfs()
+    import ctypes
+
+    call = _libc_call("fstatfs", ctypes.c_int, ctypes.c_void_p)
     if call is None:
         return None
-    import ctypes
 
     # struct statfs starts with f_type (a C long on Linux); the rest is room.
     buf = (ctypes.c_long * 32)()
@@ -91,21 +87,14 @@ def trusted_fd(fd: int) -> bool:
     return filesystem_magic(fd) in SYNCFS_FILESYSTEMS
 
 
-@cache
-def _syncfs() -> Callable[[int], int] | None:
+def _syncfs() -> Callable[..., int] | None:
     if not sys.platform.startswith("linux"):
         return None
     if kernel_version(os.uname().release) < SYNCFS_KERNEL:
         return None
     import ctypes
 
-    try:
-        call = ctypes.CDLL(None, use_errno=True).syncfs
-    except (AttributeError, OSError):
-        return None
-    call.argtypes = [ctypes.c_int]
-    call.restype = ctypes.c_int
-    return call
+    return _libc_call("syncfs", ctypes.c_int)
 
 
 def unwritten_bytes(meminfo: Path = _MEMINFO) -> int | None:
