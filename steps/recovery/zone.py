@@ -126,19 +126,20 @@ def _commit_targets(
 
 
 def _covers(entry: str, path: str) -> bool:
-    entry = _nfc(entry).rstrip("/")
+    _, name, folder = _span(entry)
     path = _nfc(path)
-    return path == entry or path.startswith(entry + "/")
+    return path == name or path.startswith(folder)
+
+
+def _span(entry: str) -> tuple[str, str, str]:
+    """An explicit entry, its normalized name, and that name as a folder prefix."""
+    name = _nfc(entry).rstrip("/")
+    return entry, name, name + "/"
 
 
 @lru_cache(maxsize=8)
 def _spans(entries: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
-    """Each explicit entry with its normalized name and that name as a folder prefix."""
-    out = []
-    for entry in entries:
-        name = _nfc(entry).rstrip("/")
-        out.append((entry, name, name + "/"))
-    return tuple(out)
+    return tuple(_span(entry) for entry in entries)
 
 
 def _nfc(path: str) -> str:
