@@ -225,13 +225,12 @@ def git_calls_s(root: Path, reps: int) -> float:
 def advise_inprocess_s(root: Path, reps: int) -> float:
     """``RecoveryAdvisor.advise()`` in this process (no interpreter start, no imports,
     no audit row): collecting, planning and redacting only."""
-    from vibflow.wiring import Project, build_registry
+    from vibflow.wiring import Project
 
-    registry = build_registry()
-    Project(root, registry).recovery.advise()
+    Project(root).recovery.advise()
     times = []
     for _ in range(reps):
-        project = Project(root, registry)
+        project = Project(root)
         t0 = time.perf_counter()
         project.recovery.advise()
         times.append(time.perf_counter() - t0)

@@ -2,88 +2,134 @@
 
 One subpackage per concept. :func:`register` adds everything the domain
 offers to an engine registry. What the verifier needs — names, what a step
-mutates, a guard's family — is declared here as data; each function's module
-is imported only when the step or guard first runs, so commands that never
-run a flow (``runs list``, ``recap``) stay fast to start.
+mutates, a guard's family — is declared here as data. Each step and guard is a
+method of a small class built with exactly the services it uses; the class's
+module is imported, and the class built, only when one of its steps or guards
+first runs, so commands that never run a flow (``runs list``, ``recap``) stay
+fast to start and never build the services.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.kinds import Mutation
 from vibflow.engine.registry import GuardFamily, GuardSpec, Registry, StepSpec
 
-_FLOW = "vibflow.steps.recovery.flow_steps"
-_APPLY = "vibflow.steps.recovery.apply_steps"
+if TYPE_CHECKING:
+    from vibflow.steps.recovery.services import RecoveryServices
+
+RecoveryProvider = Callable[[], "RecoveryServices"]
 
 
-def _lazy(module: str, name: str) -> Callable[..., Any]:
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+def _no_project() -> RecoveryServices:
+    raise VibflowError(
+        ErrorCode.INTERNAL,
+        "this step needs a project, and the registry was built without one",
+    )
 
-    call.__name__ = call.__qualname__ = name
-    return call
+
+def _recover_steps(svc: RecoveryServices) -> Any:
+    from vibflow.steps.recovery.flow_steps import RecoverSteps
+
+    return RecoverSteps(svc.advisor, svc.memory)
 
 
-def register(registry: Registry) -> None:
-    """Register the domain's steps and guards."""
+def _restore_steps(svc: RecoveryServices) -> Any:
+    from vibflow.steps.recovery.apply_steps import RestoreSteps
+
+    return RestoreSteps(svc)
+
+
+class _Binder:
+    """Builds one domain class from the services on first use, then hands out its
+    bound methods; the services provider runs at most once per command."""
+
+    def __init__(
+        self, provider: RecoveryProvider, build: Callable[[RecoveryServices], Any]
+    ) -> None:
+        self._provider = provider
+        self._build = build
+        self._instance: Any = None
+
+    def method(self, name: str) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            if self._instance is None:
+                self._instance = self._build(self._provider())
+            return getattr(self._instance, name)(*args)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+
+def register(registry: Registry, recovery: RecoveryProvider | None = None) -> None:
+    """Register the domain's steps and guards, bound to ``recovery``'s services.
+
+    Without a provider (checking or drawing flows outside a project) the steps
+    and guards are declared but refuse to run.
+    """
+    provider = recovery or _no_project
+    flow = _Binder(provider, _recover_steps)
+    restore = _Binder(provider, _restore_steps)
     steps = [
         (
             "recovery.explain",
-            _FLOW,
+            flow,
             "explain",
             Mutation.NONE,
             "what changed, the intent zone and drift candidates",
         ),
-        ("recovery.recommend", _FLOW, "recommend", Mutation.NONE, "pick the safest useful option"),
+        ("recovery.recommend", flow, "recommend", Mutation.NONE, "pick the safest useful option"),
         (
             "recovery.preview",
-            _FLOW,
+            flow,
             "preview",
             Mutation.NONE,
             "what each option would change; recorded and audited",
         ),
-        ("recovery.result", _FLOW, "result", Mutation.NONE, "the outcome and what to do next"),
-        ("recovery.route", _APPLY, "route", Mutation.NONE, "send restore choices to the sandwich"),
+        ("recovery.result", flow, "result", Mutation.NONE, "the outcome and what to do next"),
+        ("recovery.route", restore, "route", Mutation.NONE, "send restore choices to the sandwich"),
         (
             "checkpoints.sandwich",
-            _APPLY,
+            restore,
             "sandwich",
             Mutation.CHECKPOINT_ONLY,
             "the safety checkpoint taken right before confirmation",
         ),
         (
             "recovery.apply",
-            _APPLY,
+            restore,
             "apply",
             Mutation.FILES,
             "restore the confirmed files, file by file, under the lease",
         ),
     ]
-    for name, module, fn, mutates, text in steps:
+    for name, binder, method, mutates, text in steps:
         # Every domain step is safe to re-run after a crash: the apply skips
         # files already equal to the checkpoint, the others only read.
         registry.add_step(
-            StepSpec(name, _lazy(module, fn), mutates, idempotent=True, description=text)
+            StepSpec(name, binder.method(method), mutates, idempotent=True, description=text)
         )
-    guards: list[tuple[str, str, str, GuardFamily, Any]] = [
-        ("option_available", _FLOW, "option_available", GuardFamily.GENERIC, None),
-        ("confirmation_matches", _APPLY, "confirmation_matches", GuardFamily.CONFIRMATION, None),
-        ("grant", _APPLY, "grant", GuardFamily.GRANT, None),
-        ("lock_acquired", _APPLY, "lock_acquired", GuardFamily.LOCK, _lazy(_APPLY, "release_lock")),
-        ("sandwich_present", _APPLY, "sandwich_present", GuardFamily.SANDWICH, None),
-        ("paths_valid", _APPLY, "paths_valid", GuardFamily.PATH_CONTRACT, None),
+    guards: list[tuple[str, _Binder, GuardFamily, str | None]] = [
+        ("option_available", flow, GuardFamily.GENERIC, None),
+        ("confirmation_matches", restore, GuardFamily.CONFIRMATION, None),
+        ("grant", restore, GuardFamily.GRANT, None),
+        ("lock_acquired", restore, GuardFamily.LOCK, "release_lock"),
+        ("sandwich_present", restore, GuardFamily.SANDWICH, None),
+        ("paths_valid", restore, GuardFamily.PATH_CONTRACT, None),
     ]
-    for name, module, fn, family, release in guards:
+    for name, binder, family, release in guards:
         registry.add_guard(
             GuardSpec(
                 name,
-                _lazy(module, fn),
+                binder.method(name),
                 family,
                 param="required" if name == "grant" else "none",
-                release=release,
+                release=binder.method(release) if release else None,
             )
         )
+
+
+__all__ = ["RecoveryProvider", "register"]

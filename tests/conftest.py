@@ -41,8 +41,8 @@ def registry() -> Registry:
 
 
 @pytest.fixture
-def project(repo: Path, registry: Registry) -> Project:
-    return Project(repo, registry, env=clean_env())
+def project(repo: Path) -> Project:
+    return Project(repo, register, env=clean_env())
 
 
 @pytest.fixture

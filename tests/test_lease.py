@@ -27,7 +27,7 @@ from vibflow_repokit import write
 from vibflow_testutil import as_json, clean_env, git, harness_cmd, vf
 
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseFile, LeaseLost
-from vibflow.wiring import Project, build_registry
+from vibflow.wiring import Project
 
 APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}
 
@@ -336,7 +336,7 @@ def test_a_lease_lost_mid_restore_aborts_before_the_next_file(repo: Path) -> Non
     write(repo, ".vibflow/policy.yaml", "recovery:\n  lease_seconds: 5\n")
     paths = drifted(repo, n=30)
     at = run_to_confirm(repo)
-    project = Project(repo, build_registry(), env=clean_env(**APPLY))
+    project = Project(repo, env=clean_env(**APPLY))
     assert project.recovery_policy.lease_seconds == 5
     folder = project.state_dir / "recovery"
     project.__dict__["lease_file"] = LeaseFile(folder, ttl_seconds=5, clock=SlowClock(0.25))

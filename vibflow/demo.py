@@ -75,7 +75,7 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 def build(target: Path | None, registry_hook: Any = None) -> DemoResult:
-    from vibflow.wiring import Project, build_registry
+    from vibflow.wiring import Project
 
     root = Path(tempfile.mkdtemp(prefix="vibflow-demo-")) if target is None else target
     root.mkdir(parents=True, exist_ok=True)
@@ -94,7 +94,7 @@ def build(target: Path | None, registry_hook: Any = None) -> DemoResult:
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "tinyshop: first version")
 
-    project = Project(root.resolve(), build_registry(registry_hook))
+    project = Project(root.resolve(), registry_hook)
     memory = project.memory
     memory.set_intent("Make the login form accessible (labels, aria)", confirmed=True)
     memory.relevant("src/ui/login.py", "the login form being made accessible", confirmed=True)

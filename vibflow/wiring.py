@@ -1,6 +1,13 @@
-"""Assemble the engine for one project: registry, catalog, policy, journal,
-audit and runner. The only module that imports both ``engine`` and ``steps``
-(together with the CLI/MCP handlers that call it)."""
+"""Assemble one command's world: the project, its policy, journal, audit, the
+domain services and the engine that runs flows over them.
+
+The composition root: the only module that imports both ``engine`` and
+``steps`` (together with the CLI/MCP handlers that call it). Everything is
+built lazily, once per command, so a command pays only for what it uses
+(``runs list`` never builds the checkpoint store or the advisor). Steps and
+guards receive typed services (:class:`RecoveryServices`) bound at
+registration; nothing is looked up by name at run time.
+"""
 
 from __future__ import annotations
 
@@ -24,16 +31,28 @@ if TYPE_CHECKING:
     # memory, recover --explain) then never build the flow models.
     from vibflow.engine.catalog import FlowCatalog
     from vibflow.engine.runner import Runner
+    from vibflow.steps import RecoveryProvider
+    from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.memory.service import MemoryService
+    from vibflow.steps.paths.policy import PathPolicy
+    from vibflow.steps.recovery.advisor import RecoveryAdvisor
+    from vibflow.steps.recovery.lease import LeaseFile
+    from vibflow.steps.recovery.policy import RecoveryPolicy
+    from vibflow.steps.recovery.services import RecoveryServices
 
 RegistryHook = Callable[[Registry], None]
 
 
-def build_registry(extra: RegistryHook | None = None) -> Registry:
+def build_registry(
+    extra: RegistryHook | None = None, *, recovery: RecoveryProvider | None = None
+) -> Registry:
+    """The engine's built-in guards, the domain's steps and guards (bound to
+    ``recovery``'s services when given) and any ``extra`` registrations."""
     import vibflow.steps
 
     registry = Registry()
     builtin_guards.register(registry)
-    vibflow.steps.register(registry)
+    vibflow.steps.register(registry, recovery)
     if extra is not None:
         extra(registry)
     return registry
@@ -50,15 +69,21 @@ class Project:
     """Everything one command needs about the project it runs in."""
 
     root: Path
-    registry: Registry
+    registry_hook: RegistryHook | None = None
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     tool: str = "cli"
 
     @classmethod
-    def discover(cls, start: Path, registry: Registry, *, tool: str = "cli") -> Project:
+    def discover(
+        cls, start: Path, registry_hook: RegistryHook | None = None, *, tool: str = "cli"
+    ) -> Project:
         from vibflow.steps.workspace.root import find_root
 
-        return cls(find_root(start), registry, tool=tool)
+        return cls(find_root(start), registry_hook, tool=tool)
+
+    @cached_property
+    def registry(self) -> Registry:
+        return build_registry(self.registry_hook, recovery=lambda: self.recovery_services)
 
     @cached_property
     def state_dir(self) -> Path:
@@ -99,13 +124,13 @@ class Project:
         )
 
     @cached_property
-    def recovery_policy(self) -> Any:
+    def recovery_policy(self) -> RecoveryPolicy:
         from vibflow.steps.recovery.policy import RecoveryPolicy
 
         return self.policy.section("recovery", RecoveryPolicy)
 
     @cached_property
-    def lease_file(self) -> Any:
+    def lease_file(self) -> LeaseFile:
         from vibflow.steps.recovery.lease import LeaseFile
 
         return LeaseFile(
@@ -113,24 +138,13 @@ class Project:
         )
 
     @cached_property
-    def leases(self) -> dict[str, Any]:
-        """Leases taken by the lock guard, handed to the apply step in this process."""
-        return {}
-
-    @cached_property
-    def checked_paths(self) -> dict[str, list[str]]:
-        """Paths the path guard just canonicalized, handed to the apply step in this
-        process (a resumed apply, in a new process, checks them again itself)."""
-        return {}
-
-    @cached_property
-    def checkpoints(self) -> Any:
+    def checkpoints(self) -> CheckpointStore:
         from vibflow.steps.checkpoints.store import CheckpointStore
 
         return CheckpointStore(self.root, self.state_dir, self.recovery_policy.checkpoints)
 
     @cached_property
-    def recovery(self) -> Any:
+    def recovery(self) -> RecoveryAdvisor:
         """The read-only recovery advisor for this project."""
         from vibflow.engine.journal import utcnow
         from vibflow.steps.recovery.advisor import RecoveryAdvisor
@@ -147,14 +161,32 @@ class Project:
             apply_enabled=builtin_guards.flag_enabled(self.env, "RECOVERY_APPLY"),
         )
 
+    @cached_property
+    def recovery_services(self) -> RecoveryServices:
+        """What the recover flow's steps and guards use, built on first use."""
+        from vibflow.steps.recovery.job import RestoreJobs
+        from vibflow.steps.recovery.services import RecoveryServices
+
+        return RecoveryServices(
+            root=self.root,
+            checkpoints=self.checkpoints,
+            lease_file=self.lease_file,
+            advisor=self.recovery,
+            memory=self.memory,
+            jobs=RestoreJobs(self.state_dir / "recovery" / "jobs"),
+            normalize_paths=self.normalize_paths,
+            tool=self.tool,
+        )
+
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
+        """``data`` (any JSON-like value) through the redaction contract, with counts."""
         from vibflow.steps.redaction.contract import redact_payload
 
         red = redact_payload(data, root=self.root)
         return red.value, red.counts.model_dump()
 
     @cached_property
-    def memory(self) -> Any:
+    def memory(self) -> MemoryService:
         """The memory service, with this project's facts, paths, redaction and audit."""
         from vibflow.steps.memory.policy import MemoryPolicy
         from vibflow.steps.memory.service import MemoryService
@@ -177,7 +209,7 @@ class Project:
         return str(red.value), red.counts.model_dump()
 
     @cached_property
-    def path_rules(self) -> Any:
+    def path_rules(self) -> PathPolicy:
         from vibflow.steps.paths.contract import path_policy
 
         return path_policy(self.policy)
@@ -231,5 +263,4 @@ class Project:
             policy_digest=self.policy.digest(),
             context_max_bytes=self.engine_policy.context_max_bytes,
             crash=CrashPlan.from_env(self.env),
-            services={"recovery": lambda: self.recovery, "project": lambda: self},
         )

@@ -12,14 +12,20 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
 from vibflow.steps.recovery.models import RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.workspace.git import Git
+
+if TYPE_CHECKING:
+    from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.memory.service import MemoryService
+    from vibflow.steps.paths.policy import PathPolicy
 
 #: Why restore options cannot run while the feature flag is off.
 APPLY_DISABLED = (
@@ -58,10 +64,10 @@ class RecoveryAdvisor:
         root: Path,
         state_dir: Path,
         *,
-        checkpoints: Any,
-        memory: Any,
+        checkpoints: CheckpointStore,
+        memory: MemoryService | None,
         policy: RecoveryPolicy,
-        generated: Any,
+        generated: PathPolicy,
         redact_payload: Callable[[Any], tuple[Any, Mapping[str, int]]],
         clock: Callable[[], str],
         apply_enabled: bool = False,
@@ -119,10 +125,9 @@ class RecoveryAdvisor:
         """Keep the redacted plan as ``.vibflow/recovery/last_preview.json``."""
         self.dir.mkdir(parents=True, exist_ok=True)
         target = self.dir / "last_preview.json"
-        tmp = target.with_suffix(".tmp")
         body = {"recorded_at": self._clock(), "plan": advice.payload}
-        tmp.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(target)
+        # Not flushed to disk: a lost preview only means the next one is recomputed.
+        atomic_write(target, json.dumps(body, indent=2, ensure_ascii=False) + "\n", durable=False)
         return target
 
     def last_preview(self) -> dict[str, Any] | None:

@@ -149,6 +149,30 @@ class LeaseFile:
             self._write(record)
         return Lease(self, record)
 
+    def adopt(
+        self, operation_id: str, generation: int, *, owner: Owner | None = None
+    ) -> Lease | None:
+        """The lease this process took earlier for ``operation_id``, if it still holds it.
+
+        A guard takes the lease and a later step of the same run uses it; the
+        handle is found again from the lease file (the operation, generation
+        and holding process recorded there), never from process-local state.
+        ``None`` when another process, generation or operation holds it, or it
+        expired.
+        """
+        owner = owner or current_owner()
+        with self.mutex():
+            held = self.read()
+            if (
+                held is None
+                or held.operation_id != operation_id
+                or held.generation != generation
+                or (held.pid, held.host, held.started) != (owner.pid, owner.host, owner.started)
+                or held.expires() <= self.clock()
+            ):
+                return None
+        return Lease(self, held)
+
     def status(self) -> dict[str, Any] | None:
         held = self.read()
         if held is None:

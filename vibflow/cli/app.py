@@ -99,10 +99,10 @@ def _main(
 
 
 def _project() -> Any:
-    from vibflow.wiring import Project, build_registry
+    from vibflow.wiring import Project
 
     start = STATE.project or Path.cwd()
-    return Project.discover(start, build_registry(STATE.registry_hook))
+    return Project.discover(start, STATE.registry_hook)
 
 
 # -- runs -------------------------------------------------------------------------
@@ -310,13 +310,12 @@ def recap(
 def _catalog() -> Any:
     from vibflow.wiring import Project, build_registry, catalog_without_project
 
-    registry = build_registry(STATE.registry_hook)
     try:
-        return Project.discover(STATE.project or Path.cwd(), registry).catalog
+        return Project.discover(STATE.project or Path.cwd(), STATE.registry_hook).catalog
     except VibflowError as exc:
         if exc.code is not ErrorCode.NOT_A_PROJECT:
             raise
-        return catalog_without_project(registry)
+        return catalog_without_project(build_registry(STATE.registry_hook))
 
 
 @flows_app.command("list")

@@ -25,9 +25,9 @@ OVERWRITE_OPT = typer.Option(
 
 
 def _project() -> Any:
-    from vibflow.wiring import Project, build_registry
+    from vibflow.wiring import Project
 
-    return Project.discover(STATE.project or Path.cwd(), build_registry(STATE.registry_hook))
+    return Project.discover(STATE.project or Path.cwd(), STATE.registry_hook)
 
 
 def _confirm(yes: bool, question: str) -> bool:

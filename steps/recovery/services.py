@@ -1,0 +1,40 @@
+"""What the recover flow's steps and guards use, as one typed object.
+
+The front door builds it once per command (the checkpoint store, the lease
+file, the advisor, memory, the restore jobs, the path contract and the tool
+identity of this project) and hands it to :func:`vibflow.steps.register`,
+which binds each step and guard to exactly the parts it uses. No step reaches
+back into the front door, and nothing here is looked up by name at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.memory.service import MemoryService
+    from vibflow.steps.recovery.advisor import RecoveryAdvisor
+    from vibflow.steps.recovery.job import RestoreJobs
+    from vibflow.steps.recovery.lease import LeaseFile
+
+#: The path contract for this caller: raw paths in, project-relative paths out,
+#: a ``VibflowError`` naming the rule for a path that breaks one.
+NormalizePaths = Callable[[Iterable[str]], list[str]]
+
+
+@dataclass(frozen=True)
+class RecoveryServices:
+    root: Path
+    checkpoints: CheckpointStore
+    lease_file: LeaseFile
+    advisor: RecoveryAdvisor
+    memory: MemoryService | None
+    jobs: RestoreJobs
+    normalize_paths: NormalizePaths
+    #: Who is calling (``cli``, or an MCP client's configured name): the grant
+    #: guard lets only the local CLI through without a grant.
+    tool: str
