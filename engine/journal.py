@@ -10,6 +10,8 @@ never write over the one that took it.
 
 A file that is not a database is moved aside (never overwritten) and a fresh
 journal started; a journal made by a newer vibflow is refused untouched.
+SQLite's errors are told apart by their result code (``sqlite_errorname``),
+never by message text, which changes between SQLite versions.
 """
 
 from __future__ import annotations
@@ -93,6 +95,19 @@ CREATE INDEX recaps_by_subject ON recaps(subject_id, generated_at);
 
 UNFINISHED = ("running", "waiting", "blocked", "interrupted")
 FINISHED = ("done", "failed", "aborted")
+
+
+# SQLite result codes (primary, without the extended suffix) that mean "not a
+# database we can read": the file is moved aside and a fresh journal started.
+_UNREADABLE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+# ... and that mean "another connection holds the write lock": wait and retry.
+_CONTENDED = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
+
+
+def _sqlite_code(exc: sqlite3.Error) -> str:
+    """The primary result code's name, e.g. ``SQLITE_BUSY`` for ``SQLITE_BUSY_SNAPSHOT``."""
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    return "_".join(name.split("_")[:2])
 
 
 def utcnow() -> str:
@@ -209,7 +224,7 @@ class Journal:
         try:
             self._db = self._open(synchronous)
         except sqlite3.DatabaseError as exc:
-            if "not a database" not in str(exc) and "malformed" not in str(exc):
+            if _sqlite_code(exc) not in _UNREADABLE:
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
                 ) from exc
@@ -265,7 +280,7 @@ class Journal:
                 db.execute("BEGIN IMMEDIATE")
                 break
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if _sqlite_code(exc) not in _CONTENDED:
                     raise
                 time.sleep(min(0.01 * (attempt + 1), 0.2))
         else:
