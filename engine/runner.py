@@ -66,6 +66,8 @@ __all__ = ["DryRunReport", "Runner", "merge_context", "status_for"]
 
 
 class Runner:
+    """Runs of verified flows over one journal and audit sink (see the module docstring)."""
+
     def __init__(
         self,
         *,
