@@ -13,6 +13,11 @@ the source of truth. The runner appends a drive's rows in one batch when the
 run pauses or ends (one lock, one write), and a resume re-appends any rows a
 crash cut off (:meth:`AuditLog.recorded_transitions`) — so every journal
 entry gets exactly one row, and no fsync is needed here.
+
+The runner writes through :class:`AuditSink`; :class:`AuditLog` is the file,
+:class:`~vibflow.engine.testing.MemoryAudit` the in-memory twin for dry runs
+and tests. Both build rows with :func:`chain_rows`, so both check the same
+count-only model and chain.
 """
 
 from __future__ import annotations
@@ -20,14 +25,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from vibflow.engine.journal import utcnow
+from vibflow.engine.clock import Clock, stamp, system_clock
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.-]{0,63}$")]
 Hex = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,64}$")]
@@ -39,6 +44,9 @@ Result = Literal[
     "ok", "refused", "blocked", "busy", "failed", "aborted", "interrupted", "skipped", "waiting"
 ]
 GENESIS = "0" * 64
+
+# One row to append: the event name and its facts (AuditEvent's fields).
+Row = tuple[str, dict[str, Any]]
 
 
 class _Strict(BaseModel):
@@ -102,6 +110,50 @@ def row_hash(row: dict[str, Any]) -> str:
     return hashlib.sha256(canon.encode("ascii")).hexdigest()
 
 
+def chain_rows(
+    rows: Sequence[Row],
+    *,
+    after: tuple[int, str],
+    timestamp: str,
+    tool: str,
+    project_root_hash: str,
+) -> list[tuple[dict[str, Any], AuditEvent]]:
+    """The rows, numbered and hash-chained after ``(sequence, hash)`` of the last
+    row: each as the dict to store and as its validated :class:`AuditEvent` (a
+    fact that is not count-only raises here, before anything is written)."""
+    seq, prev_hash = after
+    out: list[tuple[dict[str, Any], AuditEvent]] = []
+    for event, facts in rows:
+        seq += 1
+        draft: dict[str, Any] = {
+            "sequence_number": seq,
+            "timestamp": timestamp,
+            "event": event,
+            "tool": facts.get("tool", tool),
+            "project_root_hash": project_root_hash,
+            "prev_hash": prev_hash,
+            **{k: _plain(v) for k, v in facts.items() if k != "tool"},
+        }
+        draft = {k: v for k, v in draft.items() if v is not None}
+        draft["hash"] = row_hash(draft)
+        out.append((draft, AuditEvent.model_validate(draft)))
+        prev_hash = draft["hash"]
+    return out
+
+
+class AuditSink(Protocol):
+    """Where the runner's audit rows go (see :class:`AuditLog`)."""
+
+    def append(self, event: str, **facts: Any) -> AuditEvent: ...
+
+    def append_many(self, rows: list[Row]) -> list[AuditEvent]: ...
+
+    def append_missing(self, run_id: str, rows: dict[int, Row]) -> int:
+        """Append the rows (keyed by journal seq) of ``run_id`` not yet recorded,
+        checking and appending atomically."""
+        ...
+
+
 @dataclass
 class AuditReport:
     ok: bool
@@ -126,10 +178,20 @@ class AuditReport:
 
 
 class AuditLog:
-    def __init__(self, path: Path, *, project_root_hash: str, tool: str = "cli") -> None:
+    """The audit file of one project (``.vibflow/audit.jsonl``)."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        project_root_hash: str,
+        tool: str = "cli",
+        clock: Clock = system_clock,
+    ) -> None:
         self.path = path
         self._root_hash = project_root_hash
         self._tool = tool
+        self._clock = clock
         self._lock_path = path.with_name(path.name + ".lock")
         self._lock: Any = None  # created on first write, then reused
 
@@ -145,14 +207,14 @@ class AuditLog:
             self._lock = FileLock(str(self._lock_path))
         return self._lock
 
-    def append_many(self, rows: list[tuple[str, dict[str, Any]]]) -> list[AuditEvent]:
+    def append_many(self, rows: list[Row]) -> list[AuditEvent]:
         """Append rows in order under one lock acquisition and one write."""
         if not rows:
             return []
         with self._locked():
             return self._append_unlocked(rows)
 
-    def append_missing(self, run_id: str, rows: dict[int, tuple[str, dict[str, Any]]]) -> int:
+    def append_missing(self, run_id: str, rows: dict[int, Row]) -> int:
         """Append the rows (keyed by journal seq) of ``run_id`` not yet in the file.
 
         Checking and appending happen under one lock, so two processes
@@ -166,35 +228,25 @@ class AuditLog:
             self._append_unlocked(missing)
         return len(missing)
 
-    def _append_unlocked(self, rows: list[tuple[str, dict[str, Any]]]) -> list[AuditEvent]:
+    def _append_unlocked(self, rows: list[Row]) -> list[AuditEvent]:
         if not rows:
             return []
-        written: list[AuditEvent] = []
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             seq, prev_hash, needs_newline = _tail(fd)
-            lines: list[str] = []
-            for event, facts in rows:
-                seq += 1
-                draft: dict[str, Any] = {
-                    "sequence_number": seq,
-                    "timestamp": utcnow(),
-                    "event": event,
-                    "tool": facts.get("tool", self._tool),
-                    "project_root_hash": self._root_hash,
-                    "prev_hash": prev_hash,
-                    **{k: _plain(v) for k, v in facts.items() if k != "tool"},
-                }
-                draft = {k: v for k, v in draft.items() if v is not None}
-                draft["hash"] = row_hash(draft)
-                written.append(AuditEvent.model_validate(draft))
-                lines.append(json.dumps(draft, separators=(",", ":"), ensure_ascii=True))
-                prev_hash = draft["hash"]
+            chained = chain_rows(
+                rows,
+                after=(seq, prev_hash),
+                timestamp=stamp(self._clock()),
+                tool=self._tool,
+                project_root_hash=self._root_hash,
+            )
+            lines = [json.dumps(d, separators=(",", ":"), ensure_ascii=True) for d, _ in chained]
             payload = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
             os.write(fd, payload.encode("ascii"))
         finally:
             os.close(fd)
-        return written
+        return [event for _, event in chained]
 
     def rows(self) -> Iterator[tuple[int, bytes]]:
         if not self.path.exists():
@@ -263,7 +315,7 @@ class AuditLog:
             quarantine.parent.mkdir(parents=True, exist_ok=True)
             with quarantine.open("a", encoding="utf-8", newline="\n") as fh:
                 for item in bad:
-                    fh.write(json.dumps({"quarantined_at": utcnow(), **item}) + "\n")
+                    fh.write(json.dumps({"quarantined_at": stamp(self._clock()), **item}) + "\n")
             report.quarantined = len(bad)
         return report
 

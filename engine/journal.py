@@ -10,22 +10,53 @@ never write over the one that took it.
 
 A file that is not a database is moved aside (never overwritten) and a fresh
 journal started; a journal made by a newer vibflow is refused untouched.
+SQLite's errors are told apart by their result code (``sqlite_errorname``),
+never by message text, which changes between SQLite versions.
+
+:class:`Journal` implements :class:`~vibflow.engine.records.JournalStore`, the
+contract the runner depends on; the in-memory
+:class:`~vibflow.engine.testing.MemoryJournal` implements it for dry runs and
+tests.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from vibflow.engine.clock import Clock, stamp, system_clock, utcnow
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
+from vibflow.engine.records import (
+    Entry,
+    JournalStore,
+    Owner,
+    RunRecord,
+    RunUpdate,
+    applied,
+    encode_context,
+)
+
+# Re-exported: the front doors and steps import these from here.
+__all__ = [
+    "FINISHED",
+    "UNFINISHED",
+    "Entry",
+    "Journal",
+    "JournalStore",
+    "Owner",
+    "RunRecord",
+    "RunStatus",
+    "RunUpdate",
+    "applied",
+    "encode_context",
+    "utcnow",
+]
 
 SCHEMA_VERSION = 1
 
@@ -91,125 +122,34 @@ CREATE TABLE recaps (
 CREATE INDEX recaps_by_subject ON recaps(subject_id, generated_at);
 """
 
-UNFINISHED = ("running", "waiting", "blocked", "interrupted")
-FINISHED = ("done", "failed", "aborted")
+# SQLite result codes (primary, without the extended suffix) that mean "not a
+# database we can read": the file is moved aside and a fresh journal started.
+_UNREADABLE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+# ... and that mean "another connection holds the write lock": wait and retry.
+_CONTENDED = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 
 
-def utcnow() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
-@dataclass(frozen=True)
-class Owner:
-    """The process advancing a run (see ``ownership``)."""
-
-    pid: int
-    host: str
-    started: str
-    token: str
-
-
-@dataclass
-class RunRecord:
-    run_id: str
-    flow: str
-    flow_version: int
-    origin: str
-    definition: str
-    definition_digest: str
-    policy_digest: str
-    status: str
-    state: str
-    context: dict[str, Any]
-    seq: int
-    created_at: str
-    updated_at: str
-    blocked_reason: str | None = None
-    pending_event: str | None = None
-    pending_inputs: dict[str, Any] | None = None
-    error: str | None = None
-    owner: Owner | None = None
-    audited_seq: int = -1
-    attempt: int = 1
-    recap_id: str | None = None
-    parent_run: str | None = None
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One journal row: a start, a transition, a refusal or a status change."""
-
-    run_id: str
-    seq: int
-    kind: str  # start | transition | blocked | status
-    from_state: str | None
-    event: str | None
-    to_state: str | None
-    guards: list[dict[str, Any]] = field(default_factory=list)
-    outcome: str = ""
-    started_at: str | None = None
-    at: str = ""
-
-
-@dataclass(frozen=True)
-class RunUpdate:
-    """The new values a journal write gives a run (``None`` keeps a field)."""
-
-    state: str
-    status: str
-    context: dict[str, Any]
-    blocked_reason: str | None = None
-    pending_event: str | None = None
-    pending_inputs: dict[str, Any] | None = None
-    error: str | None = None
-    keep_owner: bool = True
-    context_json: str | None = None  # ``encode_context(context)``, when already computed
-
-
-def applied(
-    run: RunRecord,
-    entry: Entry,
-    update: RunUpdate,
-    *,
-    owner: Owner | None,
-    updated_at: str,
-    attempt_increment: bool = False,
-    recap_id: str | None = None,
-) -> RunRecord:
-    """The run as it is once ``entry`` and ``update`` are written (no I/O)."""
-    return dataclasses.replace(
-        run,
-        status=update.status,
-        state=update.state,
-        context=update.context,
-        blocked_reason=update.blocked_reason,
-        pending_event=update.pending_event,
-        pending_inputs=update.pending_inputs,
-        error=update.error,
-        owner=owner,
-        seq=entry.seq,
-        attempt=run.attempt + (1 if attempt_increment else 0),
-        recap_id=recap_id or run.recap_id,
-        updated_at=updated_at,
-    )
-
-
-def encode_context(context: Mapping[str, Any]) -> str:
-    return json.dumps(context, sort_keys=True, separators=(",", ":"))
+def _sqlite_code(exc: sqlite3.Error) -> str:
+    """The primary result code's name, e.g. ``SQLITE_BUSY`` for ``SQLITE_BUSY_SNAPSHOT``."""
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    return "_".join(name.split("_")[:2])
 
 
 class Journal:
     """The SQLite journal of one project (``.vibflow/runs.db``)."""
 
-    def __init__(self, path: Path, *, synchronous: str = "FULL") -> None:
+    def __init__(
+        self, path: Path, *, synchronous: str = "FULL", clock: Clock = system_clock
+    ) -> None:
         self.path = path
         self.backup: Path | None = None
+        self._clock = clock
         self._synchronous = "FULL" if synchronous == "FULL" else "NORMAL"
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = self._open(synchronous)
         except sqlite3.DatabaseError as exc:
-            if "not a database" not in str(exc) and "malformed" not in str(exc):
+            if _sqlite_code(exc) not in _UNREADABLE:
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
                 ) from exc
@@ -245,8 +185,8 @@ class Journal:
         return db
 
     def _move_aside(self) -> Path:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-        backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        when = self._clock().strftime("%Y%m%dT%H%M%S%fZ")
+        backup = self.path.with_name(f"{self.path.name}.corrupt-{when}")
         self.path.rename(backup)
         for suffix in ("-wal", "-shm"):
             side = self.path.with_name(self.path.name + suffix)
@@ -257,6 +197,9 @@ class Journal:
     def close(self) -> None:
         self._db.close()
 
+    def _now(self) -> str:
+        return stamp(self._clock())
+
     @staticmethod
     @contextmanager
     def _tx(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
@@ -265,7 +208,7 @@ class Journal:
                 db.execute("BEGIN IMMEDIATE")
                 break
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if _sqlite_code(exc) not in _CONTENDED:
                     raise
                 time.sleep(min(0.01 * (attempt + 1), 0.2))
         else:
@@ -302,7 +245,7 @@ class Journal:
                 "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 _run_row(run),
             )
-            _insert_entry(db, entry)
+            _insert_entry(db, entry, run.created_at)
 
     def get(self, run_id: str) -> RunRecord | None:
         row = self._db.execute(f"{_SELECT_RUN} WHERE r.run_id=?", (run_id,)).fetchone()
@@ -342,7 +285,7 @@ class Journal:
         Fails with BUSY if the run moved on (another seq) or changed owner
         since ``run`` was read: a process that lost a run never writes to it.
         """
-        now = entry.at or utcnow()
+        now = entry.at or self._now()
         context_json = update.context_json or encode_context(update.context)
         new_owner = owner if update.keep_owner else None
         recap_id = recap["id"] if recap else None
@@ -379,7 +322,7 @@ class Journal:
                     f"run {run.run_id} was changed by another process",
                     hint=f"See `vibflow runs show {run.run_id}`.",
                 )
-            _insert_entry(db, entry)
+            _insert_entry(db, entry, now)
             if recap is not None:
                 db.execute(
                     "INSERT INTO recaps VALUES (?,?,?,?,?)",
@@ -419,7 +362,7 @@ class Journal:
                 (
                     *_owner_cols(owner),
                     1 if attempt_increment else 0,
-                    utcnow(),
+                    self._now(),
                     run_id,
                     expect_seq,
                     expect_token,
@@ -447,10 +390,6 @@ class Journal:
         finally:
             self._db.execute(f"PRAGMA synchronous={self._synchronous}")
 
-    def set_recap(self, run_id: str, recap_id: str) -> None:
-        with self.transaction() as db:
-            db.execute("UPDATE runs SET recap_id=? WHERE run_id=?", (recap_id, run_id))
-
     def entries(self, run_id: str) -> list[Entry]:
         rows = self._db.execute(
             "SELECT * FROM entries WHERE run_id=? ORDER BY seq", (run_id,)
@@ -463,7 +402,7 @@ class Journal:
     # -- per-item progress ----------------------------------------------------
 
     def mark_items(self, run_id: str, state: str, keys: Iterable[str]) -> None:
-        now = utcnow()
+        now = self._now()
         with self.transaction() as db:
             db.executemany(
                 "INSERT OR IGNORE INTO items VALUES (?,?,?,?)",
@@ -500,7 +439,7 @@ def _owner_cols(owner: Owner | None) -> tuple[Any, Any, Any, Any]:
     return (owner.pid, owner.host, owner.started, owner.token)
 
 
-def _insert_entry(db: sqlite3.Connection, e: Entry) -> None:
+def _insert_entry(db: sqlite3.Connection, e: Entry, now: str) -> None:
     db.execute(
         "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?)",
         (
@@ -513,7 +452,7 @@ def _insert_entry(db: sqlite3.Connection, e: Entry) -> None:
             json.dumps(e.guards, separators=(",", ":")),
             e.outcome,
             e.started_at,
-            e.at or utcnow(),
+            e.at or now,
         ),
     )
 
@@ -540,7 +479,7 @@ def _run(row: Sequence[Any]) -> RunRecord:
     owner = Owner(row[13], row[14], row[15], row[16]) if row[16] else None
     return RunRecord(
         run_id=row[0], flow=row[1], flow_version=row[2], origin=row[3], definition=row[24],
-        definition_digest=row[4], policy_digest=row[5], status=row[6], state=row[7],
+        definition_digest=row[4], policy_digest=row[5], status=RunStatus(row[6]), state=row[7],
         context=json.loads(row[8]), blocked_reason=row[9], pending_event=row[10],
         pending_inputs=json.loads(row[11]) if row[11] else None, error=row[12], owner=owner,
         seq=row[17], audited_seq=row[18], attempt=row[19], recap_id=row[20],

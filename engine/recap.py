@@ -2,21 +2,21 @@
 
 A recap is written when a run waits, ends, fails, is blocked or is found
 interrupted. The engine's heuristic generator knows only the flow: states,
-events, statuses and the journal. Domain code enriches a recap through
-:data:`RecapEnricher` hooks (registered by the front door) that may add
-bullets, artifacts or next actions; the model's limits still hold afterwards,
-so an enricher cannot produce an over-long headline or a fourth next action.
+events, statuses and the journal. The model's limits (one-line headline of
+at most 80 characters, 3 to 7 bullets, at most 3 next actions) are checked when
+it is built, so no recap the runner stores can break them.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from vibflow.engine.journal import Entry, RunRecord, utcnow
+from vibflow.engine.kinds import FINISHED, RunStatus
+from vibflow.engine.records import Entry, RunRecord
 
 if TYPE_CHECKING:
     from vibflow.engine.definition import FlowDefinition
@@ -61,9 +61,6 @@ class Recap(BaseModel):
     resume_hint: ResumeHint | None = None
 
 
-RecapEnricher = Callable[[Recap, RunRecord], Recap]
-
-
 def new_recap_id() -> str:
     return f"rcp_{uuid.uuid4().hex}"
 
@@ -77,7 +74,8 @@ def continue_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
     """Real commands a user can paste to move this run on."""
     rid = run.run_id
     state = defn.states.get(run.state)
-    if run.status in ("waiting", "blocked") and state is not None and state.kind == "wait":
+    waiting = run.status in (RunStatus.WAITING, RunStatus.BLOCKED)
+    if waiting and state is not None and state.kind == "wait":
         out = []
         for event in state.on:
             args = " ".join(
@@ -85,7 +83,7 @@ def continue_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
             )
             out.append(f"vibflow step {rid} {event}" + (f" {args}" if args else ""))
         return out
-    if run.status in ("interrupted", "blocked"):
+    if run.status in (RunStatus.INTERRUPTED, RunStatus.BLOCKED):
         return [f"vibflow resume {rid}"]
     return []
 
@@ -96,9 +94,10 @@ def run_recap(
     entries: Sequence[Entry],
     *,
     reason: str,
+    generated_at: str,
     items_done: int = 0,
 ) -> Recap:
-    """The engine's heuristic recap of one run."""
+    """The engine's heuristic recap of one run, stamped ``generated_at``."""
     moves = [e for e in entries if e.kind == "transition"]
     path: list[str] = [moves[0].from_state or "?"] if moves else [run.state]
     path += [e.to_state or "?" for e in moves]
@@ -106,14 +105,15 @@ def run_recap(
     status = run.status
     flow = run.flow
     where = run.state
+    blocked = run.blocked_reason or "a check refused"
     headline = {
-        "waiting": f"{flow} is waiting for input at '{where}'",
-        "blocked": f"{flow} is blocked at '{where}': {run.blocked_reason or 'a check refused'}",
-        "interrupted": f"{flow} was interrupted at '{where}' and can be resumed",
-        "done": f"{flow} finished at '{where}'",
-        "aborted": f"{flow} was aborted at '{where}'",
-        "failed": f"{flow} failed at '{where}'",
-        "running": f"{flow} is running at '{where}'",
+        RunStatus.WAITING: f"{flow} is waiting for input at '{where}'",
+        RunStatus.BLOCKED: f"{flow} is blocked at '{where}': {blocked}",
+        RunStatus.INTERRUPTED: f"{flow} was interrupted at '{where}' and can be resumed",
+        RunStatus.DONE: f"{flow} finished at '{where}'",
+        RunStatus.ABORTED: f"{flow} was aborted at '{where}'",
+        RunStatus.FAILED: f"{flow} failed at '{where}'",
+        RunStatus.RUNNING: f"{flow} is running at '{where}'",
     }.get(status, f"{flow} is {status} at '{where}'")
     bullets = [
         f"Flow '{flow}' version {run.flow_version} ({run.origin}), run {run.run_id}.",
@@ -131,7 +131,7 @@ def run_recap(
         bullets.append(f"Guards refused {refusals} time(s) during this run.")
     actions = continue_commands(run, defn)[:3]
     hint = None
-    if status not in ("done", "aborted", "failed"):
+    if status not in FINISHED:
         hint = ResumeHint(
             run_id=run.run_id,
             state=where,
@@ -142,7 +142,7 @@ def run_recap(
         id=new_recap_id(),
         kind="run",
         subject_id=run.run_id,
-        generated_at=utcnow(),
+        generated_at=generated_at,
         reason=reason,
         headline=clip(headline),
         bullets=bullets[:7],
@@ -150,14 +150,3 @@ def run_recap(
         artifacts=[Artifact(kind="run", ref=run.run_id)],
         resume_hint=hint,
     )
-
-
-def enrich(recap: Recap, run: RunRecord, enrichers: Sequence[RecapEnricher]) -> Recap:
-    """Apply domain enrichers, re-validating so the model's limits still hold."""
-    for fn in enrichers:
-        recap = Recap.model_validate(fn(recap, run).model_dump())
-    return recap
-
-
-def recap_json(recap: Recap) -> dict[str, Any]:
-    return recap.model_dump(mode="json")

@@ -15,13 +15,10 @@ import enum
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.kinds import FinalStatus, GuardParam, Mutation
-
-if TYPE_CHECKING:  # the recap models load only where a recap is made
-    from vibflow.engine.recap import RecapEnricher
 
 
 class GuardFamily(enum.StrEnum):
@@ -164,7 +161,6 @@ class Registry:
     def __init__(self) -> None:
         self._steps: dict[str, StepSpec] = {}
         self._guards: dict[str, GuardSpec] = {}
-        self.recap_enrichers: list[RecapEnricher] = []
 
     def add_step(self, spec: StepSpec) -> StepSpec:
         if spec.name in self._steps:

@@ -1,5 +1,20 @@
 """Runs: start a flow, advance it, pause, resume, fork, abort.
 
+Who decides what:
+
+* ``transitions`` (through :class:`~vibflow.engine.machine.FlowMachine`)
+  answers one question: *may this event fire from this state, and where to?*
+  The event must exist for the state and every guard on the transition must
+  pass, in order. It holds no run, writes nothing and runs no step.
+* The runner (this module) adds everything durable around that answer: it
+  runs the state's step and turns its result into the event to fire, stops
+  at waits and takes their input (:meth:`Runner.send`), writes each move to
+  the journal *before* the run is in its new state — journal-then-transition,
+  with the audit row after the commit (:mod:`.recorder`) — and owns the run
+  while it does (:mod:`.claims`).
+
+Never ask the machine to run a step or the runner to evaluate a guard.
+
 A run advances while it owns itself (a recorded pid + host + start time).
 Each transition is one journal commit whose new status says what happens
 next: ``running`` (a step or pass-through state follows, owner kept),
@@ -11,179 +26,61 @@ idempotent or can reconcile, and otherwise asks for an explicit re-run.
 
 A run always executes the definition stored when it started, never the YAML
 as it is now (workflow versioning).
+
+The journal, the audit sink and the clock are passed in: the SQLite
+:class:`~vibflow.engine.journal.Journal` and the
+:class:`~vibflow.engine.audit.AuditLog` for real runs, the in-memory ones of
+:mod:`.testing` for dry runs and tests.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from pydantic import ValidationError
 
-from vibflow.engine.audit import AuditFacts, AuditLog
+from vibflow.engine.audit import AuditFacts, AuditSink
+from vibflow.engine.audit_batch import AuditBatch
+from vibflow.engine.claims import Claims, busy, owner_is_dead, require_run
+from vibflow.engine.clock import Clock, system_clock
+from vibflow.engine.contexts import ContextFactory, as_result, merge_context
 from vibflow.engine.definition import FlowDefinition, StateSpec
+from vibflow.engine.dryrun import DryRun, DryRunReport
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.faults import CrashPlan
-from vibflow.engine.journal import (
-    FINISHED,
-    UNFINISHED,
-    Entry,
-    Journal,
-    Owner,
-    RunRecord,
-    RunUpdate,
-    applied,
-    encode_context,
-    utcnow,
-)
+from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
 from vibflow.engine.loader import LoadedFlow
 from vibflow.engine.machine import FlowMachine, GuardProbe
-from vibflow.engine.ownership import Liveness, current_owner, liveness
-from vibflow.engine.recap import Recap, enrich, run_recap
-from vibflow.engine.registry import GuardContext, Registry, StepContext, StepResult
+from vibflow.engine.ownership import current_owner
+from vibflow.engine.progress import JournalProgress
+from vibflow.engine.recorder import Move, Recorder, status_for
+from vibflow.engine.records import Entry, JournalStore, Owner, RunRecord
+from vibflow.engine.registry import Registry, StepContext, StepResult
 from vibflow.engine.verifier import verify
 
-# "the writing owner's own token": most writes expect the run to be ours.
-_OWNER_TOKEN = "\x00owner"  # noqa: S105 - a sentinel, not a secret
-
-_ENTRY_AUDIT_EVENT = {
-    "start": "run_started",
-    "transition": "transition",
-    "blocked": "guard_refused",
-}
-
-
-class JournalProgress:
-    """Item progress of a per-item step, recorded in the journal.
-
-    Finished items are read on first use only, so steps that never ask cost
-    no query.
-    """
-
-    def __init__(self, journal: Journal, run_id: str, state: str, crash: CrashPlan) -> None:
-        self._journal = journal
-        self._run_id = run_id
-        self._state = state
-        self._crash = crash
-        self._loaded: set[str] | None = None
-        self._unrecorded: list[str] = []
-        self.marked_in_process = 0
-
-    @property
-    def _done(self) -> set[str]:
-        if self._loaded is None:
-            self._loaded = self._journal.done_items(self._run_id, self._state)
-        return self._loaded
-
-    def is_done(self, key: str) -> bool:
-        return key in self._done
-
-    def mark_done(self, key: str) -> None:
-        if key in self._done:
-            return
-        self._journal.mark_items(self._run_id, self._state, [key])
-        self._done.add(key)
-        self.marked_in_process += 1
-        self._crash.after_item(self.marked_in_process)
-
-    def finish(self, key: str) -> None:
-        # One durable commit per item costs a disk flush each; a batch of items
-        # whose redo is harmless shares one (flush). The crash point still counts
-        # every finished item, so a kill can land between recording points.
-        if key in self._done:
-            return
-        self._done.add(key)
-        self._unrecorded.append(key)
-        self.marked_in_process += 1
-        self._crash.after_item(self.marked_in_process)
-
-    def flush(self) -> None:
-        if self._unrecorded:
-            self._journal.mark_items(self._run_id, self._state, self._unrecorded)
-            self._unrecorded = []
-
-    def pending(self, keys: Iterable[str]) -> Iterator[str]:
-        done = self._done
-        return (k for k in keys if k not in done)
-
-    @property
-    def done_count(self) -> int:
-        return len(self._done)
-
-
-class _MemoryProgress:
-    """Progress for dry runs: nothing is written."""
-
-    def __init__(self) -> None:
-        self._done: set[str] = set()
-
-    def is_done(self, key: str) -> bool:
-        return key in self._done
-
-    def mark_done(self, key: str) -> None:
-        self._done.add(key)
-
-    def finish(self, key: str) -> None:
-        self._done.add(key)
-
-    def flush(self) -> None:
-        pass
-
-    def pending(self, keys: Iterable[str]) -> Iterator[str]:
-        return (k for k in keys if k not in self._done)
-
-
-@dataclasses.dataclass
-class DryRunReport:
-    flow: str
-    path: list[dict[str, Any]]
-    skipped: list[str]
-    ended: str  # "final" | "wait" | "blocked" | "failed" | "loop"
-    blocked_reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-def status_for(state: StateSpec) -> str:
-    if state.kind == "wait":
-        return "waiting"
-    if state.kind == "final" and state.step is None:
-        return state.status.value if state.status else "done"
-    return "running"
-
-
-def merge_context(base: Mapping[str, Any], *updates: Mapping[str, Any]) -> dict[str, Any]:
-    """Shallow merge, except that dict values merge one level deep."""
-    out = dict(base)
-    for upd in updates:
-        for key, value in upd.items():
-            if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-                out[key] = {**out[key], **value}
-            else:
-                out[key] = value
-    return out
+__all__ = ["DryRunReport", "Runner", "merge_context", "status_for"]
 
 
 class Runner:
+    """Runs of verified flows over one journal and audit sink (see the module docstring)."""
+
     def __init__(
         self,
         *,
         registry: Registry,
-        journal: Journal,
-        audit: AuditLog,
+        journal: JournalStore,
+        audit: AuditSink,
         project_root: Path,
         env: Mapping[str, str],
         services: Mapping[str, Any] | None = None,
         policy_digest: str = "",
         context_max_bytes: int = 65536,
         crash: CrashPlan | None = None,
+        clock: Clock = system_clock,
     ) -> None:
         self.registry = registry
         self.journal = journal
@@ -192,14 +89,31 @@ class Runner:
         self.env = env
         self.services: Mapping[str, Any] = services or {}
         self.policy_digest = policy_digest
-        self.context_max_bytes = context_max_bytes
         self.crash = crash or CrashPlan()
+        self.clock = clock
         self.last_exception: BaseException | None = None
+        self.contexts = ContextFactory(project_root, env, self.services)
         self._machines: dict[str, FlowMachine] = {}
-        self._pending_audit: list[tuple[str, dict[str, Any]]] = []
-        self._batching = 0
+        self._audit = AuditBatch(audit)
+        self._claims = Claims(journal, self._audit)
+        self._recorder = Recorder(
+            journal=journal,
+            audit=self._audit,
+            clock=clock,
+            crash=self.crash,
+            context_max_bytes=context_max_bytes,
+        )
 
-    # -- definitions ------------------------------------------------------------
+    @property
+    def context_max_bytes(self) -> int:
+        """The policy bound on a run's stored context, in bytes."""
+        return self._recorder.context_max_bytes
+
+    @context_max_bytes.setter
+    def context_max_bytes(self, value: int) -> None:
+        self._recorder.context_max_bytes = value
+
+    # -- definitions and runs -------------------------------------------------------
 
     def machine(self, defn: FlowDefinition) -> FlowMachine:
         key = defn.digest()
@@ -221,74 +135,33 @@ class Runner:
         return defn
 
     def get(self, run_id: str) -> RunRecord:
-        run = self.journal.get(run_id)
+        return require_run(self.journal, run_id)
+
+    def pick(self, run_id: str | None) -> RunRecord:
+        if run_id is not None:
+            return self.refresh(self.get(run_id))
+        run = self.latest_unfinished()
         if run is None:
             raise VibflowError(
                 ErrorCode.RUN_NOT_FOUND,
-                f"there is no run '{run_id}' in this project",
-                hint="`vibflow runs list` shows the runs.",
+                "there is no unfinished run to resume",
+                hint="`vibflow runs list` shows all runs.",
             )
         return run
 
-    # -- ownership ----------------------------------------------------------------
-    #
-    # Every operation that changes a run owns it from its claim until its audit
-    # rows are flushed, then releases it and records how far the audit got
-    # (``audited_seq``). A run whose owner died — at any status — is taken over
-    # by the next process that touches it, which first re-derives any audit
-    # rows the dead owner never wrote (idempotently, under the audit lock).
+    def latest_unfinished(self) -> RunRecord | None:
+        self.refresh_all()
+        runs = self.journal.runs(UNFINISHED, limit=1)
+        return runs[0] if runs else None
 
-    @contextmanager
-    def _owning(self, run: RunRecord, *, attempt_increment: bool = False) -> Iterator[Owner]:
-        owner = current_owner()
-        expected: str | None = None
-        if run.owner is not None:
-            if liveness(run.owner) is not Liveness.DEAD:
-                raise self._busy(run)
-            expected = run.owner.token
-        if not self.journal.claim(
-            run.run_id,
-            owner,
-            expect_seq=run.seq,
-            expect_token=expected,
-            attempt_increment=attempt_increment,
-        ):
-            raise self._busy(self.get(run.run_id))
-        with self._holding(run.run_id, owner):
-            if expected is not None or run.audited_seq < run.seq:
-                self._reconcile_audit(run)
-            yield owner
-
-    @contextmanager
-    def _holding(self, run_id: str, owner: Owner) -> Iterator[None]:
-        """Batch audit rows while ``owner`` holds the run; flush, then release."""
-        self._batching += 1
-        audited = False
-        try:
-            yield
-        finally:
-            self._batching -= 1
-            try:
-                self.flush_audit()
-                audited = True
-            finally:
-                self.journal.release(run_id, owner.token, audited=audited)
-
-    def _mine(self, run_id: str, owner: Owner) -> RunRecord:
-        run = self.get(run_id)
-        if run.owner is None or run.owner.token != owner.token:
-            raise self._busy(run)
-        return run
-
-    # -- public operations ---------------------------------------------------------
+    # -- lifecycle ----------------------------------------------------------------------
 
     def start(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> RunRecord:
         defn = loaded.definition
         self.machine(defn)  # fail before writing anything if the machine cannot be built
-        now = utcnow()
-        owner = current_owner()
+        now = self._recorder.now()
         run = RunRecord(
-            run_id=f"run_{uuid.uuid4().hex}",
+            run_id=_new_run_id(),
             flow=defn.flow,
             flow_version=defn.version,
             origin=loaded.origin,
@@ -301,14 +174,10 @@ class Runner:
             seq=0,
             created_at=now,
             updated_at=now,
-            owner=owner,
+            owner=current_owner(),
         )
-        self._check_size(run.context)
-        self.journal.create_run(run)
-        with self._holding(run.run_id, owner):
-            self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, run.state, at=now))
-            self._begin(run, defn, owner, "run started")
-        return self.get(run.run_id)
+        self._recorder.check_size(run.context)
+        return self._open(run, defn, "run started")
 
     def fork(self, source_id: str, state: str) -> RunRecord:
         """A new run from ``source_id``'s stored definition, starting at ``state``."""
@@ -316,11 +185,10 @@ class Runner:
         defn = self.definition_of(source)
         if state not in defn.states:
             raise VibflowError(ErrorCode.BAD_INPUT, f"flow '{defn.flow}' has no state '{state}'")
-        now = utcnow()
-        owner = current_owner()
+        now = self._recorder.now()
         run = dataclasses.replace(
             source,
-            run_id=f"run_{uuid.uuid4().hex}",
+            run_id=_new_run_id(),
             status=status_for(defn.states[state]),
             state=state,
             seq=0,
@@ -329,23 +197,28 @@ class Runner:
             pending_event=None,
             pending_inputs=None,
             error=None,
-            owner=owner,
+            owner=current_owner(),
             attempt=1,
             recap_id=None,
             parent_run=source.run_id,
             created_at=now,
             updated_at=now,
         )
-        self.journal.create_run(run)
-        with self._holding(run.run_id, owner):
-            self._audit_entry(run, Entry(run.run_id, 0, "start", None, None, state, at=now))
-            self._begin(run, defn, owner, "run forked")
-        return self.get(run.run_id)
+        return self._open(run, defn, "run forked")
 
-    def _begin(self, run: RunRecord, defn: FlowDefinition, owner: Owner, why: str) -> RunRecord:
-        if run.status == "running":
-            return self._drive(run, defn, owner)
-        return self._recapped(run, defn, why)
+    def _open(self, run: RunRecord, defn: FlowDefinition, why: str) -> RunRecord:
+        """Create ``run`` (owned by its ``owner``), then drive it or recap its pause."""
+        owner = run.owner
+        assert owner is not None  # noqa: S101 - a new run is created owned
+        self.journal.create_run(run)
+        with self._claims.holding(run.run_id, owner):
+            start = Entry(run.run_id, 0, "start", None, None, run.state, at=run.created_at)
+            self._audit.add_entry(run, start)
+            if run.status == RunStatus.RUNNING:
+                self._drive(run, defn, owner)
+            else:
+                self._recorder.recapped(run, defn, why)
+        return self.get(run.run_id)
 
     def send(self, run_id: str, event: str, raw_inputs: Mapping[str, Any]) -> RunRecord:
         """Deliver an event (with inputs) to a waiting or blocked wait state."""
@@ -368,8 +241,8 @@ class Runner:
                 f"{', '.join(state.on)}",
             )
         inputs = coerce(state.inputs, raw_inputs, where=f"state '{run.state}'")
-        with self._owning(run) as owner:
-            run = self._mine(run_id, owner)
+        with self._claims.owning(run) as owner:
+            run = self._claims.mine(run_id, owner)
             run = self._fire(run, defn, owner, event, inputs)
             self._drive(run, defn, owner)
         return self.get(run_id)
@@ -378,11 +251,12 @@ class Runner:
         run = self.pick(run_id)
         defn = self.definition_of(run)
         self._require_open(run)
-        if run.status == "waiting":
+        if run.status == RunStatus.WAITING:
             return run
         state = defn.states[run.state]
         spec = self.registry.get_step(state.step) if state.step else None
-        if run.status == "interrupted" and spec and not spec.safe_to_rerun and not rerun_step:
+        interrupted = run.status == RunStatus.INTERRUPTED
+        if interrupted and spec and not spec.safe_to_rerun and not rerun_step:
             raise VibflowError(
                 ErrorCode.NOT_RESUMABLE,
                 f"run {run.run_id} was interrupted inside step '{spec.name}' (state "
@@ -390,14 +264,14 @@ class Runner:
                 hint=f"Check the project, then run it again with `vibflow resume {run.run_id} "
                 f"--rerun-step`, or stop it with `vibflow runs abort {run.run_id}`.",
             )
-        with self._owning(run, attempt_increment=True) as owner:
-            run = self._mine(run.run_id, owner)
-            run = self._set_status(
+        with self._claims.owning(run, attempt_increment=True) as owner:
+            run = self._claims.mine(run.run_id, owner)
+            run = self._recorder.set_status(
                 run,
                 defn,
                 owner,
                 event="resumed",
-                status="running",
+                status=RunStatus.RUNNING,
                 outcome=f"attempt {run.attempt}",
                 audit_event="run_resumed",
                 result="ok",
@@ -407,7 +281,8 @@ class Runner:
             elif spec is not None and spec.reconcile is not None:
                 reconciled = spec.reconcile(self._step_context(run))
                 if reconciled is not None:
-                    run = self._after_step(run, defn, owner, state, reconciled, utcnow())
+                    started = self._recorder.now()
+                    run = self._after_step(run, defn, owner, state, reconciled, started)
             self._drive(run, defn, owner)
         return self.get(run.run_id)
 
@@ -415,14 +290,14 @@ class Runner:
         run = self.refresh(self.get(run_id))
         defn = self.definition_of(run)
         self._require_open(run)
-        with self._owning(run) as owner:
-            run = self._mine(run_id, owner)
-            self._set_status(
+        with self._claims.owning(run) as owner:
+            run = self._claims.mine(run_id, owner)
+            self._recorder.set_status(
                 run,
                 defn,
                 owner,
                 event="aborted",
-                status="aborted",
+                status=RunStatus.ABORTED,
                 outcome="aborted by the user",
                 audit_event="run_aborted",
                 result="aborted",
@@ -433,20 +308,20 @@ class Runner:
     def refresh(self, run: RunRecord) -> RunRecord:
         """Take over a run whose owner died: finish its audit, and mark it
         ``interrupted`` if it died inside a step."""
-        dead = run.owner is not None and liveness(run.owner) is Liveness.DEAD
-        if not dead and not (run.owner is None and run.audited_seq < run.seq):
+        unaudited = run.owner is None and run.audited_seq < run.seq
+        if not owner_is_dead(run) and not unaudited:
             return run
         defn = FlowDefinition.model_validate_json(run.definition)
         try:
-            with self._owning(run) as owner:
-                run = self._mine(run.run_id, owner)
-                if run.status == "running":
-                    self._set_status(
+            with self._claims.owning(run) as owner:
+                run = self._claims.mine(run.run_id, owner)
+                if run.status == RunStatus.RUNNING:
+                    self._recorder.set_status(
                         run,
                         defn,
                         owner,
                         event="interrupted",
-                        status="interrupted",
+                        status=RunStatus.INTERRUPTED,
                         outcome="owner process is gone",
                         audit_event="run_interrupted",
                         result="interrupted",
@@ -462,114 +337,61 @@ class Runner:
             if run.owner is not None or run.audited_seq < run.seq:
                 self.refresh(run)
 
-    def latest_unfinished(self) -> RunRecord | None:
-        self.refresh_all()
-        runs = self.journal.runs(UNFINISHED, limit=1)
-        return runs[0] if runs else None
-
     def dry_run(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> DryRunReport:
         """Walk the flow evaluating guards and read-only steps; write nothing."""
         defn = loaded.definition
-        machine = self.machine(defn)
-        report = DryRunReport(defn.flow, [], [], "loop")
-        state_name = defn.initial
-        context: dict[str, Any] = {"inputs": dict(inputs or {})}
-        visits: dict[str, int] = {}
-        while visits.get(state_name, 0) < 3:
-            visits[state_name] = visits.get(state_name, 0) + 1
-            state = defn.states[state_name]
-            hop: dict[str, Any] = {"state": state_name, "kind": state.kind}
-            report.path.append(hop)
-            if state.kind == "wait":
-                hop["events"] = list(state.on)
-                report.ended = "wait"
-                return report
-            event = "done"
-            if state.step is not None:
-                spec = self.registry.get_step(state.step)
-                if spec.mutates.value != "none":
-                    report.skipped.append(state_name)
-                    hop["skipped"] = f"{spec.name} (mutates {spec.mutates.value})"
-                    event = "done" if "done" in state.on else next(iter(state.on), "done")
-                else:
-                    ctx = StepContext(
-                        "run_dry",
-                        defn.flow,
-                        state_name,
-                        MappingProxyType(context),
-                        self.project_root,
-                        _MemoryProgress(),
-                        self.services,
-                        dry_run=True,
-                    )
-                    try:
-                        result = _as_result(spec.fn(ctx))
-                    except VibflowError as exc:
-                        hop["error"] = exc.message
-                        report.ended = "failed"
-                        return report
-                    context = merge_context(context, result.context)
-                    event = result.event
-            if state.final:
-                report.ended = "final"
-                return report
-            hop["event"] = event
-            if event not in state.on:
-                hop["error"] = f"no transition for event '{event}'"
-                report.ended = "failed"
-                return report
-            probe = GuardProbe(
-                self._guard_context("run_dry", defn, state_name, event, context, {}, dry_run=True)
-            )
-            target = machine.fire(state_name, event, probe)
-            hop["guards"] = [o.to_json() for o in probe.outcomes]
-            if target is None:
-                report.ended = "blocked"
-                report.blocked_reason = probe.refusal.reason if probe.refusal else None
-                return report
-            state_name = target
-        return report
+        return DryRun(defn, self.machine(defn), self.registry, self.contexts).walk(inputs)
 
-    # -- the advance loop ------------------------------------------------------------
+    def write_recap(self, run: RunRecord, reason: str = "requested") -> dict[str, Any]:
+        defn = FlowDefinition.model_validate_json(run.definition)
+        run = self._recorder.recapped(run, defn, reason)
+        body = self.journal.get_recap(run.recap_id or "")
+        assert body is not None  # noqa: S101 - written just above
+        return body
+
+    def flush_audit(self) -> None:
+        """Append the audit rows still batched in this process."""
+        self._audit.flush()
+
+    # -- the advance loop -------------------------------------------------------------
 
     def _drive(self, run: RunRecord, defn: FlowDefinition, owner: Owner) -> RunRecord:
-        while run.status == "running":
+        """Run steps and pass-through states until the run pauses or ends."""
+        while run.status == RunStatus.RUNNING:
             state = defn.states[run.state]
             if state.kind == "pass":
                 run = self._fire(run, defn, owner, "done", {})
-                continue
-            if state.step is None:  # a final state without a step never stays running
-                return self._finish(run, defn, owner, state, None)
-            spec = self.registry.get_step(state.step)
-            started = utcnow()
-            step_ctx = self._step_context(run)
-            try:
-                try:
-                    result = _as_result(spec.fn(step_ctx))
-                finally:
-                    step_ctx.progress.flush()
-                AuditFacts.model_validate(dict(result.audit))
-            except VibflowError as exc:
-                self.last_exception = exc
-                return self._fail(run, defn, owner, f"step '{spec.name}' failed: {exc.message}")
-            except ValidationError as exc:
-                self.last_exception = exc
-                return self._fail(
-                    run,
-                    defn,
-                    owner,
-                    f"step '{spec.name}' returned audit facts that are not count-only",
-                )
-            except Exception as exc:  # noqa: BLE001 - any step bug must fail the run, visibly
-                self.last_exception = exc
-                return self._fail(
-                    run,
-                    defn,
-                    owner,
-                    f"step '{spec.name}' failed unexpectedly ({type(exc).__name__})",
-                )
-            run = self._after_step(run, defn, owner, state, result, started)
+            elif state.step is None:  # a final state without a step never stays running
+                return self._recorder.finish(run, defn, owner, state, None)
+            else:
+                run = self._run_step(run, defn, owner, state, state.step)
         return run
+
+    def _run_step(
+        self, run: RunRecord, defn: FlowDefinition, owner: Owner, state: StateSpec, step: str
+    ) -> RunRecord:
+        """Run the state's step; any error it raises fails the run, visibly."""
+        spec = self.registry.get_step(step)
+        started = self._recorder.now()
+        step_ctx = self._step_context(run)
+        try:
+            try:
+                result = as_result(spec.fn(step_ctx))
+            finally:
+                step_ctx.progress.flush()
+            AuditFacts.model_validate(dict(result.audit))
+        except VibflowError as exc:
+            self.last_exception = exc
+            why = f"step '{spec.name}' failed: {exc.message}"
+        except ValidationError as exc:
+            self.last_exception = exc
+            why = f"step '{spec.name}' returned audit facts that are not count-only"
+        except Exception as exc:  # noqa: BLE001 - any step bug must fail the run, visibly
+            self.last_exception = exc
+            why = f"step '{spec.name}' failed unexpectedly ({type(exc).__name__})"
+        else:
+            return self._after_step(run, defn, owner, state, result, started)
+        return self._recorder.fail(run, defn, owner, why)
 
     def _after_step(
         self,
@@ -581,9 +403,9 @@ class Runner:
         started: str,
     ) -> RunRecord:
         if state.final:
-            return self._finish(run, defn, owner, state, result)
+            return self._recorder.finish(run, defn, owner, state, result)
         if result.event not in state.on:
-            return self._fail(
+            return self._recorder.fail(
                 run,
                 defn,
                 owner,
@@ -603,291 +425,36 @@ class Runner:
         result: StepResult | None = None,
         started: str | None = None,
     ) -> RunRecord:
-        src = run.state
-        state = defn.states[src]
-        spec = state.on[event]
+        """Ask the machine whether ``event`` may fire from the run's state, then
+        record the transition or the refusal."""
         # A step's own results stay whatever the guards say; the event's inputs
         # become part of the run only if the transition happens (a refused
         # input must never be picked up later by another event).
         settled = merge_context(run.context, result.context if result is not None else {})
         context = merge_context(settled, {"inputs": dict(inputs)}) if inputs else settled
-        context_json = self._check_size(context)
-        probe = GuardProbe(self._guard_context(run.run_id, defn, src, event, context, inputs))
-        target = self.machine(defn).fire(src, event, probe)
-        guards = [o.to_json() for o in probe.outcomes]
-        outcome = (result.outcome if result else "")[:200]
-        facts = dict(result.audit) if result else {}
-        for checked in probe.outcomes:
-            if checked.passed:
-                facts.update(checked.facts)
-        if facts:
-            try:
-                AuditFacts.model_validate(facts)
-            except ValidationError as exc:
-                raise VibflowError(
-                    ErrorCode.STEP_FAILED,
-                    f"a check on '{src}' --{event}--> reported audit facts that are not count-only",
-                ) from exc
+        context_json = self._recorder.check_size(context)
+        probe = GuardProbe(self.contexts.guard(run.run_id, defn, run.state, event, context, inputs))
+        target = self.machine(defn).fire(run.state, event, probe)
+        move = Move.of(run.state, event, probe, result, started)
         if target is None:
-            refusal = probe.refusal
-            reason = refusal.reason if refusal else "a check refused"
-            detour = state.on_blocked
-            entry = Entry(
-                run.run_id,
-                run.seq + 1,
-                "blocked",
-                src,
-                event,
-                detour or spec.target,
-                guards,
-                outcome,
-                started,
-                utcnow(),
+            return self._recorder.refused(
+                run, defn, owner, move, settled=settled, inputs=inputs, refusal=probe.refusal
             )
-            if detour is not None:
-                update = RunUpdate(
-                    state=detour,
-                    status=status_for(defn.states[detour]),
-                    context=settled,
-                    blocked_reason=reason,
-                )
-            else:
-                update = RunUpdate(
-                    state=src,
-                    status="blocked",
-                    context=settled,
-                    blocked_reason=reason,
-                    pending_event=event,
-                    pending_inputs=dict(inputs),
-                )
-            run = self._write(run, defn, entry, update, owner, recap_reason="guard refused")
-            self._audit(
-                run,
-                "guard_refused",
-                entry,
-                **{**facts, "result": "refused", "guard": refusal.name if refusal else None},
-            )
-            self.crash.after_transition(run.seq)
-            return run
-        new_status = status_for(defn.states[target])
-        entry = Entry(
-            run.run_id,
-            run.seq + 1,
-            "transition",
-            src,
-            event,
-            target,
-            guards,
-            outcome,
-            started,
-            utcnow(),
-        )
-        update = RunUpdate(
-            state=target, status=new_status, context=context, context_json=context_json
-        )
-        reason = None if new_status == "running" else f"run {new_status}"
-        run = self._write(run, defn, entry, update, owner, recap_reason=reason)
-        self._audit(run, "transition", entry, **{"result": "ok", **facts})
-        self.crash.after_transition(run.seq)
-        return run
-
-    def _finish(
-        self,
-        run: RunRecord,
-        defn: FlowDefinition,
-        owner: Owner,
-        state: StateSpec,
-        result: StepResult | None,
-    ) -> RunRecord:
-        status = (result.status if result and result.status else state.status) or "done"
-        status = getattr(status, "value", status)
-        context = merge_context(run.context, result.context if result else {})
-        self._check_size(context)
-        entry = Entry(
-            run.run_id,
-            run.seq + 1,
-            "status",
-            run.state,
-            "finished",
-            run.state,
-            outcome=(result.outcome if result else "")[:200],
-            at=utcnow(),
-        )
-        run = self._write(
-            run,
-            defn,
-            entry,
-            RunUpdate(state=run.state, status=status, context=context),
-            owner,
-            recap_reason=f"run {status}",
-        )
-        facts = dict(result.audit) if result else {}
-        facts.setdefault("result", "ok" if status == "done" else status)
-        self._audit(run, "run_finished", entry, **facts)
-        self.crash.after_transition(run.seq)
-        return run
-
-    def _fail(self, run: RunRecord, defn: FlowDefinition, owner: Owner, message: str) -> RunRecord:
-        return self._set_status(
-            run,
-            defn,
-            owner,
-            event="failed",
-            status="failed",
-            outcome=message,
-            audit_event="run_failed",
-            result="failed",
-            recap_reason="run failed",
-            error=message,
+        return self._recorder.moved(
+            run, defn, owner, move, target=target, context=context, context_json=context_json
         )
 
-    def _set_status(
-        self,
-        run: RunRecord,
-        defn: FlowDefinition,
-        owner: Owner,
-        *,
-        event: str,
-        status: str,
-        outcome: str,
-        audit_event: str,
-        result: str,
-        recap_reason: str | None = None,
-        error: str | None = None,
-    ) -> RunRecord:
-        """Journal a status change at the run's current state (resumed, aborted,
-        interrupted, failed), keeping any pending event, and audit it."""
-        entry = Entry(
-            run.run_id,
-            run.seq + 1,
-            "status",
-            run.state,
-            event,
-            run.state,
-            outcome=outcome[:200],
-            at=utcnow(),
-        )
-        run = self._write(
-            run,
-            defn,
-            entry,
-            RunUpdate(
-                state=run.state,
-                status=status,
-                context=run.context,
-                error=error,
-                pending_event=run.pending_event,
-                pending_inputs=run.pending_inputs,
-            ),
-            owner,
-            recap_reason=recap_reason,
-        )
-        self._audit(run, audit_event, entry, result=result)
-        return run
-
-    # -- helpers ------------------------------------------------------------------
-
-    def _write(
-        self,
-        run: RunRecord,
-        defn: FlowDefinition,
-        entry: Entry,
-        update: RunUpdate,
-        owner: Owner | None,
-        *,
-        expect_token: str | None = _OWNER_TOKEN,
-        attempt_increment: bool = False,
-        recap_reason: str | None = None,
-    ) -> RunRecord:
-        """One journal commit; a recap for pauses and ends rides in the same commit."""
-        recap: Recap | None = None
-        if recap_reason is not None:
-            predicted = applied(run, entry, update, owner=run.owner, updated_at=entry.at)
-            entries = [*self.journal.entries(run.run_id), entry]
-            done = len(self.journal.done_items(run.run_id, update.state))
-            recap = enrich(
-                run_recap(predicted, defn, entries, reason=recap_reason, items_done=done),
-                predicted,
-                self.registry.recap_enrichers,
-            )
-        token = (owner.token if owner else None) if expect_token == _OWNER_TOKEN else expect_token
-        return self.journal.advance(
-            run,
-            entry,
-            update,
-            owner,
-            expect_token=token,
-            attempt_increment=attempt_increment,
-            recap=recap.model_dump(mode="json") if recap else None,
-        )
-
-    def _recapped(self, run: RunRecord, defn: FlowDefinition, reason: str) -> RunRecord:
-        recap = enrich(
-            run_recap(run, defn, self.journal.entries(run.run_id), reason=reason),
-            run,
-            self.registry.recap_enrichers,
-        )
-        self.journal.save_recap(
-            recap.id, "run", run.run_id, recap.generated_at, recap.model_dump(mode="json")
-        )
-        return dataclasses.replace(run, recap_id=recap.id)
-
-    def write_recap(self, run: RunRecord, reason: str = "requested") -> dict[str, Any]:
-        defn = FlowDefinition.model_validate_json(run.definition)
-        run = self._recapped(run, defn, reason)
-        body = self.journal.get_recap(run.recap_id or "")
-        assert body is not None  # noqa: S101 - written just above
-        return body
+    # -- helpers ----------------------------------------------------------------------
 
     def _step_context(self, run: RunRecord) -> StepContext:
-        progress = JournalProgress(self.journal, run.run_id, run.state, self.crash)
-        return StepContext(
+        return self.contexts.step(
             run_id=run.run_id,
             flow=run.flow,
             state=run.state,
-            context=MappingProxyType(json.loads(json.dumps(run.context))),
-            project_root=self.project_root,
-            progress=progress,
-            services=self.services,
+            context=run.context,
+            progress=JournalProgress(self.journal, run.run_id, run.state, self.crash),
             attempt=run.attempt,
         )
-
-    def _guard_context(
-        self,
-        run_id: str,
-        defn: FlowDefinition,
-        src: str,
-        event: str,
-        context: Mapping[str, Any],
-        inputs: Mapping[str, Any],
-        *,
-        dry_run: bool = False,
-    ) -> GuardContext:
-        return GuardContext(
-            run_id=run_id,
-            flow=defn.flow,
-            source=src,
-            event=event,
-            target=defn.states[src].on[event].target,
-            context=MappingProxyType(dict(context)),
-            inputs=MappingProxyType(dict(inputs)),
-            project_root=self.project_root,
-            env=self.env,
-            services=self.services,
-            dry_run=dry_run,
-        )
-
-    def pick(self, run_id: str | None) -> RunRecord:
-        if run_id is not None:
-            return self.refresh(self.get(run_id))
-        run = self.latest_unfinished()
-        if run is None:
-            raise VibflowError(
-                ErrorCode.RUN_NOT_FOUND,
-                "there is no unfinished run to resume",
-                hint="`vibflow runs list` shows all runs.",
-            )
-        return run
 
     def _require_open(self, run: RunRecord) -> None:
         if run.status in FINISHED:
@@ -896,95 +463,9 @@ class Runner:
                 f"run {run.run_id} has already finished ({run.status})",
                 hint=f"`vibflow runs show {run.run_id}` shows what happened.",
             )
-        if run.status == "running":
-            raise self._busy(run)
-
-    def _busy(self, run: RunRecord) -> VibflowError:
-        who = f"process {run.owner.pid}" if run.owner else "another process"
-        return VibflowError(
-            ErrorCode.BUSY,
-            f"run {run.run_id} is being advanced by {who} right now",
-            hint="Wait for it to pause or finish, then try again.",
-        )
-
-    def _check_size(self, context: Mapping[str, Any]) -> str:
-        """The context as the journal stores it, refused if over the policy bound."""
-        encoded = encode_context(context)
-        size = len(encoded)
-        if size > self.context_max_bytes:
-            raise VibflowError(
-                ErrorCode.STEP_FAILED,
-                f"the run context would grow to {size} bytes, over the "
-                f"{self.context_max_bytes}-byte limit (policy engine.context_max_bytes)",
-            )
-        return encoded
-
-    def _audit(self, run: RunRecord, event: str, entry: Entry, **facts: Any) -> None:
-        clean = {k: v for k, v in facts.items() if v is not None}
-        self._pending_audit.append(
-            (
-                event,
-                {
-                    "run_id": run.run_id,
-                    "flow": run.flow,
-                    "transition_seq": entry.seq,
-                    "from_state": entry.from_state,
-                    "via": entry.event if entry.kind != "status" else None,
-                    "to_state": entry.to_state,
-                    **clean,
-                },
-            )
-        )
-        # Rows carrying a step's own facts (a sandwich id, path counts) are
-        # written at once; plain transition rows wait for the batch.
-        if not self._batching or set(clean) - {"result", "guard"}:
-            self.flush_audit()
-
-    def flush_audit(self) -> None:
-        rows, self._pending_audit = self._pending_audit, []
-        self.audit.append_many(rows)
-
-    def _entry_row(self, run: RunRecord, entry: Entry) -> tuple[str, dict[str, Any]]:
-        """The audit row a journal entry gets (when written from the journal alone)."""
-        event = _ENTRY_AUDIT_EVENT.get(entry.kind) or f"run_{entry.event or 'changed'}"
-        result = {"start": "ok", "transition": "ok", "blocked": "refused"}.get(entry.kind) or {
-            "interrupted": "interrupted",
-            "aborted": "aborted",
-            "failed": "failed",
-        }.get(entry.event or "", "ok")
-        refused = next((g["guard"] for g in entry.guards if not g.get("passed")), None)
-        facts = {
-            "run_id": run.run_id,
-            "flow": run.flow,
-            "transition_seq": entry.seq,
-            "from_state": entry.from_state,
-            "via": entry.event if entry.kind != "status" else None,
-            "to_state": entry.to_state,
-            "result": result,
-            "guard": refused if entry.kind == "blocked" else None,
-        }
-        return event, {k: v for k, v in facts.items() if v is not None}
-
-    def _audit_entry(self, run: RunRecord, entry: Entry) -> None:
-        event, facts = self._entry_row(run, entry)
-        self._pending_audit.append((event, facts))
-        if not self._batching:
-            self.flush_audit()
-
-    def _reconcile_audit(self, run: RunRecord) -> None:
-        """Write the audit rows a dead owner never wrote (idempotent, under the lock)."""
-        self.flush_audit()
-        rows = {
-            e.seq: self._entry_row(run, e)
-            for e in self.journal.entries(run.run_id)
-            if e.seq > run.audited_seq
-        }
-        self.audit.append_missing(run.run_id, rows)
+        if run.status == RunStatus.RUNNING:
+            raise busy(run)
 
 
-def _as_result(raw: StepResult | str) -> StepResult:
-    if isinstance(raw, StepResult):
-        return raw
-    if isinstance(raw, str):
-        return StepResult(event=raw)
-    raise VibflowError(ErrorCode.STEP_FAILED, "a step returned neither an event nor a StepResult")
+def _new_run_id() -> str:
+    return f"run_{uuid.uuid4().hex}"

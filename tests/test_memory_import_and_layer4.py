@@ -129,6 +129,9 @@ FORBIDDEN_VIBFLOW = (
     "vibflow.steps.hooks",
     "vibflow.steps.workspace",
     "vibflow.engine.runner",
+    "vibflow.engine.recorder",
+    "vibflow.engine.claims",
+    "vibflow.engine.dryrun",
     "vibflow.cli",
     "vibflow.wiring",
 )

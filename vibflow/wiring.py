@@ -238,14 +238,14 @@ class Project:
 
     @cached_property
     def dry_runner(self) -> Runner:
-        """A runner over an in-memory journal: a dry run writes nothing."""
+        """A runner over an in-memory journal and audit: a dry run writes nothing."""
         from vibflow.engine.runner import Runner
+        from vibflow.engine.testing import MemoryAudit, MemoryJournal
 
-        memory = Path(":memory:")
         return Runner(
             registry=self.registry,
-            journal=Journal(memory),
-            audit=AuditLog(memory, project_root_hash=project_root_hash(self.root)),
+            journal=MemoryJournal(),
+            audit=MemoryAudit(project_root_hash=project_root_hash(self.root)),
             project_root=self.root,
             env=self.env,
         )
