@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.engine.journal import RunRecord
-
 if TYPE_CHECKING:
+    from vibflow.engine.catalog import FlowEntry
     from vibflow.engine.definition import FlowDefinition
+    from vibflow.engine.journal import Entry, RunRecord
 
 _CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
 
@@ -41,7 +41,8 @@ def dumps(data: Any) -> str:
     return text
 
 
-def _emit(data: Any) -> None:
+def emit_json(data: Any) -> None:
+    """Print one ``--json`` answer; every command's JSON goes through here."""
     typer.echo(dumps(data))
 
 
@@ -109,28 +110,12 @@ def _next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
     return generic
 
 
-def definition_changes(project: Any, run: RunRecord) -> dict[str, list[str]] | None:
-    """How the flow file differs from the copy the run executes (None if same)."""
-    from vibflow.engine.defdiff import diff
-    from vibflow.engine.errors import VibflowError
-
-    try:
-        current = project.catalog.load(run.flow).definition
-    except VibflowError:
-        return None
-    if current.digest() == run.definition_digest:
-        return None
-    stored = stored_definition(run)
-    changes = diff(stored, current)
-    return None if changes.empty else changes.to_json()
-
-
 def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
     data = run_json(run)
     if changes:
         data["definition_changes"] = changes
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     headline = {
         "waiting": f"is waiting at '{run.state}'",
@@ -262,7 +247,7 @@ def _ask(key: str, type_name: str, public: dict[str, Any], optional: bool) -> st
 
 def runs_table(runs: list[RunRecord], as_json: bool) -> None:
     if as_json:
-        _emit(
+        emit_json(
             {
                 "runs": [
                     {k: getattr(r, k) for k in _CORE} | {"updated_at": r.updated_at} for r in runs
@@ -277,7 +262,7 @@ def runs_table(runs: list[RunRecord], as_json: bool) -> None:
         typer.echo(f"{r.run_id}  {r.flow:<16} {r.status:<11} {r.state:<16} {r.updated_at}")
 
 
-def _transitions(project: Any, run: RunRecord) -> list[dict[str, Any]]:
+def _transitions(entries: list[Entry]) -> list[dict[str, Any]]:
     return [
         {
             "seq": e.seq,
@@ -288,14 +273,14 @@ def _transitions(project: Any, run: RunRecord) -> list[dict[str, Any]]:
             "guards": e.guards,
             "outcome": e.outcome,
         }
-        for e in project.journal.entries(run.run_id)
+        for e in entries
         if e.kind == "transition"
     ]
 
 
-def run_detail(project: Any, run: RunRecord, as_json: bool) -> None:
+def run_detail(run: RunRecord, entries: list[Entry], as_json: bool) -> None:
     data = run_json(run)
-    data["transitions"] = _transitions(project, run)
+    data["transitions"] = _transitions(entries)
     data["refusals"] = [
         {
             "seq": e.seq,
@@ -305,23 +290,22 @@ def run_detail(project: Any, run: RunRecord, as_json: bool) -> None:
             "at": e.at,
             "guards": e.guards,
         }
-        for e in project.journal.entries(run.run_id)
+        for e in entries
         if e.kind == "blocked"
     ]
     data["definition_digest"] = run.definition_digest
     data["policy_digest"] = run.policy_digest
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     run_summary(run, False)
     for t in data["transitions"]:
         typer.echo(f"  {t['seq']:>3}  {t['from']} --{t['event']}--> {t['to']}  {t['at']}")
 
 
-def timeline(project: Any, run: RunRecord, as_json: bool) -> None:
-    entries = project.journal.entries(run.run_id)
+def timeline(run: RunRecord, entries: list[Entry], as_json: bool) -> None:
     if as_json:
-        _emit(
+        emit_json(
             {
                 "run_id": run.run_id,
                 "entries": [
@@ -360,7 +344,7 @@ def timeline(project: Any, run: RunRecord, as_json: bool) -> None:
 
 def recap(body: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        _emit(body)
+        emit_json(body)
         return
     typer.echo(body["headline"])
     for bullet in body["bullets"]:
@@ -403,7 +387,7 @@ def project_recap(project: Any, as_json: bool) -> None:
         **_memory_and_checkpoints(project),
     }
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     intent = data["intent"]
     if intent:
@@ -453,10 +437,9 @@ def _memory_and_checkpoints(project: Any) -> dict[str, Any]:
     }
 
 
-def flows_table(catalog: Any, as_json: bool) -> None:
-    entries = catalog.entries()
+def flows_table(entries: list[FlowEntry], as_json: bool) -> None:
     if as_json:
-        _emit(
+        emit_json(
             {
                 "flows": [
                     {
@@ -480,7 +463,7 @@ def flows_table(catalog: Any, as_json: bool) -> None:
 
 def dry_run(report: Any, as_json: bool) -> None:
     if as_json:
-        _emit(report.to_json())
+        emit_json(report.to_json())
         return
     typer.echo(f"dry run of {report.flow} (nothing was written):")
     for hop in report.path:
