@@ -18,6 +18,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import typer
 
@@ -88,8 +89,12 @@ def _dispatch(argv: list[str], state: CliState) -> int:
     try:
         # Not click's standalone mode: that would print and exit on its own and
         # turn Ctrl-C into a silent status; every outcome is decided below.
-        with command.make_context("vibflow", argv, obj=state) as root:
-            command.invoke(root)
+        made = command.make_context("vibflow", argv, obj=state)
+        # typer hands its callbacks click's Context typed as typer.Context (a
+        # subclass that adds nothing); the boundary reads it the same way.
+        root = cast("typer.Context", made)
+        with made:
+            command.invoke(made)
     except typer.Exit as exc:  # a command's own status (a blocked run, a broken audit, --help)
         return exc.exit_code
     except typer.TyperException as exc:  # a usage error: click's message, status 2

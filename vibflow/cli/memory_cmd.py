@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import typer
 
@@ -18,6 +18,15 @@ if TYPE_CHECKING:
 
 memory_app = typer.Typer(help="Show and edit the project's memory.", no_args_is_help=True)
 hooks_app = typer.Typer(help="Install or remove vibflow's git hooks.", no_args_is_help=True)
+
+# The values the memory service accepts (it types them as these literals).
+_RESULTS: tuple[Literal["pass", "fail"], ...] = ("pass", "fail")
+_RISK_KINDS: tuple[Literal["warning", "skipped_check", "assumption", "redaction_note"], ...] = (
+    "warning",
+    "skipped_check",
+    "assumption",
+    "redaction_note",
+)
 
 YES_OPT = typer.Option(False, "--yes", "-y", help="Confirm the change without a prompt.")
 OVERWRITE_OPT = typer.Option(
@@ -113,11 +122,12 @@ def memory_verify(
     files: list[str] | None = typer.Option(None, "--files", help="Files this check covers."),
 ) -> None:
     """Record that COMMAND was run, its result, and the files it covers."""
-    if result not in ("pass", "fail"):
+    checked = next((r for r in _RESULTS if r == result), None)
+    if checked is None:
         raise VibflowError(ErrorCode.BAD_INPUT, "--result must be pass or fail")
     svc = project_for(ctx).memory
     _done(
-        svc.verify(command, result, files=files or []),  # type: ignore[arg-type]
+        svc.verify(command, checked, files=files or []),
         "verification recorded"
         + ("" if files else " (no --files given: it will show as scope unknown)"),
     )
@@ -132,9 +142,10 @@ def memory_risk(
     ),
 ) -> None:
     """Record an unresolved risk, skipped check or assumption."""
-    if kind not in ("warning", "skipped_check", "assumption", "redaction_note"):
+    checked = next((k for k in _RISK_KINDS if k == kind), None)
+    if checked is None:
         raise VibflowError(ErrorCode.BAD_INPUT, f"unknown risk kind '{kind}'")
-    _done(project_for(ctx).memory.risk(text, kind=kind), "risk recorded")  # type: ignore[arg-type]
+    _done(project_for(ctx).memory.risk(text, kind=checked), "risk recorded")
 
 
 @memory_app.command("import")

@@ -182,7 +182,14 @@ def recap(
     runner = project.runner
     if run_id is None:
         runner.refresh_all()
-        output.project_recap(project, as_json)
+        journal = project.journal
+        output.project_recap(
+            journal.runs(("interrupted", "blocked", "waiting"), limit=50),
+            journal.runs(("done", "failed", "aborted"), limit=5),
+            project.memory.read(),
+            project.checkpoints.all()[-3:],
+            as_json,
+        )
         return
     run_rec = runner.refresh(runner.get(run_id))
     body = project.journal.get_recap(run_rec.recap_id) if run_rec.recap_id else None
