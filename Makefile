@@ -23,6 +23,8 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/__init__.py build/typecheck/vibflow/__init__.py
 	ln -sfn ../../../engine build/typecheck/vibflow/engine
 	ln -sfn ../../../steps build/typecheck/vibflow/steps
+	ln -sfn ../../../vibflow/cli build/typecheck/vibflow/cli
+	ln -sfn ../../../vibflow/__main__.py build/typecheck/vibflow/__main__.py
 	ln -sfn ../../../vibflow/wiring.py build/typecheck/vibflow/wiring.py
 	ln -sfn ../../../vibflow/demo.py build/typecheck/vibflow/demo.py
 	$(BIN)/mypy

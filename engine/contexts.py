@@ -48,7 +48,6 @@ class ContextFactory:
 
     project_root: Path
     env: Mapping[str, str]
-    services: Mapping[str, Any]
 
     def step(
         self,
@@ -70,7 +69,6 @@ class ContextFactory:
             context=MappingProxyType(snapshot),
             project_root=self.project_root,
             progress=progress,
-            services=self.services,
             attempt=attempt,
             dry_run=dry_run,
         )
@@ -96,6 +94,5 @@ class ContextFactory:
             inputs=MappingProxyType(dict(inputs)),
             project_root=self.project_root,
             env=self.env,
-            services=self.services,
             dry_run=dry_run,
         )

@@ -59,7 +59,6 @@ class StepContext:
     context: Mapping[str, Any]
     project_root: Path
     progress: ItemProgress
-    services: Mapping[str, Any] = field(default_factory=dict)
     attempt: int = 1
     dry_run: bool = False
 
@@ -116,7 +115,6 @@ class GuardContext:
     inputs: Mapping[str, Any]
     project_root: Path
     env: Mapping[str, str]
-    services: Mapping[str, Any] = field(default_factory=dict)
     dry_run: bool = False
 
 

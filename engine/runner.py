@@ -76,7 +76,6 @@ class Runner:
         audit: AuditSink,
         project_root: Path,
         env: Mapping[str, str],
-        services: Mapping[str, Any] | None = None,
         policy_digest: str = "",
         context_max_bytes: int = 65536,
         crash: CrashPlan | None = None,
@@ -87,12 +86,11 @@ class Runner:
         self.audit = audit
         self.project_root = project_root
         self.env = env
-        self.services: Mapping[str, Any] = services or {}
         self.policy_digest = policy_digest
         self.crash = crash or CrashPlan()
         self.clock = clock
         self.last_exception: BaseException | None = None
-        self.contexts = ContextFactory(project_root, env, self.services)
+        self.contexts = ContextFactory(project_root, env)
         self._machines: dict[str, FlowMachine] = {}
         self._audit = AuditBatch(audit)
         self._claims = Claims(journal, self._audit)

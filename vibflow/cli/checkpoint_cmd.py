@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.cli.app import JSON_OPT, app, handled
-from vibflow.cli.memory_cmd import _project
-from vibflow.cli.output import dumps
+from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.output import emit_json
 
-checkpoint_app = typer.Typer(help="Snapshots of your working tree.", no_args_is_help=True)
-app.add_typer(checkpoint_app, name="checkpoint")
+if TYPE_CHECKING:
+    from vibflow.steps.checkpoints.models import CheckpointMeta
+
+app = typer.Typer(help="Snapshots of your working tree.", no_args_is_help=True)
 
 
-def _progress() -> Any:
+def _progress() -> Callable[[str], None] | None:
     """Say what a slow checkpoint is doing (on a terminal, after a moment)."""
     started = time.monotonic()
     if not sys.stderr.isatty():
@@ -30,20 +31,20 @@ def _progress() -> Any:
     return show
 
 
-def _meta_json(meta: Any) -> dict[str, Any]:
+def _meta_json(meta: CheckpointMeta) -> dict[str, Any]:
     return meta.model_dump(mode="json")
 
 
-@checkpoint_app.command("create")
-@handled
+@app.command("create")
 def checkpoint_create(
+    ctx: typer.Context,
     message: str = typer.Option("", "--message", "-m", help="What this checkpoint is for."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Snapshot tracked changes and untracked files (ignored files never)."""
-    meta = _project().checkpoints.create(message, progress=_progress())
+    meta = project_for(ctx).checkpoints.create(message, progress=_progress())
     if as_json:
-        typer.echo(dumps(_meta_json(meta)))
+        emit_json(_meta_json(meta))
         return
     verb = "nothing changed since" if meta.reused else "created"
     typer.echo(f"{verb} checkpoint {meta.checkpoint_id} ({meta.file_count} files)")
@@ -51,15 +52,14 @@ def checkpoint_create(
         typer.echo(f"  skipped {s.path}: {s.reason.replace('_', ' ')}")
 
 
-@checkpoint_app.command("list")
-@handled
-def checkpoint_list(as_json: bool = JSON_OPT) -> None:
+@app.command("list")
+def checkpoint_list(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """All checkpoints, oldest first, and the space only they keep alive."""
-    store = _project().checkpoints
+    store = project_for(ctx).checkpoints
     metas = store.all()
     size = store.size_bytes() if metas else 0
     if as_json:
-        typer.echo(dumps({"checkpoints": [_meta_json(m) for m in metas], "store_bytes": size}))
+        emit_json({"checkpoints": [_meta_json(m) for m in metas], "store_bytes": size})
         return
     if not metas:
         typer.echo('no checkpoints yet — `vibflow checkpoint create -m "before the agent"`')
@@ -69,16 +69,16 @@ def checkpoint_list(as_json: bool = JSON_OPT) -> None:
         typer.echo(f"{len(metas)} checkpoint(s); {size / 1024:.0f} KiB kept alive only by them")
 
 
-@checkpoint_app.command("prune")
-@handled
+@app.command("prune")
 def checkpoint_prune(
+    ctx: typer.Context,
     dry_run: bool = typer.Option(False, "--dry-run", help="Only say what would be removed."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Apply the retention policy now (it also runs after every create)."""
-    doomed = _project().checkpoints.prune(dry_run=dry_run)
+    doomed = project_for(ctx).checkpoints.prune(dry_run=dry_run)
     if as_json:
-        typer.echo(json.dumps({"pruned": doomed, "dry_run": dry_run}))
+        emit_json({"pruned": doomed, "dry_run": dry_run})
         return
     verb = "would remove" if dry_run else "removed"
     typer.echo(f"{verb} {len(doomed)} checkpoint(s)")
@@ -86,36 +86,33 @@ def checkpoint_prune(
         typer.echo(f"  {cid}")
 
 
-@checkpoint_app.command("show")
-@handled
-def checkpoint_show(checkpoint_id: str, as_json: bool = JSON_OPT) -> None:
+@app.command("show")
+def checkpoint_show(ctx: typer.Context, checkpoint_id: str, as_json: bool = JSON_OPT) -> None:
     """One checkpoint's metadata."""
-    meta = _project().checkpoints.get(checkpoint_id)
+    meta = project_for(ctx).checkpoints.get(checkpoint_id)
     if as_json:
-        typer.echo(dumps(_meta_json(meta)))
+        emit_json(_meta_json(meta))
         return
     for key, value in _meta_json(meta).items():
         typer.echo(f"{key}: {value}")
 
 
-@checkpoint_app.command("diff")
-@handled
+@app.command("diff")
 def checkpoint_diff(
+    ctx: typer.Context,
     a: str = typer.Argument(..., metavar="A"),
     b: str | None = typer.Argument(None, metavar="[B]", help="Default: the working tree."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """What changed from checkpoint A to B (or to the working tree)."""
-    changes = _project().checkpoints.diff(a, b)
+    changes = project_for(ctx).checkpoints.diff(a, b)
     if as_json:
-        typer.echo(
-            dumps(
-                {
-                    "from": a,
-                    "to": b or "working_tree",
-                    "changes": [c.model_dump(mode="json") for c in changes],
-                },
-            )
+        emit_json(
+            {
+                "from": a,
+                "to": b or "working_tree",
+                "changes": [c.model_dump(mode="json") for c in changes],
+            }
         )
         return
     if not changes:

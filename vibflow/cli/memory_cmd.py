@@ -5,29 +5,33 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 import typer
 
-from vibflow.cli.app import JSON_OPT, STATE, app, handled
-from vibflow.cli.output import dumps
+from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.output import emit_json
 from vibflow.engine.errors import ErrorCode, VibflowError
+
+if TYPE_CHECKING:
+    from vibflow.steps.memory.service import WriteResult
 
 memory_app = typer.Typer(help="Show and edit the project's memory.", no_args_is_help=True)
 hooks_app = typer.Typer(help="Install or remove vibflow's git hooks.", no_args_is_help=True)
-app.add_typer(memory_app, name="memory")
-app.add_typer(hooks_app, name="hooks")
+
+# The values the memory service accepts (it types them as these literals).
+_RESULTS: tuple[Literal["pass", "fail"], ...] = ("pass", "fail")
+_RISK_KINDS: tuple[Literal["warning", "skipped_check", "assumption", "redaction_note"], ...] = (
+    "warning",
+    "skipped_check",
+    "assumption",
+    "redaction_note",
+)
 
 YES_OPT = typer.Option(False, "--yes", "-y", help="Confirm the change without a prompt.")
 OVERWRITE_OPT = typer.Option(
     False, "--overwrite", help="Replace a value another writer set moments ago."
 )
-
-
-def _project() -> Any:
-    from vibflow.wiring import Project
-
-    return Project.discover(STATE.project or Path.cwd(), STATE.registry_hook)
 
 
 def _confirm(yes: bool, question: str) -> bool:
@@ -38,22 +42,21 @@ def _confirm(yes: bool, question: str) -> bool:
     return False
 
 
-def _done(result: Any, what: str, as_json: bool = False) -> None:
+def _done(result: WriteResult, what: str, as_json: bool = False) -> None:
     if result.warning:
         typer.echo(f"warning: {result.warning}", err=True)
     hits = sum(result.redaction.values()) if result.redaction else 0
     if as_json:
-        typer.echo(json.dumps({"ok": True, "changed": what, "redaction": dict(result.redaction)}))
+        emit_json({"ok": True, "changed": what, "redaction": dict(result.redaction)})
         return
     note = f" ({hits} sensitive value(s) redacted before saving)" if hits else ""
     typer.echo(f"{what}{note}")
 
 
 @memory_app.command("show")
-@handled
-def memory_show(as_json: bool = JSON_OPT) -> None:
+def memory_show(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """The project's memory, with what is stale and why."""
-    view = _project().memory.read()
+    view = project_for(ctx).memory.read()
     if view.warning:
         typer.echo(f"warning: {view.warning}", err=True)
     if as_json:
@@ -61,7 +64,7 @@ def memory_show(as_json: bool = JSON_OPT) -> None:
         data["freshness"] = view.freshness.to_json()
         data["read_only"] = view.read_only
         data["warning"] = view.warning
-        typer.echo(dumps(data))
+        emit_json(data)
         return
     from vibflow.cli import memory_render
 
@@ -69,82 +72,84 @@ def memory_show(as_json: bool = JSON_OPT) -> None:
 
 
 @memory_app.command("intent")
-@handled
-def memory_intent(text: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT) -> None:
+def memory_intent(
+    ctx: typer.Context, text: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT
+) -> None:
     """Set what you are working on now (marks earlier verification stale)."""
     ok = _confirm(yes, f"Set the active intent to: {text!r}?")
     _done(
-        _project().memory.set_intent(text, confirmed=ok, overwrite=overwrite),
+        project_for(ctx).memory.set_intent(text, confirmed=ok, overwrite=overwrite),
         "active intent updated; earlier verification is now marked stale",
     )
 
 
 @memory_app.command("decide")
-@handled
-def memory_decide(text: str, yes: bool = YES_OPT) -> None:
+def memory_decide(ctx: typer.Context, text: str, yes: bool = YES_OPT) -> None:
     """Record a decision (explicit decisions only)."""
     ok = _confirm(yes, f"Record the decision: {text!r}?")
-    _done(_project().memory.decide(text, confirmed=ok), "decision recorded")
+    _done(project_for(ctx).memory.decide(text, confirmed=ok), "decision recorded")
 
 
 @memory_app.command("relevant")
-@handled
 def memory_relevant(
-    path: str, why: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT
+    ctx: typer.Context, path: str, why: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT
 ) -> None:
     """Mark PATH as explicitly relevant, and say WHY (never reported as drift)."""
     ok = _confirm(yes, f"Mark {path} as relevant?")
     _done(
-        _project().memory.relevant(path, why, confirmed=ok, overwrite=overwrite),
+        project_for(ctx).memory.relevant(path, why, confirmed=ok, overwrite=overwrite),
         "relevant file recorded",
     )
 
 
 @memory_app.command("next")
-@handled
-def memory_next(text: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT) -> None:
+def memory_next(
+    ctx: typer.Context, text: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT
+) -> None:
     """Set the next action for whoever picks this up."""
     ok = _confirm(yes, f"Set the next action to: {text!r}?")
     _done(
-        _project().memory.set_next(text, confirmed=ok, overwrite=overwrite), "next action updated"
+        project_for(ctx).memory.set_next(text, confirmed=ok, overwrite=overwrite),
+        "next action updated",
     )
 
 
 @memory_app.command("verify")
-@handled
 def memory_verify(
+    ctx: typer.Context,
     command: str,
     result: str = typer.Option(..., "--result", help="pass or fail"),
     files: list[str] | None = typer.Option(None, "--files", help="Files this check covers."),
 ) -> None:
     """Record that COMMAND was run, its result, and the files it covers."""
-    if result not in ("pass", "fail"):
+    checked = next((r for r in _RESULTS if r == result), None)
+    if checked is None:
         raise VibflowError(ErrorCode.BAD_INPUT, "--result must be pass or fail")
-    svc = _project().memory
+    svc = project_for(ctx).memory
     _done(
-        svc.verify(command, result, files=files or []),  # type: ignore[arg-type]
+        svc.verify(command, checked, files=files or []),
         "verification recorded"
         + ("" if files else " (no --files given: it will show as scope unknown)"),
     )
 
 
 @memory_app.command("risk")
-@handled
 def memory_risk(
+    ctx: typer.Context,
     text: str,
     kind: str = typer.Option(
         "warning", "--kind", help="warning, skipped_check, assumption or redaction_note"
     ),
 ) -> None:
     """Record an unresolved risk, skipped check or assumption."""
-    if kind not in ("warning", "skipped_check", "assumption", "redaction_note"):
+    checked = next((k for k in _RISK_KINDS if k == kind), None)
+    if checked is None:
         raise VibflowError(ErrorCode.BAD_INPUT, f"unknown risk kind '{kind}'")
-    _done(_project().memory.risk(text, kind=kind), "risk recorded")  # type: ignore[arg-type]
+    _done(project_for(ctx).memory.risk(text, kind=checked), "risk recorded")
 
 
 @memory_app.command("import")
-@handled
-def memory_import(path: Path, yes: bool = YES_OPT) -> None:
+def memory_import(ctx: typer.Context, path: Path, yes: bool = YES_OPT) -> None:
     """Import a legacy VibeLign work_memory.json (spec Appendix A)."""
     try:
         raw = json.loads(path.read_bytes().decode("utf-8-sig"))
@@ -153,35 +158,33 @@ def memory_import(path: Path, yes: bool = YES_OPT) -> None:
     if not isinstance(raw, dict):
         raise VibflowError(ErrorCode.BAD_INPUT, f"{path.name} is not a JSON object")
     ok = _confirm(yes, f"Import {path.name} into this project's memory?")
-    _done(_project().memory.import_legacy(raw, confirmed=ok), f"imported {path.name}")
+    _done(project_for(ctx).memory.import_legacy(raw, confirmed=ok), f"imported {path.name}")
 
 
 @memory_app.command("schema")
-@handled
 def memory_schema() -> None:
     """Print the JSON Schema of .vibflow/memory.json."""
     from vibflow.steps.memory.models import memory_json_schema
 
+    # A document for editors, not a --json answer: always indented, always ASCII.
     typer.echo(json.dumps(memory_json_schema(), indent=2))
 
 
 @memory_app.command("observe-commit", hidden=True)
-@handled
-def memory_observe_commit() -> None:
+def memory_observe_commit(ctx: typer.Context) -> None:
     """Record HEAD as observed context (run by the post-commit hook)."""
-    project = _project()
+    project = project_for(ctx)
     head = project.memory.facts.head()
     if head:
         project.memory.observe("commit", {"sha": head}, writer="hook")
 
 
 @hooks_app.command("install")
-@handled
-def hooks_install() -> None:
+def hooks_install(ctx: typer.Context) -> None:
     """Add the post-commit hook that records commits as observed context."""
     from vibflow.steps.hooks.post_commit import install
 
-    change = install(_project().root)
+    change = install(project_for(ctx).root)
     if not change.installed:
         typer.echo("the vibflow post-commit hook is already installed")
     elif change.chained:
@@ -191,12 +194,11 @@ def hooks_install() -> None:
 
 
 @hooks_app.command("uninstall")
-@handled
-def hooks_uninstall() -> None:
+def hooks_uninstall(ctx: typer.Context) -> None:
     """Remove vibflow's post-commit hook (and restore a chained one)."""
     from vibflow.steps.hooks.post_commit import uninstall
 
-    change = uninstall(_project().root)
+    change = uninstall(project_for(ctx).root)
     typer.echo(
         "removed the vibflow post-commit hook"
         if change.installed

@@ -6,10 +6,13 @@ the intent is never printed without its freshness.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vibflow.steps.memory.service import MemoryView
 
 
-def render(view: Any) -> str:
+def render(view: MemoryView) -> str:
     state, fresh = view.state, view.freshness
     lines: list[str] = []
     if view.read_only:
@@ -43,8 +46,8 @@ def render(view: Any) -> str:
     by_id = {v.id: v for v in fresh.verification}
     lines.append(f"Verification: {len(state.verification)} ({fresh.stale_verification} stale)")
     for v in state.verification[-5:]:
-        f = by_id.get(v.id)
-        tag = f"STALE — {f.reason}" if f and f.stale else "fresh"
+        seen = by_id.get(v.id)
+        tag = f"STALE — {seen.reason}" if seen and seen.stale else "fresh"
         lines.append(f"  - {v.command}: {v.result} [{tag}]")
     if state.risks:
         lines.append(f"Risks: {len(state.risks)}")

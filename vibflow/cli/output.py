@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 
-from vibflow.engine.journal import RunRecord
-
 if TYPE_CHECKING:
+    from vibflow.engine.catalog import FlowEntry
     from vibflow.engine.definition import FlowDefinition
+    from vibflow.engine.journal import Entry, RunRecord
+    from vibflow.engine.runner import DryRunReport
+    from vibflow.steps.checkpoints.models import CheckpointMeta
+    from vibflow.steps.memory.service import MemoryView
 
 _CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
 
@@ -41,7 +45,8 @@ def dumps(data: Any) -> str:
     return text
 
 
-def _emit(data: Any) -> None:
+def emit_json(data: Any) -> None:
+    """Print one ``--json`` answer; every command's JSON goes through here."""
     typer.echo(dumps(data))
 
 
@@ -81,56 +86,60 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
     return data
 
 
+class RunView(Protocol):
+    """What one flow adds to the generic run rendering, read from the run's public
+    context. Each hook answers ``None`` (or no lines) for a run that is not its own;
+    ``recover_render.RecoverRunView`` is the recover flow's (its plan's options, the
+    confirmation text, the apply result)."""
+
+    def next_commands(
+        self, run_id: str, wait: str | None, public: Mapping[str, Any]
+    ) -> list[str] | None: ...
+
+    def wait_lines(self, wait: str, public: Mapping[str, Any]) -> list[str]: ...
+
+    def result_lines(self, public: Mapping[str, Any]) -> list[str]: ...
+
+    def prompts_for(self, key: str) -> bool: ...
+
+    def ask(self, key: str, public: Mapping[str, Any]) -> str | None: ...
+
+
+def _views() -> tuple[RunView, ...]:
+    from vibflow.cli.recover_render import RecoverRunView
+
+    return (RecoverRunView(),)
+
+
+def _public(run: RunRecord) -> dict[str, Any]:
+    public = run.context.get("public")
+    return public if isinstance(public, dict) else {}
+
+
 def _next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
-    """The engine's continue commands, made concrete where the run knows the
-    values: each recover option id, and the exact confirmation text."""
+    """The engine's continue commands, made concrete by a flow's view where the
+    run knows the values (recover: each option id, the exact confirmation text)."""
     from vibflow.engine.recap import continue_commands
 
     generic = continue_commands(run, defn)
     state = defn.states.get(run.state)
-    public = run.context.get("public", {})
     if state is None or state.kind != "wait" or run.status not in ("waiting", "blocked"):
         return generic
-    rid = run.run_id
-    if state.wait == "option" and (public.get("plan") or {}).get("options"):
-        options = public["plan"]["options"]
-        concrete = [
-            f"vibflow step {rid} choose --input option={o['option_id']}"
-            for o in options
-            if not o.get("blocked_reason")
-        ]
-        return [*concrete, f"vibflow step {rid} cancel"]
-    if state.wait == "confirmation" and public.get("confirmation_expected"):
-        text = public["confirmation_expected"]
-        return [
-            f'vibflow step {rid} confirm --input confirmation="{text}"',
-            f"vibflow step {rid} cancel",
-        ]
+    for view in _views():
+        concrete = view.next_commands(run.run_id, state.wait, _public(run))
+        if concrete is not None:
+            return concrete
     return generic
 
 
-def definition_changes(project: Any, run: RunRecord) -> dict[str, list[str]] | None:
-    """How the flow file differs from the copy the run executes (None if same)."""
-    from vibflow.engine.defdiff import diff
-    from vibflow.engine.errors import VibflowError
-
-    try:
-        current = project.catalog.load(run.flow).definition
-    except VibflowError:
-        return None
-    if current.digest() == run.definition_digest:
-        return None
-    stored = stored_definition(run)
-    changes = diff(stored, current)
-    return None if changes.empty else changes.to_json()
-
-
-def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
+def run_summary(
+    run: RunRecord, as_json: bool, *, changes: dict[str, list[str]] | None = None
+) -> None:
     data = run_json(run)
     if changes:
         data["definition_changes"] = changes
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     headline = {
         "waiting": f"is waiting at '{run.state}'",
@@ -154,50 +163,19 @@ def run_summary(run: RunRecord, as_json: bool, *, changes: Any = None) -> None:
         typer.echo(f"  blocked: {run.blocked_reason}")
     if run.error:
         typer.echo(f"  error: {run.error}")
+    public = _public(run)
+    views = _views()
     if data["waiting_for"]:
         w = data["waiting_for"]
         typer.echo(f"  waiting for: {w['wait']} (events: {', '.join(w['events'])})")
-        public = run.context.get("public", {})
-        for edited in public.get("post_sandwich_edits") or []:
-            typer.echo(
-                f"  changed since the safety checkpoint: {edited} — a new safety "
-                "checkpoint holds your edit; confirm again to restore over it"
-            )
-        if public.get("paths_total", 0) > len(public.get("paths") or []):
-            typer.echo(
-                f"  restoring {public['paths_total']} file(s) (the JSON lists the first "
-                f"{len(public['paths'])})"
-            )
-        options = (public.get("plan") or {}).get("options") or []
-        if w["wait"] == "option":
-            for opt in options:
-                why = opt.get("blocked_reason")
-                rec = " (recommended)" if opt.get("recommended") else ""
-                typer.echo(
-                    f"  option {opt['option_id']}{rec}: {opt['label']}"
-                    + (f" [cannot run: {why}]" if why else "")
-                )
+        for view in views:
+            for line in view.wait_lines(w["wait"], public):
+                typer.echo(line)
     for cmd in data["next_commands"]:
         typer.echo(f"  next: {cmd}")
-    outcome = run.context.get("public", {}).get("result")
-    if isinstance(outcome, dict) and outcome.get("label"):
-        typer.echo(f"  you chose: {outcome['label']}")
-        review = outcome.get("review") or []
-        if review:
-            typer.echo(
-                f"  files to review ({len(review)}): "
-                + ", ".join(review[:8])
-                + (" …" if len(review) > 8 else "")
-            )
-        typer.echo(f"  files modified by vibflow: {outcome.get('files_modified', 0)}")
-        if outcome.get("aborted"):
-            typer.echo(f"  stopped: {outcome['aborted']}")
-        for skip in outcome.get("skipped") or []:
-            typer.echo(f"  skipped {skip['path']}: {skip['why']}")
-        if outcome.get("undo"):
-            typer.echo(f"  undo: {outcome['undo']}")
-        for cmd in outcome.get("verify_next") or []:
-            typer.echo(f"  verify next: {cmd}")
+    for view in views:
+        for line in view.result_lines(public):
+            typer.echo(line)
     if run.recap_id:
         typer.echo(f"  recap: vibflow recap {run.run_id}")
 
@@ -220,49 +198,39 @@ def prompt_wait(defn: FlowDefinition, run: RunRecord) -> tuple[str, dict[str, An
         typer.echo(f"'{choice}' is not one of: {', '.join(events)}")
         return prompt_wait(defn, run)
     values: dict[str, Any] = {}
-    public = run.context.get("public", {})
+    public = _public(run)
+    views = _views()
     for key, type_name in state.inputs.items():
         optional = type_name.endswith("?")
         # Optional inputs serve scripts and agents (--input); on a terminal only
-        # what is needed is asked, plus recover's option and confirmation.
-        if optional and (event == "cancel" or key not in ("option", "confirmation")):
+        # what is needed is asked, plus what a flow's view asks for itself.
+        if optional and (event == "cancel" or not any(v.prompts_for(key) for v in views)):
             continue
-        value = _ask(key, type_name, public, optional)
+        value = _ask(key, type_name, public, optional, views)
         if value != "":
             values[key] = value
     return event, values
 
 
-def _ask(key: str, type_name: str, public: dict[str, Any], optional: bool) -> str:
-    """Prompt for one input; recover's option and confirmation get real choices."""
-    options = (public.get("plan") or {}).get("options") or []
-    if key == "option" and options:
-        for n, opt in enumerate(options, start=1):
-            why = opt.get("blocked_reason")
-            typer.echo(f"    {n}. {opt['label']}" + (f"  [cannot run: {why}]" if why else ""))
-        pick = str(typer.prompt("Which one (number)", default="1")).strip()
-        if pick.isdigit() and 1 <= int(pick) <= len(options):
-            return str(options[int(pick) - 1]["option_id"])
-        return pick
-    if key == "confirmation" and public.get("confirmation_expected"):
-        expected = public["confirmation_expected"]
-        files = public.get("paths") or []
-        typer.echo(
-            f"    restoring {len(files)} file(s): "
-            + ", ".join(files[:8])
-            + (" …" if len(files) > 8 else "")
-        )
-        typer.echo(f"    safety checkpoint: {public.get('sandwich_checkpoint_id')}")
-        return str(
-            typer.prompt(f"Type exactly '{expected}' to restore", default="", show_default=False)
-        )
+def _ask(
+    key: str,
+    type_name: str,
+    public: dict[str, Any],
+    optional: bool,
+    views: tuple[RunView, ...],
+) -> str:
+    """Prompt for one input; a flow's view may offer real choices instead."""
+    for view in views:
+        answer = view.ask(key, public)
+        if answer is not None:
+            return answer
     label = f"{key} ({type_name.rstrip('?')})"
     return str(typer.prompt(label, default="" if optional else None, show_default=False))
 
 
 def runs_table(runs: list[RunRecord], as_json: bool) -> None:
     if as_json:
-        _emit(
+        emit_json(
             {
                 "runs": [
                     {k: getattr(r, k) for k in _CORE} | {"updated_at": r.updated_at} for r in runs
@@ -277,7 +245,7 @@ def runs_table(runs: list[RunRecord], as_json: bool) -> None:
         typer.echo(f"{r.run_id}  {r.flow:<16} {r.status:<11} {r.state:<16} {r.updated_at}")
 
 
-def _transitions(project: Any, run: RunRecord) -> list[dict[str, Any]]:
+def _transitions(entries: list[Entry]) -> list[dict[str, Any]]:
     return [
         {
             "seq": e.seq,
@@ -288,14 +256,14 @@ def _transitions(project: Any, run: RunRecord) -> list[dict[str, Any]]:
             "guards": e.guards,
             "outcome": e.outcome,
         }
-        for e in project.journal.entries(run.run_id)
+        for e in entries
         if e.kind == "transition"
     ]
 
 
-def run_detail(project: Any, run: RunRecord, as_json: bool) -> None:
+def run_detail(run: RunRecord, entries: list[Entry], as_json: bool) -> None:
     data = run_json(run)
-    data["transitions"] = _transitions(project, run)
+    data["transitions"] = _transitions(entries)
     data["refusals"] = [
         {
             "seq": e.seq,
@@ -305,23 +273,22 @@ def run_detail(project: Any, run: RunRecord, as_json: bool) -> None:
             "at": e.at,
             "guards": e.guards,
         }
-        for e in project.journal.entries(run.run_id)
+        for e in entries
         if e.kind == "blocked"
     ]
     data["definition_digest"] = run.definition_digest
     data["policy_digest"] = run.policy_digest
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     run_summary(run, False)
     for t in data["transitions"]:
         typer.echo(f"  {t['seq']:>3}  {t['from']} --{t['event']}--> {t['to']}  {t['at']}")
 
 
-def timeline(project: Any, run: RunRecord, as_json: bool) -> None:
-    entries = project.journal.entries(run.run_id)
+def timeline(run: RunRecord, entries: list[Entry], as_json: bool) -> None:
     if as_json:
-        _emit(
+        emit_json(
             {
                 "run_id": run.run_id,
                 "entries": [
@@ -360,7 +327,7 @@ def timeline(project: Any, run: RunRecord, as_json: bool) -> None:
 
 def recap(body: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        _emit(body)
+        emit_json(body)
         return
     typer.echo(body["headline"])
     for bullet in body["bullets"]:
@@ -374,14 +341,17 @@ def recap(body: dict[str, Any], as_json: bool) -> None:
     )
 
 
-def project_recap(project: Any, as_json: bool) -> None:
+def project_recap(
+    open_runs: list[RunRecord],
+    recent: list[RunRecord],
+    memory: MemoryView,
+    checkpoints: list[CheckpointMeta],
+    as_json: bool,
+) -> None:
     """The project's state of play: intent (and whether it is stale), next
     action, stale verification, runs to resume, recent checkpoints."""
-    journal = project.journal
-    open_runs = journal.runs(("interrupted", "blocked", "waiting"), limit=50)
     order = {"interrupted": 0, "blocked": 1, "waiting": 2}
-    open_runs.sort(key=lambda r: (order[r.status], r.updated_at), reverse=False)
-    recent = journal.runs(("done", "failed", "aborted"), limit=5)
+    open_runs = sorted(open_runs, key=lambda r: (order[r.status], r.updated_at))
     items = []
     for r in open_runs:
         defn = stored_definition(r)
@@ -400,10 +370,10 @@ def project_recap(project: Any, as_json: bool) -> None:
         "kind": "project",
         "open_runs": items,
         "recent_runs": [{k: getattr(r, k) for k in _CORE} for r in recent],
-        **_memory_and_checkpoints(project),
+        **_memory_and_checkpoints(memory, checkpoints),
     }
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     intent = data["intent"]
     if intent:
@@ -429,9 +399,8 @@ def project_recap(project: Any, as_json: bool) -> None:
             typer.echo(f"  {r.run_id}  {r.flow}  {r.status}")
 
 
-def _memory_and_checkpoints(project: Any) -> dict[str, Any]:
+def _memory_and_checkpoints(view: MemoryView, checkpoints: list[CheckpointMeta]) -> dict[str, Any]:
     """The memory and checkpoint part of the project recap (stale is never fresh)."""
-    view = project.memory.read()
     state, fresh = view.state, view.freshness
     intent = None
     if state.active_intent is not None:
@@ -441,7 +410,6 @@ def _memory_and_checkpoints(project: Any) -> dict[str, Any]:
             "proposed": fresh.intent_proposed,
             "reasons": fresh.intent_reasons,
         }
-    checkpoints = project.checkpoints.all()[-3:]
     return {
         "intent": intent,
         "next_action": state.next_action.text if state.next_action else None,
@@ -453,10 +421,9 @@ def _memory_and_checkpoints(project: Any) -> dict[str, Any]:
     }
 
 
-def flows_table(catalog: Any, as_json: bool) -> None:
-    entries = catalog.entries()
+def flows_table(entries: list[FlowEntry], as_json: bool) -> None:
     if as_json:
-        _emit(
+        emit_json(
             {
                 "flows": [
                     {
@@ -478,9 +445,9 @@ def flows_table(catalog: Any, as_json: bool) -> None:
         typer.echo(f"{e.name:<20} {e.origin:<8} {e.display}{extra}")
 
 
-def dry_run(report: Any, as_json: bool) -> None:
+def dry_run(report: DryRunReport, as_json: bool) -> None:
     if as_json:
-        _emit(report.to_json())
+        emit_json(report.to_json())
         return
     typer.echo(f"dry run of {report.flow} (nothing was written):")
     for hop in report.path:

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import json
-
 import typer
 
-from vibflow.cli.app import JSON_OPT, app, handled
-from vibflow.cli.memory_cmd import _project
-from vibflow.cli.output import dumps
+from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.output import emit_json
 from vibflow.engine.errors import ErrorCode, VibflowError
 
-recover_app = typer.Typer(
+app = typer.Typer(
     help="Explain what changed and preview the ways back (read-only).",
     invoke_without_command=True,
 )
-app.add_typer(recover_app, name="recover")
 
 
-@recover_app.callback()
-@handled
+@app.callback()
 def recover(
     ctx: typer.Context,
     explain: bool = typer.Option(
@@ -34,7 +29,7 @@ def recover(
         return
     if explain and preview:
         raise VibflowError(ErrorCode.BAD_INPUT, "choose one of --explain and --preview")
-    project = _project()
+    project = project_for(ctx)
     advisor = project.recovery
     advice = advisor.advise()
     if preview:
@@ -43,7 +38,7 @@ def recover(
         "recovery_preview" if preview else "recovery_explain", result="ok", **advice.audit_facts()
     )
     if as_json:
-        typer.echo(dumps(advice.payload))
+        emit_json(advice.payload)
         return
     from vibflow.cli import recover_render
 
@@ -51,9 +46,9 @@ def recover(
     typer.echo(render(advice.payload, show_all), nl=False)
 
 
-@recover_app.command("feedback")
-@handled
+@app.command("feedback")
 def recover_feedback(
+    ctx: typer.Context,
     plan_id: str,
     correct: list[str] | None = typer.Option(
         None, "--correct", help="A drift label that was right."
@@ -62,18 +57,16 @@ def recover_feedback(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Tell vibflow which drift labels of the latest preview were right."""
-    project = _project()
+    project = project_for(ctx)
     state = project.recovery.feedback(plan_id, correct or [], wrong or [])
     project.audit.append("drift_feedback", result="ok", circuit_breaker_state=state.state)
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "circuit_breaker_state": state.state,
-                    "accuracy": state.accuracy,
-                    "labels": state.labels,
-                }
-            )
+        emit_json(
+            {
+                "circuit_breaker_state": state.state,
+                "accuracy": state.accuracy,
+                "labels": state.labels,
+            }
         )
         return
     acc = f"{state.accuracy:.0%}" if state.accuracy is not None else "not enough labels yet"

@@ -1,15 +1,22 @@
-"""Plain-language rendering of a recovery plan for a terminal.
+"""Plain-language rendering of recovery for a terminal: the advisor's plan and
+the recover flow's runs.
 
 `--explain` says what happened; `--preview` says what each way back would
 change. Long lists are grouped by folder with the top items shown (`--all`
 shows everything), and the output always states that no files were modified.
+
+:class:`RecoverRunView` is what a recover run adds to the generic run
+rendering in ``output``: its options and their ids, the exact confirmation
+text, what the restore will touch, and the apply result.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import typer
 
 TOP = 8
 
@@ -120,3 +127,105 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
         f"{plan['plan_id']} --correct PATH --wrong PATH`)"
     ]
     return "\n".join(out) + "\n"
+
+
+class RecoverRunView:
+    """The recover flow's part of a run's rendering (``output.RunView``), read from
+    the public context its steps write: ``plan``, ``confirmation_expected``,
+    ``paths``/``paths_total``, ``post_sandwich_edits`` and ``result``."""
+
+    def next_commands(
+        self, run_id: str, wait: str | None, public: Mapping[str, Any]
+    ) -> list[str] | None:
+        """Each option that can run, by id, or the exact confirmation, then cancel."""
+        if wait == "option" and (public.get("plan") or {}).get("options"):
+            options = public["plan"]["options"]
+            concrete = [
+                f"vibflow step {run_id} choose --input option={o['option_id']}"
+                for o in options
+                if not o.get("blocked_reason")
+            ]
+            return [*concrete, f"vibflow step {run_id} cancel"]
+        if wait == "confirmation" and public.get("confirmation_expected"):
+            text = public["confirmation_expected"]
+            return [
+                f'vibflow step {run_id} confirm --input confirmation="{text}"',
+                f"vibflow step {run_id} cancel",
+            ]
+        return None
+
+    def wait_lines(self, wait: str, public: Mapping[str, Any]) -> list[str]:
+        """Under "waiting for": edits since the safety checkpoint, the restore's size,
+        and the options to choose from."""
+        out = [
+            f"  changed since the safety checkpoint: {edited} — a new safety "
+            "checkpoint holds your edit; confirm again to restore over it"
+            for edited in public.get("post_sandwich_edits") or []
+        ]
+        if public.get("paths_total", 0) > len(public.get("paths") or []):
+            out.append(
+                f"  restoring {public['paths_total']} file(s) (the JSON lists the first "
+                f"{len(public['paths'])})"
+            )
+        if wait == "option":
+            for opt in (public.get("plan") or {}).get("options") or []:
+                why = opt.get("blocked_reason")
+                rec = " (recommended)" if opt.get("recommended") else ""
+                out.append(
+                    f"  option {opt['option_id']}{rec}: {opt['label']}"
+                    + (f" [cannot run: {why}]" if why else "")
+                )
+        return out
+
+    def result_lines(self, public: Mapping[str, Any]) -> list[str]:
+        """The apply result: the choice, files to review, what changed, how to undo."""
+        outcome = public.get("result")
+        if not isinstance(outcome, dict) or not outcome.get("label"):
+            return []
+        out = [f"  you chose: {outcome['label']}"]
+        review = outcome.get("review") or []
+        if review:
+            out.append(
+                f"  files to review ({len(review)}): "
+                + ", ".join(review[:8])
+                + (" …" if len(review) > 8 else "")
+            )
+        out.append(f"  files modified by vibflow: {outcome.get('files_modified', 0)}")
+        if outcome.get("aborted"):
+            out.append(f"  stopped: {outcome['aborted']}")
+        out += [f"  skipped {skip['path']}: {skip['why']}" for skip in outcome.get("skipped") or []]
+        if outcome.get("undo"):
+            out.append(f"  undo: {outcome['undo']}")
+        out += [f"  verify next: {cmd}" for cmd in outcome.get("verify_next") or []]
+        return out
+
+    def prompts_for(self, key: str) -> bool:
+        """On a terminal the option and the confirmation are asked even when optional."""
+        return key in ("option", "confirmation")
+
+    def ask(self, key: str, public: Mapping[str, Any]) -> str | None:
+        """The option as a numbered choice; the confirmation after saying what it restores."""
+        options = (public.get("plan") or {}).get("options") or []
+        if key == "option" and options:
+            for n, opt in enumerate(options, start=1):
+                why = opt.get("blocked_reason")
+                typer.echo(f"    {n}. {opt['label']}" + (f"  [cannot run: {why}]" if why else ""))
+            pick = str(typer.prompt("Which one (number)", default="1")).strip()
+            if pick.isdigit() and 1 <= int(pick) <= len(options):
+                return str(options[int(pick) - 1]["option_id"])
+            return pick
+        if key == "confirmation" and public.get("confirmation_expected"):
+            expected = public["confirmation_expected"]
+            files = public.get("paths") or []
+            typer.echo(
+                f"    restoring {len(files)} file(s): "
+                + ", ".join(files[:8])
+                + (" …" if len(files) > 8 else "")
+            )
+            typer.echo(f"    safety checkpoint: {public.get('sandwich_checkpoint_id')}")
+            return str(
+                typer.prompt(
+                    f"Type exactly '{expected}' to restore", default="", show_default=False
+                )
+            )
+        return None

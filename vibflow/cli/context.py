@@ -1,0 +1,94 @@
+"""What one ``vibflow`` invocation knows, and the helpers every command module shares.
+
+The root callback puts a frozen :class:`CliState` (``--debug``, ``--project``
+and the registry hook a test harness passes to ``run_cli``) in ``ctx.obj``;
+commands read it through :func:`project_for` / :func:`catalog_for`, the only
+places that build a project. Nothing here is a module global, so two
+invocations in one process (tests) cannot leak into each other.
+
+Imports go one way: ``app`` imports the command modules, the command modules
+import this one, and this one imports neither. Everything heavier than typer
+and the error types is imported where it is used, to keep cold start low.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+
+if TYPE_CHECKING:
+    from vibflow.engine.catalog import FlowCatalog
+    from vibflow.engine.registry import Registry
+    from vibflow.wiring import Project
+
+RegistryHook = Callable[["Registry"], None]
+
+#: ``ctx.meta`` key under which the ``--json`` option notes itself (see :func:`_note_json`).
+JSON_META_KEY = "vibflow.json"
+
+
+@dataclass(frozen=True)
+class CliState:
+    """Per-invocation settings: the global options and the test harness's registry hook."""
+
+    debug: bool = False
+    project: Path | None = None
+    registry_hook: RegistryHook | None = None
+
+
+def state_of(ctx: typer.Context) -> CliState:
+    """The invocation's state (defaults when the app runs without ``run_cli``)."""
+    found = ctx.find_object(CliState)
+    return found if found is not None else CliState()
+
+
+def wants_json(ctx: typer.Context) -> bool:
+    """Whether the command being run was given ``--json``."""
+    return bool(ctx.meta.get(JSON_META_KEY, False))
+
+
+def _note_json(ctx: typer.Context, value: bool) -> bool:
+    # The exception boundary in run_cli never sees a command's parameters, but
+    # it shares the context chain's meta: it answers an error in JSON from here.
+    ctx.meta[JSON_META_KEY] = value
+    return value
+
+
+JSON_OPT = typer.Option(
+    False, "--json", help="Print one JSON object instead of text.", callback=_note_json
+)
+INPUT_OPT = typer.Option(None, "--input", "-i", help="KEY=VALUE input (repeatable).")
+
+
+def registry_for(ctx: typer.Context) -> Registry:
+    """The step and guard registry, with the invocation's extra registrations."""
+    from vibflow.wiring import build_registry
+
+    return build_registry(state_of(ctx).registry_hook)
+
+
+def project_for(ctx: typer.Context) -> Project:
+    """The project the command runs in (``--project`` or the working directory)."""
+    from vibflow.wiring import Project
+
+    state = state_of(ctx)
+    return Project.discover(state.project or Path.cwd(), state.registry_hook)
+
+
+def catalog_for(ctx: typer.Context) -> FlowCatalog:
+    """The flows available here: the project's and the shipped ones, or only the
+    shipped ones outside a project."""
+    from vibflow.wiring import catalog_without_project
+
+    try:
+        return project_for(ctx).catalog
+    except VibflowError as exc:
+        if exc.code is not ErrorCode.NOT_A_PROJECT:
+            raise
+        return catalog_without_project(registry_for(ctx))

@@ -1,0 +1,226 @@
+"""The top-level flow commands: ``run``, ``step``, ``resume``, ``recap`` and ``demo``.
+
+They start and advance runs through the project's runner and render the
+result; on a terminal a run that waits asks for the event and its inputs.
+``app`` mounts :data:`COMMANDS` at the root, in this order (``--help`` lists
+them so).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from vibflow.cli import output
+from vibflow.cli.context import INPUT_OPT, JSON_OPT, project_for, state_of
+from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
+
+if TYPE_CHECKING:
+    from vibflow.engine.journal import RunRecord
+    from vibflow.wiring import Project
+
+
+def run(
+    ctx: typer.Context,
+    flow: str = typer.Argument(..., help="Flow name (see `vibflow flows list`)."),
+    inputs: list[str] | None = INPUT_OPT,
+    as_json: bool = JSON_OPT,
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Walk the flow without writing: evaluate guards, run read-only "
+        "steps, skip (and list) steps that change anything.",
+    ),
+) -> None:
+    """Start a run of FLOW and advance it until it waits, blocks, fails or ends."""
+    from vibflow.engine.inputs import parse_pairs
+
+    project = project_for(ctx)
+    loaded = project.catalog.load(flow)
+    pairs = parse_pairs(inputs or [])
+    if dry_run:
+        report = project.dry_runner.dry_run(loaded, pairs)
+        output.dry_run(report, as_json)
+        return
+    result = project.runner.start(loaded, pairs)
+    _finish(project, result, as_json)
+
+
+def step(
+    ctx: typer.Context,
+    run_id: str = typer.Argument(..., metavar="RUN"),
+    event: str = typer.Argument(..., help="The event to send (see the run's 'waiting for')."),
+    inputs: list[str] | None = INPUT_OPT,
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Send EVENT (with typed inputs) to a waiting run, then advance it."""
+    from vibflow.engine.inputs import parse_pairs
+
+    project = project_for(ctx)
+    result = project.runner.send(run_id, event, parse_pairs(inputs or []))
+    _finish(project, result, as_json)
+
+
+def resume(
+    ctx: typer.Context,
+    run_id: str | None = typer.Argument(
+        None, metavar="[RUN]", help="Default: the latest unfinished run."
+    ),
+    from_recap: str | None = typer.Option(
+        None, "--from-recap", metavar="ID", help="Resume the run a recap's hint names."
+    ),
+    fork: bool = typer.Option(
+        False,
+        "--fork",
+        help="With --from-recap: start a new run from "
+        "the recap's point instead of continuing the old one.",
+    ),
+    rerun_step: bool = typer.Option(
+        False,
+        "--rerun-step",
+        help="Re-run an interrupted step that is not known to be safe to repeat.",
+    ),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Continue an interrupted, blocked or waiting run from its last state."""
+    project = project_for(ctx)
+    runner = project.runner
+    if from_recap is not None:
+        body = project.journal.get_recap(from_recap)
+        if body is None:
+            raise VibflowError(
+                ErrorCode.RECAP_NOT_FOUND,
+                f"there is no recap '{from_recap}'",
+                hint="`vibflow recap RUN` shows a run's latest recap id.",
+            )
+        hint = body.get("resume_hint")
+        if not hint:
+            raise VibflowError(
+                ErrorCode.RUN_FINISHED,
+                f"recap {from_recap} describes a finished run; there is nothing to resume",
+            )
+        if fork:
+            result = runner.fork(hint["run_id"], hint["state"])
+            _finish(project, result, as_json)
+            return
+        run_id = hint["run_id"]
+    elif fork:
+        raise VibflowError(ErrorCode.BAD_INPUT, "--fork needs --from-recap ID")
+    target = runner.pick(run_id)
+    changes = _definition_changes(project, target)
+    if target.status == "waiting":
+        _finish(project, target, as_json, changes=changes)
+        return
+    result = runner.resume(target.run_id, rerun_step=rerun_step or _confirm_rerun(project, target))
+    _finish(project, result, as_json, changes=changes)
+
+
+def _definition_changes(project: Project, run: RunRecord) -> dict[str, list[str]] | None:
+    """How the flow file differs from the copy the run executes (None if same)."""
+    from vibflow.engine.defdiff import diff
+
+    try:
+        current = project.catalog.load(run.flow).definition
+    except VibflowError:
+        return None
+    if current.digest() == run.definition_digest:
+        return None
+    changes = diff(output.stored_definition(run), current)
+    return None if changes.empty else changes.to_json()
+
+
+def _confirm_rerun(project: Project, run: RunRecord) -> bool:
+    """On a terminal, ask before repeating a step not known to be safe to repeat."""
+    if run.status != "interrupted" or not sys.stdin.isatty():
+        return False
+    defn = project.runner.definition_of(run)
+    state = defn.states[run.state]
+    if not state.step or project.registry.get_step(state.step).safe_to_rerun:
+        return False
+    return typer.confirm(
+        f"Step '{state.step}' was interrupted and may have partly run. Run it again?",
+        default=False,
+    )
+
+
+def _finish(
+    project: Project,
+    result: RunRecord,
+    as_json: bool,
+    *,
+    changes: dict[str, list[str]] | None = None,
+) -> None:
+    """Render a run, prompting at waits on a terminal; exit by its status."""
+    runner = project.runner
+    while not as_json and result.status == "waiting" and sys.stdin.isatty():
+        output.run_summary(result, False, changes=changes)
+        answer = output.prompt_wait(runner.definition_of(result), result)
+        if answer is None:
+            break
+        event, values = answer
+        result = runner.send(result.run_id, event, values)
+        changes = None
+    output.run_summary(result, as_json, changes=changes)
+    code = {"blocked": Outcome.REFUSED, "failed": Outcome.FAILURE, "aborted": Outcome.FAILURE}.get(
+        result.status
+    )
+    if code is not None:
+        raise typer.Exit(int(code))
+
+
+def recap(
+    ctx: typer.Context,
+    run_id: str | None = typer.Argument(None, metavar="[RUN]"),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Show a run's latest recap, or the project's state of play."""
+    project = project_for(ctx)
+    runner = project.runner
+    if run_id is None:
+        runner.refresh_all()
+        journal = project.journal
+        output.project_recap(
+            journal.runs(("interrupted", "blocked", "waiting"), limit=50),
+            journal.runs(("done", "failed", "aborted"), limit=5),
+            project.memory.read(),
+            project.checkpoints.all()[-3:],
+            as_json,
+        )
+        return
+    run_rec = runner.refresh(runner.get(run_id))
+    body = project.journal.get_recap(run_rec.recap_id) if run_rec.recap_id else None
+    if body is None:
+        body = runner.write_recap(run_rec)
+    output.recap(body, as_json)
+
+
+def demo(
+    ctx: typer.Context,
+    directory: Path | None = typer.Option(
+        None, "--dir", help="Build the scratch project here (must be new or empty)."
+    ),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """A scratch repo with a simulated AI drift, stepped through the recover flow."""
+    from vibflow import demo as demo_mod
+
+    result = demo_mod.build(directory, state_of(ctx).registry_hook)
+    if as_json:
+        output.emit_json(
+            {
+                "project": str(result.root),
+                "run_id": result.run.run_id,
+                "checkpoint_id": result.checkpoint_id,
+                "plan": result.plan,
+            }
+        )
+        return
+    typer.echo(demo_mod.render(result), nl=False)
+
+
+#: Mounted at the root by ``app``, in this order.
+COMMANDS: tuple[Callable[..., None], ...] = (run, step, resume, recap, demo)

@@ -1,0 +1,58 @@
+"""``vibflow runs ...``: list and inspect the runs in the journal."""
+
+from __future__ import annotations
+
+import typer
+
+from vibflow.cli import output
+from vibflow.cli.context import JSON_OPT, project_for
+
+app = typer.Typer(help="List and inspect runs.", no_args_is_help=True)
+
+
+@app.command("list")
+def runs_list(
+    ctx: typer.Context,
+    as_json: bool = JSON_OPT,
+    status: str | None = typer.Option(None, "--status", help="Only runs with this status."),
+    limit: int = typer.Option(20, "--limit", min=1, max=1000),
+) -> None:
+    """List recent runs, newest first."""
+    project = project_for(ctx)
+    project.runner.refresh_all()
+    runs = project.journal.runs([status] if status else None, limit=limit)
+    output.runs_table(runs, as_json)
+
+
+@app.command("show")
+def runs_show(
+    ctx: typer.Context,
+    run_id: str = typer.Argument(..., metavar="RUN"),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Show one run with its transitions."""
+    project = project_for(ctx)
+    run_rec = project.runner.refresh(project.runner.get(run_id))
+    output.run_detail(run_rec, project.journal.entries(run_rec.run_id), as_json)
+
+
+@app.command("timeline")
+def runs_timeline(
+    ctx: typer.Context,
+    run_id: str = typer.Argument(..., metavar="RUN"),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Every journal entry of a run, in order, with guard results."""
+    project = project_for(ctx)
+    run_rec = project.runner.refresh(project.runner.get(run_id))
+    output.timeline(run_rec, project.journal.entries(run_rec.run_id), as_json)
+
+
+@app.command("abort")
+def runs_abort(
+    ctx: typer.Context,
+    run_id: str = typer.Argument(..., metavar="RUN"),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Stop an unfinished run for good (it is kept in the journal)."""
+    output.run_summary(project_for(ctx).runner.abort(run_id), as_json)
