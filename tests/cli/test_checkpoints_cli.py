@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from vibflow_repokit import gtext, write
-from vibflow_testutil import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.git import gtext
+from vibflow_testing.repo import write
 
 CREATE_KEYS = {
     "checkpoint_id",

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from vibflow_testutil import clean_env
+from vibflow_testing.cli import clean_env
+from vibflow_testing.git import git
 
 
 def _demo(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -41,20 +42,9 @@ def test_demo_stops_at_the_choice_with_the_expected_advice(tmp_path: Path) -> No
     assert plan["files_modified"] == 0
     assert all(d["requires_user_review"] for d in plan["drift_candidates"])
     root = Path(data["project"])
-    tree = subprocess.run(
-        [
-            "git",
-            "-C",
-            str(root),
-            "ls-tree",
-            "-r",
-            "--name-only",
-            f"refs/vibflow/checkpoints/{data['checkpoint_id']}",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    tree = git(
+        root, "ls-tree", "-r", "--name-only", f"refs/vibflow/checkpoints/{data['checkpoint_id']}"
+    ).split()
     assert ".env" not in tree
 
 
@@ -65,12 +55,7 @@ def test_demo_text_says_what_to_type_next_and_that_works(tmp_path: Path) -> None
     assert "no files were modified" in proc.stdout
     line = next(x.strip() for x in proc.stdout.splitlines() if "choose --input option=" in x)
     root = tmp_path / "demo"
-    before = subprocess.run(
-        ["git", "-C", str(root), "status", "--porcelain"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    before = git(root, "status", "--porcelain")
     words = line.split()
     args = words[words.index("step") :]  # whatever runs vibflow here, then its arguments
     done = subprocess.run(
@@ -84,12 +69,7 @@ def test_demo_text_says_what_to_type_next_and_that_works(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr
     assert "finished at 'result'" in done.stdout
-    after = subprocess.run(
-        ["git", "-C", str(root), "status", "--porcelain"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    after = git(root, "status", "--porcelain")
     assert after == before
 
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from vibflow_testing import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 # setuptools understands `project.license` as an SPDX string (PEP 639) from 77 on.

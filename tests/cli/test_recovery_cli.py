@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_repokit import write
-from vibflow_testutil import Cli, as_json, git
+from vibflow_testing.cli import Cli, as_json
+from vibflow_testing.git import git
+from vibflow_testing.repo import write
 
 PLAN_KEYS = {
     "plan_id",

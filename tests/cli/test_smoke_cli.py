@@ -7,8 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from vibflow_testkit import read_effects
-from vibflow_testutil import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.flows import read_effects
 
 
 def test_linear_run_finishes_done_with_one_effect_per_state(cli: Cli, repo: Path) -> None:

@@ -11,7 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from vibflow_testutil import clean_env, harness_cmd
+from vibflow_testing.cli import clean_env, harness_cmd
+from vibflow_testing.git import git
 
 
 def _drive(
@@ -128,12 +129,7 @@ def test_terminal_recover_restores_after_numbered_choice_and_typed_confirmation(
     )
     assert code == 0, text
     assert "files modified by vibflow: 2" in text
-    status = subprocess.run(
-        ["git", "-C", str(demo), "status", "--porcelain"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    status = git(demo, "status", "--porcelain")
     assert "config.yaml" not in status
     assert "src/services/auth.py" not in status
     assert "src/ui/login.py" in status  # in-scope work kept

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
-from vibflow_testutil import Cli, as_json
+from vibflow_testing.cli import Cli, as_json
 
 from vibflow.engine.audit import AuditEvent, AuditLog, row_hash
 

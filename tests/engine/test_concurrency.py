@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from vibflow_testutil import as_json, effects_of, query, vf, vf_many
+from vibflow_testing.cli import as_json, effects_of, query, vf, vf_many
 
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testkit import read_effects
-from vibflow_testutil import as_json, clean_env, effects_of, harness_cmd, query, vf, vf_many
+from vibflow_testing.cli import as_json, clean_env, effects_of, harness_cmd, query, vf, vf_many
+from vibflow_testing.flows import read_effects
 
 KILLED = -signal.SIGKILL
 APPLY_ENV = {"VIBFLOW_TEST_APPLY": "1"}

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from vibflow_testkit import register
-from vibflow_testutil import FLOWS
+from vibflow_testing import FLOWS
+from vibflow_testing.flows import register
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import load_flow, problems_of

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testutil import as_json, clean_env, effects_of, harness_cmd, query, vf
+from vibflow_testing.cli import as_json, clean_env, effects_of, harness_cmd, query, vf
 
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})

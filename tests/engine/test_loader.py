@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testkit import register
-from vibflow_testutil import FLOWS, Cli, as_json, clean_env, harness_cmd
+from vibflow_testing import FLOWS
+from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.flows import register
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import load_flow

@@ -17,7 +17,8 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from vibflow_testutil import FLOWS, Cli
+from vibflow_testing import FLOWS
+from vibflow_testing.cli import Cli
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.policy import USER_POLICY_DISPLAY, EnginePolicy, PolicySet

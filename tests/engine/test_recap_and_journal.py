@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from vibflow_testutil import Cli, as_json
+from vibflow_testing.cli import Cli, as_json
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.journal import Journal

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from vibflow_testkit import read_effects
-from vibflow_testutil import Cli, as_json
+from vibflow_testing.cli import Cli, as_json
+from vibflow_testing.flows import read_effects
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.journal import RunRecord
@@ -349,7 +349,7 @@ def test_outside_a_git_repo_is_a_clear_error(cli: Cli, tmp_path: Path) -> None:
 def test_vibflow_dir_ignores_itself(project: Project) -> None:
     """.vibflow/ carries its own .gitignore; the user's files are not touched."""
     project.runner.start(project.catalog.load("linear"))
-    from vibflow_testutil import git
+    from vibflow_testing.git import git
 
     assert git(project.root, "status", "--porcelain") == ""
     assert not (project.root / ".gitignore").exists()

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testkit import register
-from vibflow_testutil import FLOWS, Cli, as_json
+from vibflow_testing import FLOWS
+from vibflow_testing.cli import Cli, as_json
+from vibflow_testing.flows import register
 
 from vibflow.engine.catalog import FlowCatalog
 from vibflow.engine.definition import FlowDefinition, Mutation

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
-from vibflow_testkit import register
-from vibflow_testutil import FLOWS
+from vibflow_testing import FLOWS
+from vibflow_testing.flows import register
 
 from vibflow.engine.definition import FlowDefinition, Mutation
 from vibflow.engine.errors import VibflowError

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import vibflow_repokit as repokit
-from vibflow_repokit import gtext, ignore_outside_tree, make_store, run_git, with_submodule, write
+import vibflow_testing.repo as repokit
+from vibflow_testing.git import git_proc, gtext, run_git
+from vibflow_testing.repo import ignore_outside_tree, make_store, with_submodule, write
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import REF_PREFIX, CheckpointMeta, CheckpointPolicy
@@ -73,13 +73,8 @@ def content(root: Path, meta: CheckpointMeta, rel: str) -> bytes:
 
 
 def head(root: Path) -> str | None:
-    probe = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return probe.stdout.strip() or None
+    probe = git_proc(root, "rev-parse", "-q", "--verify", "HEAD", check=False)
+    return probe.stdout.decode().strip() or None
 
 
 def checkpoint_refs(root: Path) -> list[str]:

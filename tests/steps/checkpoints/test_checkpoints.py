@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from vibflow_repokit import OLD, gtext, init_repo, make_store, run_git, with_submodule, write
+from vibflow_testing.git import git_proc, gtext, run_git
+from vibflow_testing.repo import OLD, init_repo, make_store, with_submodule, write
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.models import REF_PREFIX, CheckpointMeta, CheckpointPolicy
@@ -111,9 +112,7 @@ def user_state(root: Path) -> dict[str, object]:
     refs = run_git(root, "for-each-ref", "--format=%(refname) %(objectname) %(symref)")
     state["refs"] = [ln for ln in refs.decode().splitlines() if not ln.startswith("refs/vibflow/")]
     state["HEAD"] = gtext(root, "rev-parse", "-q", "--verify", "HEAD") if _has_head(root) else None
-    state["symbolic HEAD"] = subprocess.run(
-        ["git", "-C", str(root), "symbolic-ref", "-q", "HEAD"], capture_output=True, check=False
-    ).stdout
+    state["symbolic HEAD"] = git_proc(root, "symbolic-ref", "-q", "HEAD", check=False).stdout
     state["stash"] = run_git(root, "stash", "list")
     state["status"] = run_git(
         root, "status", "--porcelain=v2", "-z", "-uall", "--", ".", ":(exclude).vibflow"
@@ -122,8 +121,7 @@ def user_state(root: Path) -> dict[str, object]:
 
 
 def _has_head(root: Path) -> bool:
-    probe = ["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"]
-    return subprocess.run(probe, capture_output=True, check=False).returncode == 0
+    return git_proc(root, "rev-parse", "-q", "--verify", "HEAD", check=False).returncode == 0
 
 
 def assert_same_state(before: dict[str, object], after: dict[str, object]) -> None:
@@ -206,9 +204,7 @@ def test_a_checkpoint_during_a_merge_conflict_keeps_the_conflict(tmp_path: Path)
     run_git(root, "checkout", "-q", "main")
     write(root, "f.txt", "ours\n")
     run_git(root, "commit", "-q", "-am", "ours")
-    merge = subprocess.run(
-        ["git", "-C", str(root), "merge", "other"], check=False, capture_output=True
-    )
+    merge = git_proc(root, "merge", "other", check=False)
     assert merge.returncode != 0
     assert (root / ".git" / "MERGE_HEAD").exists()
     before = user_state(root)
@@ -239,7 +235,7 @@ def test_user_git_configuration_is_respected_and_untouched(
     run_git(root, "add", "-A")
     run_git(root, "-c", "commit.gpgSign=false", "commit", "-q", "-m", "init")
     # A plain `git status` (optional locks allowed) writes the index extensions.
-    subprocess.run(["git", "-C", str(root), "status", "-uall"], check=True, capture_output=True)
+    git_proc(root, "status", "-uall", optional_locks=True)
     if "core.splitIndex" in config:
         run_git(root, "update-index", "--split-index")
     write(root, "d/f1.txt", "changed\n")

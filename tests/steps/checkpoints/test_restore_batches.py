@@ -8,7 +8,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from vibflow_restorekit import blob_id, free_hold, losing_hold, work_for
+from vibflow_testing.git import gtext, run_git
+from vibflow_testing.restore import blob_id, free_hold, losing_hold, work_for
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseLost
@@ -92,17 +93,8 @@ def test_blobs_are_still_read_when_no_temp_file_can_be_made(tmp_path: Path) -> N
     import sys
     import textwrap
 
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    sha = (
-        subprocess.run(
-            ["git", "-C", str(tmp_path), "hash-object", "-w", "--stdin"],
-            input=b"hello\n",
-            capture_output=True,
-            check=True,
-        )
-        .stdout.decode()
-        .strip()
-    )
+    run_git(tmp_path, "init", "-q")
+    sha = gtext(tmp_path, "hash-object", "-w", "--stdin", stdin=b"hello\n")
     code = textwrap.dedent(
         f"""
         import tempfile

@@ -14,8 +14,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from vibflow_repokit import write
-from vibflow_restorekit import Work, blob_id, free_hold, losing_hold, work_for
+from vibflow_testing.repo import write
+from vibflow_testing.restore import Work, blob_id, free_hold, losing_hold, work_for
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseLost

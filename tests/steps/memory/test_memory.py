@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from vibflow_testutil import git
+from vibflow_testing import MEMORY_FIXTURES
+from vibflow_testing.git import git
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory.caps import Caps, apply_caps
@@ -19,7 +20,7 @@ from vibflow.steps.memory.service import MemoryService
 from vibflow.steps.memory.store import MemoryStore
 from vibflow.steps.workspace.repo_facts import GitRepoFacts
 
-FIXTURES = Path(__file__).parent / "memory_fixtures"
+FIXTURES = MEMORY_FIXTURES
 T0 = datetime(2026, 5, 2, 12, 0, tzinfo=UTC)
 
 

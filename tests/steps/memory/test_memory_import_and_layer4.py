@@ -10,15 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from vibflow_testutil import Cli, as_json, git
+from vibflow_testing import MEMORY_FIXTURES, ROOT
+from vibflow_testing.cli import Cli, as_json
+from vibflow_testing.git import git
 
 from vibflow.steps.memory.migrations import migrate_v0_to_v1
 from vibflow.steps.memory.models import MemoryState
 from vibflow.steps.memory.service import MemoryService
 from vibflow.steps.memory.store import MemoryStore
 
-FIXTURES = Path(__file__).parent / "memory_fixtures"
-MEMORY_PKG = Path(__file__).parent.parent / "steps" / "memory"
+FIXTURES = MEMORY_FIXTURES
+MEMORY_PKG = ROOT / "steps" / "memory"
 
 
 def _fixture(name: str) -> dict[str, object]:

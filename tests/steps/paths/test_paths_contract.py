@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from vibflow_testing import ROOT
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.policy import PolicySet
@@ -28,7 +29,7 @@ from vibflow.steps.paths import (
 )
 from vibflow.steps.paths.policy import DEFAULT_GENERATED
 
-STEPS_PATHS = Path(__file__).parents[1] / "steps" / "paths"
+STEPS_PATHS = ROOT / "steps" / "paths"
 NFD_HANGUL = unicodedata.normalize("NFD", "\ud55c\uae00")
 
 

@@ -18,11 +18,12 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from vibflow_testing import PATHS_CORPUS
 
 from vibflow.engine.errors import ErrorCode, Outcome
 from vibflow.steps.paths import PathRejected, PathRule, canonicalize
 
-CORPUS = Path(__file__).parent / "paths"
+CORPUS = PATHS_CORPUS
 
 
 @dataclass(frozen=True)

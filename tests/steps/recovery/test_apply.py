@@ -25,15 +25,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_repokit import write
-from vibflow_testutil import as_json, git, vf
+from vibflow_testing import ROOT
+from vibflow_testing.cli import as_json, vf
+from vibflow_testing.git import git
+from vibflow_testing.repo import write
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseFile
 from vibflow.steps.workspace.git import Git
 
 APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}
-RECOVER_YAML = Path(__file__).resolve().parents[1] / "flows" / "recover.yaml"
+RECOVER_YAML = ROOT / "flows" / "recover.yaml"
 APPLY_GUARD_LINES = [
     "- confirmation_matches",
     "- {feature_flag: RECOVERY_APPLY}",
@@ -760,22 +762,7 @@ def _with_submodule(repo: Path, tmp_path: Path) -> None:
     commit_all(lib, "lib")
     write(repo, "src/ui/login.py", APP["src/ui/login.py"])
     write(repo, "src/services/auth.py", APP["src/services/auth.py"])
-    subprocess.run(
-        [
-            "git",
-            "-C",
-            str(repo),
-            "-c",
-            "protocol.file.allow=always",
-            "submodule",
-            "add",
-            "-q",
-            str(lib),
-            "vendor/lib",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
     commit_all(repo)
     assert vf(repo, "memory", "relevant", "src/ui/login.py", "the form", "--yes").returncode == 0
     ok_json(vf(repo, "checkpoint", "create", "--json"))

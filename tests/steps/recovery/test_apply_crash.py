@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testutil import as_json, git, vf
+from vibflow_testing.cli import as_json, vf
+from vibflow_testing.git import git
 
 KILLED = -signal.SIGKILL
 APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_repokit import write
-from vibflow_testutil import as_json, clean_env, git, harness_cmd, vf
+from vibflow_testing.cli import as_json, clean_env, harness_cmd, vf
+from vibflow_testing.git import git
+from vibflow_testing.repo import write
 
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseFile, LeaseLost
 from vibflow.wiring import Project, build_registry

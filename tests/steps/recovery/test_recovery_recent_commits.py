@@ -13,16 +13,16 @@ on real ``git log`` output and the zone rule as a property.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from vibflow_testutil import Cli, as_json
+from vibflow_testing.cli import Cli, as_json
+from vibflow_testing.git import dated, git
+from vibflow_testing.repo import write
 
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.signals import mark_since_intent, recent_commits
@@ -42,29 +42,12 @@ ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 # -- helpers ------------------------------------------------------------------------------
 
 
-def git(root: Path, *args: str, when: datetime | None = None) -> str:
-    """Run git (optionally dated) without refreshing the user's index as a side effect."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    if when is not None:
-        stamp = f"@{int(when.timestamp())} +0000"
-        env |= {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-    return subprocess.run(
-        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True, env=env
-    ).stdout
-
-
-def write(root: Path, rel: str, content: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content, encoding="utf-8")
-
-
 def commit(root: Path, message: str, files: dict[str, str], *, when: datetime | None = None) -> str:
     """Commit exactly ``files`` (written first); returns the short sha."""
     for rel, text in files.items():
         write(root, rel, text)
     git(root, "add", "--", *files)
-    git(root, "commit", "-q", "-m", message, when=when)
+    git(root, "commit", "-q", "-m", message, **(dated(when) if when else {}))
     return git(root, "rev-parse", "--short", "HEAD").strip()
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import time
 import unicodedata
 from datetime import UTC, datetime, timedelta
@@ -23,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_repokit import write
-from vibflow_testutil import Cli, as_json, git, vf
+from vibflow_testing.cli import Cli, as_json, vf
+from vibflow_testing.git import git
+from vibflow_testing.repo import write
 
 # -- helpers ------------------------------------------------------------------------------
 
@@ -801,22 +801,18 @@ def test_a_stray_parent_vibflow_folder_does_not_hide_the_changes(tmp_path: Path)
     (parent / ".vibflow" / "memory.json").write_text("{}", encoding="utf-8")
     inner = parent / "work" / "project"
     inner.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=inner, check=True)
-    subprocess.run(
-        [
-            "git",
-            "-c",
-            "user.name=a",
-            "-c",
-            "user.email=a@b.c",
-            "commit",
-            "-q",
-            "--allow-empty",
-            "-m",
-            "init",
-        ],
-        cwd=inner,
-        check=True,
+    git(inner, "init", "-q", "-b", "main")
+    git(
+        inner,
+        "-c",
+        "user.name=a",
+        "-c",
+        "user.email=a@b.c",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "init",
     )
     for i in range(30):
         (inner / f"file{i}.py").write_text(f"x = {i}\n", encoding="utf-8")

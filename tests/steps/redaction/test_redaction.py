@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
+from vibflow_testing import REDACTION_CORPUS
 
 from vibflow.engine.audit import RedactionCounts
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -534,7 +535,7 @@ def test_never_raises_on_arbitrary_text(text: str) -> None:
 
 # --- concurrency, temp files, pathological input ----------------------------------------
 
-_CORPUS = Path(__file__).parent / "redaction_corpus" / "secrets"
+_CORPUS = REDACTION_CORPUS / "secrets"
 
 
 def _corpus_texts() -> list[str]:

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from vibflow_testing import REDACTION_CORPUS
 
 from vibflow.steps.redaction import redact_payload, redact_text
 from vibflow.steps.redaction.secrets import clean_texts
 
-CORPUS = Path(__file__).parent / "redaction_corpus"
+CORPUS = REDACTION_CORPUS
 MARK = re.compile(r"⟦([a-z0-9_]+)\|(.*?)⟧", re.DOTALL)
 
 

@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from vibflow_testing import REDACTION_CORPUS
 
 from vibflow.steps.redaction import redact_text
 from vibflow.steps.redaction.secrets import DETECT_SECRETS_PLUGINS
 
-CORPUS = Path(__file__).parent / "redaction_corpus"
+CORPUS = REDACTION_CORPUS
 MARK = re.compile(r"⟦([a-z0-9_]+)\|(.*?)⟧", re.DOTALL)
 ROOT = Path("/home/dev/projects/widgets")
 NO_LIMIT = 10**9

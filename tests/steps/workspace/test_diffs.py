@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vibflow_repokit import init_repo, run_git, write
+from vibflow_testing.git import run_git
+from vibflow_testing.repo import init_repo, write
 
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git

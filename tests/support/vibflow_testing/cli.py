@@ -1,4 +1,5 @@
-"""Helpers shared by tests (conftest.py is not importable under importlib mode)."""
+"""The real CLI (plus the test kit's steps and guards) as a subprocess, and readers of
+what it leaves behind: the journal, the side-effect log, ``--json`` output."""
 
 from __future__ import annotations
 
@@ -13,23 +14,11 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-SUPPORT = Path(__file__).parent
-TESTS = SUPPORT.parent
-FLOWS = TESTS / "flows"
-HARNESS = SUPPORT / "vibflow_harness.py"
+from vibflow_testing.flows import read_effects
+
+HARNESS = Path(__file__).resolve().parent / "harness.py"
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def git(root: Path, *args: str) -> str:
-    """Run git in ``root`` without letting it refresh the user's index on the side."""
-    return subprocess.run(
-        ["git", "-C", str(root), *args],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
-    ).stdout
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -39,7 +28,31 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def harness_cmd(*args: str) -> list[str]:
+    """The command line that runs ``vibflow ARGS`` with the test kit registered."""
     return [sys.executable, str(HARNESS), *args]
+
+
+def cli_runner(repo: Path) -> Cli:
+    """Run the harness CLI as a subprocess, by default inside ``repo``."""
+
+    def run(
+        *args: str,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+        stdin: str | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            harness_cmd(*args),
+            cwd=cwd or repo,
+            env=clean_env(**(env or {})),
+            capture_output=True,
+            text=True,
+            input=stdin,
+            timeout=120,
+            check=False,
+        )
+
+    return run
 
 
 def vf(
@@ -88,8 +101,6 @@ def query(root: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, .
 
 def effects_of(root: Path, run_id: str) -> Counter[str]:
     """How many times each side effect of the test kit's steps ran for ``run_id``."""
-    from vibflow_testkit import read_effects
-
     out: Counter[str] = Counter()
     for line in read_effects(root):
         parts = line.split()

@@ -1,13 +1,13 @@
-"""Real git repositories for checkpoint tests: create, write, run git.
+"""The one repository builder: real git repositories in a test's own temp folder.
 
-Every helper runs git with optional locks off, so a test's own git calls
-never refresh the user's index behind the code under test.
+``make_repo`` is the project the ``repo`` fixture hands out (one commit, the fixture
+flows installed); ``init_repo`` builds any other. Git runs through ``vibflow_testing.git``.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -15,23 +15,10 @@ from typing import Any
 from vibflow.steps.checkpoints.models import CheckpointPolicy
 from vibflow.steps.checkpoints.store import CheckpointStore
 from vibflow.steps.workspace.root import state_dir
+from vibflow_testing import FLOWS
+from vibflow_testing.git import run_git
 
 OLD = time.time() - 3600  # an mtime safely outside git's racy-clean window
-
-
-def run_git(root: Path, *args: str, stdin: bytes | None = None, **env: str) -> bytes:
-    """Run git in ``root``; never refresh the user's index as a side effect."""
-    return subprocess.run(
-        ["git", "-C", str(root), *args],
-        check=True,
-        capture_output=True,
-        input=stdin,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", **env},
-    ).stdout
-
-
-def gtext(root: Path, *args: str, **env: str) -> str:
-    return run_git(root, *args, **env).decode("utf-8", "surrogateescape").strip()
 
 
 def write(root: Path, rel: str, text: str | bytes, *, old: bool = False) -> Path:
@@ -59,6 +46,18 @@ def init_repo(root: Path, files: dict[str, str] | None = None, *, old: bool = Fa
             write(root, rel, text, old=old)
         run_git(root, "add", "-A")
         run_git(root, "commit", "-q", "-m", "init")
+    return root
+
+
+def make_repo(root: Path) -> Path:
+    """A fresh project at ``root``: a git repository with one commit (``README.md``) and
+    the valid fixture flows installed under ``.vibflow/flows``."""
+    root.mkdir(parents=True)
+    init_repo(root, {"README.md": "hello\n"})
+    flows = root / ".vibflow" / "flows"
+    flows.mkdir(parents=True)
+    for f in (FLOWS / "valid").glob("*.yaml"):
+        shutil.copy(f, flows / f.name)
     return root
 
 

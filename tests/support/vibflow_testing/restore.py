@@ -11,10 +11,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from vibflow_repokit import write
-
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseLost
+from vibflow_testing.repo import write
 
 Work = list[tuple[restore.Item, bytes | None]]
 Hold = Callable[[Callable[[], None]], AbstractContextManager[Callable[[], None] | None]]
