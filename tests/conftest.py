@@ -12,6 +12,17 @@ from vibflow_testing.repo import make_repo
 from vibflow.engine.registry import Registry
 from vibflow.wiring import Project, build_registry
 
+CLI_TESTS = Path(__file__).parent / "cli"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``cli`` every test that spawns the CLI: all of ``tests/cli/`` and every test
+    using the ``cli`` fixture (directly or through another fixture). Tests that spawn it
+    another way carry the marker themselves (``pytestmark`` or ``@pytest.mark.cli``)."""
+    for item in items:
+        if item.path.is_relative_to(CLI_TESTS) or "cli" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.cli)
+
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:

@@ -14,7 +14,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from vibflow_testing.cli import as_json, effects_of, query, vf, vf_many
+
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
 
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})

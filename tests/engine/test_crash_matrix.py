@@ -24,6 +24,8 @@ import pytest
 from vibflow_testing.cli import as_json, clean_env, effects_of, harness_cmd, query, vf, vf_many
 from vibflow_testing.flows import read_effects
 
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
+
 KILLED = -signal.SIGKILL
 APPLY_ENV = {"VIBFLOW_TEST_APPLY": "1"}
 

@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from vibflow_testing.cli import as_json, clean_env, effects_of, harness_cmd, query, vf
 
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
+
 KILLED = -signal.SIGKILL
 LINEAR_EFFECTS = Counter({f"{s} ran": 1 for s in ("one", "two", "three", "four", "five")})
 

@@ -249,6 +249,7 @@ def test_an_edited_shipped_policy_is_parsed_again_not_taken_from_parsed_json(
     assert policy.section("engine", EnginePolicy).journal.synchronous == "NORMAL"
 
 
+@pytest.mark.cli
 def test_reading_the_shipped_policies_needs_no_yaml_parser() -> None:
     code = (
         "import sys; from importlib.resources import files\n"

@@ -143,6 +143,7 @@ def _killed_create(root: Path) -> None:
     assert proc.returncode == -signal.SIGKILL
 
 
+@pytest.mark.cli
 def test_a_create_killed_before_recording_leaves_no_ref_and_no_damage(tmp_path: Path) -> None:
     """A create killed before recording leaves no ref, no user change, and the next is exact."""
     root = init_repo(tmp_path / "r", {"f.txt": "1\n"})
@@ -159,6 +160,7 @@ def test_a_create_killed_before_recording_leaves_no_ref_and_no_damage(tmp_path: 
     assert meta.tree == oracle_tree(root)
 
 
+@pytest.mark.cli
 def test_a_killed_create_cannot_leak_a_later_ignored_file(tmp_path: Path) -> None:
     """A file hashed by a killed create and ignored afterwards stays out of the next one."""
     root = init_repo(tmp_path / "r", {"f.txt": "1\n"})

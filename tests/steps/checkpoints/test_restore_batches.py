@@ -86,6 +86,7 @@ def test_folders_a_restore_creates_are_flushed_with_their_parents(tmp_path: Path
     batch.discard_temps()
 
 
+@pytest.mark.cli
 def test_blobs_are_still_read_when_no_temp_file_can_be_made(tmp_path: Path) -> None:
     """cat-file's answer goes through a temp file; with the temp folder gone it goes
     through pipes instead, with the same result."""

@@ -258,6 +258,7 @@ KILLED_RESTORE = textwrap.dedent(
 )
 
 
+@pytest.mark.cli
 def test_a_restore_killed_mid_batch_is_swept_and_finished_by_the_next_one(
     tmp_path: Path,
 ) -> None:

@@ -350,6 +350,7 @@ def test_memory_relevant_goes_through_the_path_contract(cli: Cli, repo: Path) ->
     assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.cli
 def test_memory_cli_runs_from_python_module(repo: Path) -> None:
     """`python -m vibflow memory show` works inside a project (smoke)."""
     proc = subprocess.run(

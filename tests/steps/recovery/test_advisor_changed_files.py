@@ -23,6 +23,8 @@ from vibflow_testing.cli import Cli, as_json
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
 
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
+
 # -- what is changed ----------------------------------------------------------------------
 
 

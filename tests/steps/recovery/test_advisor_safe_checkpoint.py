@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from vibflow_testing.advisor import checkpoint, commit_app, option, recover, set_memory, settle
 from vibflow_testing.cli import Cli
 from vibflow_testing.repo import write
+
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
 
 # -- checkpoints --------------------------------------------------------------------------
 

@@ -12,10 +12,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from vibflow_testing.advisor import APP, commit_app, drift_of, recover, set_memory, zone_of
 from vibflow_testing.cli import Cli, as_json
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
+
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
 
 # -- stale intent (P0 gate 5) -----------------------------------------------------------------
 

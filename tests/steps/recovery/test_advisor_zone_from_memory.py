@@ -11,10 +11,13 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
+import pytest
 from vibflow_testing.advisor import APP, LOGIN, commit_app, drift_of, recover, set_memory, zone_of
 from vibflow_testing.cli import Cli
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
+
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
 
 # -- memory: empty, explicit, recent patches ------------------------------------------------
 

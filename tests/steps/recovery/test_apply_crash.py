@@ -30,6 +30,8 @@ import pytest
 from vibflow_testing.cli import as_json, vf
 from vibflow_testing.git import git
 
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
+
 KILLED = -signal.SIGKILL
 APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}
 FILES = [f"src/pkg/mod_{i:02d}.py" for i in range(50)]

@@ -37,6 +37,8 @@ from vibflow_testing.cli import as_json, vf
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
 
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
+
 # -- refusals (P0 gate 1, Appendix D) -------------------------------------------------------
 
 

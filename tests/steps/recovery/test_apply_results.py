@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from vibflow_testing.apply import (
     APP,
     IN_SCOPE_EDIT,
@@ -38,6 +39,8 @@ from vibflow_testing.repo import write
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseFile
 from vibflow.steps.workspace.git import Git
+
+pytestmark = pytest.mark.cli  # every test here spawns the CLI
 
 # -- results ------------------------------------------------------------------------------
 

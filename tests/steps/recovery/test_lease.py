@@ -184,6 +184,7 @@ def restored(repo: Path, paths: list[str]) -> set[str]:
 # -- concurrency ------------------------------------------------------------------------------
 
 
+@pytest.mark.cli
 def test_four_processes_acquiring_at_once_exactly_one_holds(tmp_path: Path) -> None:
     """Four processes acquiring the same lease at the same instant: exactly one holds it,
     the other three are busy with the holder's operation id and an ETA near the TTL."""
@@ -204,6 +205,7 @@ def test_four_processes_acquiring_at_once_exactly_one_holds(tmp_path: Path) -> N
     assert not (folder / "lease.json").exists()
 
 
+@pytest.mark.cli
 def test_confirms_of_four_runs_are_busy_while_an_apply_holds_the_lease(
     repo: Path, holder: tuple[Path, subprocess.Popen[str], str]
 ) -> None:
@@ -251,6 +253,7 @@ def test_confirms_of_four_runs_are_busy_while_an_apply_holds_the_lease(
     assert restored(repo, paths) == set(paths)
 
 
+@pytest.mark.cli
 def test_read_only_commands_are_never_blocked_by_a_held_lease(repo: Path) -> None:
     """While another process holds the lease *and* its mutex (mid-commit), `recover
     --explain`, `recover --preview`, `checkpoint list`, `memory show`, `runs list` and
@@ -329,6 +332,7 @@ def audit_of(repo: Path, run_id: str) -> list[dict[str, Any]]:
     return [r for r in rows if r.get("run_id") == run_id]
 
 
+@pytest.mark.cli
 def test_a_lease_lost_mid_restore_aborts_before_the_next_file(repo: Path) -> None:
     """With `recovery.lease_seconds: 5` and a restore slowed past it, a competing process
     takes the expired lease over: the apply writes no file after that, the run ends
@@ -459,6 +463,7 @@ def test_a_released_lease_never_revives_an_older_handle(tmp_path: Path) -> None:
     c.check()
 
 
+@pytest.mark.cli
 def test_a_live_holder_is_busy_until_expiry_then_taken_over(tmp_path: Path) -> None:
     """A lease held by a live process is busy (operation id, ETA counting down) until it
     expires; then the next acquirer takes it over with the next generation."""
@@ -486,6 +491,7 @@ def test_a_live_holder_is_busy_until_expiry_then_taken_over(tmp_path: Path) -> N
     assert lease_json(folder)["operation_id"] == "op_next"  # the old holder's release was a no-op
 
 
+@pytest.mark.cli
 def test_a_dead_holder_on_this_host_is_taken_over_at_once(tmp_path: Path) -> None:
     """A lease left by a process that died without releasing (same host, far from expiry)
     is taken over immediately, with the next generation."""

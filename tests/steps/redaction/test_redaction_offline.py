@@ -28,6 +28,7 @@ def in_fresh_process(code: str) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.cli
 def test_building_the_detectors_loads_no_http_client_and_verify_refuses() -> None:
     """After the detectors are built, `requests` is not loaded; a plugin's verify call
     raises instead of sending the key anywhere."""
@@ -53,6 +54,7 @@ def test_building_the_detectors_loads_no_http_client_and_verify_refuses() -> Non
     assert seen == {"found": True, "loaded": [], "refused": True}
 
 
+@pytest.mark.cli
 def test_a_later_import_of_requests_gets_the_real_library() -> None:
     """The stand-in is only seen by detect-secrets' modules: `import requests` afterwards
     in the same process is the real one."""
@@ -69,6 +71,7 @@ def test_a_later_import_of_requests_gets_the_real_library() -> None:
     assert seen == {"real": True, "session": True}
 
 
+@pytest.mark.cli
 def test_when_requests_is_loaded_already_nothing_is_replaced() -> None:
     """A process that imported `requests` first keeps it, detect-secrets included."""
     seen = in_fresh_process(
@@ -94,6 +97,7 @@ def test_the_stand_in_refuses_every_verb() -> None:
     assert issubclass(exceptions.RequestException, OSError)  # type: ignore[attr-defined]
 
 
+@pytest.mark.cli
 def test_the_block_gives_the_name_back_even_when_an_import_fails() -> None:
     """An error inside the block still leaves `requests` unclaimed afterwards."""
     seen = in_fresh_process(
