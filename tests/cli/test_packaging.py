@@ -23,6 +23,10 @@ from typing import Any
 import pytest
 from vibflow_testing import ROOT
 
+# The install builds in the source tree (setuptools writes build/ and *.egg-info there):
+# one worker runs this whole module, so two builds never share those folders.
+pytestmark = pytest.mark.xdist_group("packaging")
+
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 # setuptools understands `project.license` as an SPDX string (PEP 639) from 77 on.
