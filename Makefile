@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -29,8 +29,16 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/demo.py build/typecheck/vibflow/demo.py
 	$(BIN)/mypy
 
+# The suite runs on every core (pytest-xdist); tests that must share a worker carry
+# @pytest.mark.xdist_group (the packaging build writes into this tree's build/).
+XDIST := -n auto --dist loadgroup
+
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest $(XDIST)
+
+# The edit loop: no lint, no test that spawns the CLI or builds a wheel.
+test-fast: $(STAMP)
+	$(BIN)/pytest $(XDIST) -m "not cli and not slow"
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'

@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from vibflow_testkit import register
-from vibflow_testutil import FLOWS, Cli, clean_env, git, harness_cmd
+from vibflow_testing.cli import Cli, clean_env, cli_runner
+from vibflow_testing.flows import register
+from vibflow_testing.repo import make_repo
 
 from vibflow.engine.registry import Registry
 from vibflow.wiring import Project, build_registry
 
+CLI_TESTS = Path(__file__).parent / "cli"
 
-def make_repo(root: Path) -> Path:
-    root.mkdir(parents=True)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "config", "user.email", "dev@example.invalid")
-    git(root, "config", "user.name", "Dev")
-    (root / "README.md").write_text("hello\n", encoding="utf-8")
-    git(root, "add", "README.md")
-    git(root, "commit", "-q", "-m", "init")
-    flows = root / ".vibflow" / "flows"
-    flows.mkdir(parents=True)
-    for f in (FLOWS / "valid").glob("*.yaml"):
-        shutil.copy(f, flows / f.name)
-    return root
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``cli`` every test that spawns the CLI: all of ``tests/cli/`` and every test
+    using the ``cli`` fixture (directly or through another fixture). Tests that spawn it
+    another way carry the marker themselves (``pytestmark`` or ``@pytest.mark.cli``)."""
+    for item in items:
+        if item.path.is_relative_to(CLI_TESTS) or "cli" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.cli)
 
 
 @pytest.fixture
@@ -48,22 +43,4 @@ def project(repo: Path) -> Project:
 @pytest.fixture
 def cli(repo: Path) -> Cli:
     """Run the real CLI (plus the test kit) as a subprocess inside ``repo``."""
-
-    def run(
-        *args: str,
-        env: dict[str, str] | None = None,
-        cwd: Path | None = None,
-        stdin: str | None = None,
-    ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            harness_cmd(*args),
-            cwd=cwd or repo,
-            env=clean_env(**(env or {})),
-            capture_output=True,
-            text=True,
-            input=stdin,
-            timeout=120,
-            check=False,
-        )
-
-    return run
+    return cli_runner(repo)

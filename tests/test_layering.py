@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from vibflow_testing import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine"
 STEPS = ROOT / "steps"
 EVERYWHERE = [ROOT / "engine", ROOT / "steps", ROOT / "vibflow", ROOT / "tests"]

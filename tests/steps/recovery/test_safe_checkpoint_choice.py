@@ -1,0 +1,74 @@
+"""The safe checkpoint choice: the newest complete checkpoint from before the change,
+exact-time and unknown-time cases, naive and bad timestamps.
+
+Pure parts of the recovery advisor, with constructed inputs (builders in
+``vibflow_testing.recovery_inputs``)."""
+
+from __future__ import annotations
+
+from vibflow_testing.recovery_inputs import HEAD, ckpt, ts
+
+from vibflow.steps.recovery.options import safe_checkpoint
+
+# -- safe checkpoint --------------------------------------------------------------------------
+
+
+def test_no_checkpoints_no_candidate() -> None:
+    """No checkpoints: no candidate (levels 3-4 are not offered)."""
+    assert safe_checkpoint([], {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD) is None
+
+
+def test_newest_complete_checkpoint_before_the_change_is_selected() -> None:
+    """Among checkpoints before and after the change, the newest complete one before it."""
+    cps = [
+        ckpt(1, "2026-01-01T08:00:00Z"),
+        ckpt(2, "2026-01-01T09:00:00Z"),
+        ckpt(3, "2026-01-01T09:30:00Z", complete=False),
+        ckpt(4, "2026-01-01T11:00:00Z"),
+    ]
+    got = safe_checkpoint(cps, {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD)
+    assert got is not None
+    assert got.checkpoint_id == cps[1].checkpoint_id
+    assert got.predates_change is True
+    assert got.metadata_complete is True
+
+
+def test_when_none_predates_the_newest_is_reported_unselected() -> None:
+    """No checkpoint before the change: the newest is reported with predates_change false."""
+    cps = [ckpt(1, "2026-01-01T11:00:00Z"), ckpt(2, "2026-01-01T12:00:00Z")]
+    got = safe_checkpoint(cps, {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD)
+    assert got is not None
+    assert got.checkpoint_id == cps[1].checkpoint_id
+    assert got.predates_change is False
+
+
+def test_checkpoint_at_the_exact_change_time_predates() -> None:
+    """A checkpoint made at the same instant the change began counts as before it."""
+    got = safe_checkpoint(
+        [ckpt(1, "2026-01-01T10:00:00Z")], {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD
+    )
+    assert got is not None
+    assert got.predates_change is True
+
+
+def test_unknown_change_time_uses_the_checkpoint_base_head() -> None:
+    """When no changed file has a time (all deleted), a checkpoint on the current HEAD is
+    safe and one on another HEAD is not."""
+    same = safe_checkpoint([ckpt(1, "2026-01-01T10:00:00Z")], {}, HEAD)
+    other = safe_checkpoint([ckpt(1, "2026-01-01T10:00:00Z", head="b" * 40)], {}, HEAD)
+    assert same is not None
+    assert same.predates_change is True
+    assert other is not None
+    assert other.predates_change is False
+
+
+def test_naive_and_bad_timestamps() -> None:
+    """A timestamp without zone is UTC; an unparseable one never predates."""
+    naive = safe_checkpoint(
+        [ckpt(1, "2026-01-01T09:00:00")], {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD
+    )
+    bad = safe_checkpoint([ckpt(1, "yesterday")], {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD)
+    assert naive is not None
+    assert naive.predates_change is True
+    assert bad is not None
+    assert bad.predates_change is False

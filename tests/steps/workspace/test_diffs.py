@@ -1,0 +1,61 @@
+"""The one-run ``--raw --numstat`` diff listing is read exactly, odd names included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vibflow_testing.git import run_git
+from vibflow_testing.repo import init_repo, write
+
+from vibflow.steps.workspace import diffs
+from vibflow.steps.workspace.git import Git
+
+ODD = [":colon.py", "tab\tname.py", "new\nline.py", "café.py", "space name.py", "1\t2\t3"]
+
+
+def changes_by_path(root: Path) -> dict[str, diffs.Change]:
+    found = diffs.head_to_worktree(Git(root), root / ".vibflow" / "diff.index")
+    return {c.path: c for c in found}
+
+
+def test_odd_names_renames_binaries_and_deletions(tmp_path: Path) -> None:
+    files = {name: f"line one of {name!r}\n" for name in ODD}
+    files["moved/old.py"] = "".join(f"def f{i}(): return {i}\n" for i in range(30))
+    files["gone.py"] = "bye\n"
+    root = init_repo(tmp_path / "r", files, old=True)
+    write(root, "blob.bin", b"\x00\x01\x02" * 50)
+    run_git(root, "add", "blob.bin")
+    run_git(root, "commit", "-q", "-m", "binary")
+    for name in ODD:
+        write(root, name, f"line one of {name!r}\nline two\n")
+    run_git(root, "mv", "moved/old.py", "moved/new.py")
+    (root / "gone.py").unlink()
+    write(root, "blob.bin", b"\x00\x09" * 70)
+
+    got = changes_by_path(root)
+
+    assert sorted(got) == sorted([*ODD, "moved/new.py", "gone.py", "blob.bin"])
+    for name in ODD:
+        assert (got[name].status, got[name].added_lines, got[name].deleted_lines) == (
+            "modified",
+            1,
+            0,
+        ), name
+    moved = got["moved/new.py"]
+    assert (moved.status, moved.old_path, moved.added_lines, moved.deleted_lines) == (
+        "renamed",
+        "moved/old.py",
+        0,
+        0,
+    )
+    assert (got["gone.py"].status, got["gone.py"].deleted_lines) == ("deleted", 1)
+    assert got["blob.bin"].binary
+    assert got["blob.bin"].added_lines is None
+
+
+def test_a_repository_without_commits_lists_staged_files_as_added(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "r")
+    write(root, ":first.py", "a\nb\n")
+    run_git(root, "add", "--", ":(literal):first.py")
+    got = changes_by_path(root)
+    assert (got[":first.py"].status, got[":first.py"].added_lines) == ("added", 2)
