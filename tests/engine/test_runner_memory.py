@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from vibflow_testutil import FLOWS
+from vibflow_testing import FLOWS
 
 from vibflow.engine.audit import GENESIS, row_hash
 from vibflow.engine.errors import ErrorCode, VibflowError

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from vibflow_testutil import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
 
 ENTRY_POINTS = {
     "console": [sys.executable, "-m", "vibflow"],  # __main__.main, as the `vibflow` script
