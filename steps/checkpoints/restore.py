@@ -32,18 +32,17 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
-import re
 import stat
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from contextlib import AbstractContextManager, suppress
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.durable import Flusher
+from vibflow.steps.checkpoints.leftovers import Retired, sweep_temps, temp_for
 from vibflow.steps.workspace.git import Git
 
 Action = Literal["write", "delete", "skip"]
@@ -177,104 +176,6 @@ def _link_inside(real_root: Path, link_dir: Path, target: bytes) -> bool:
     return _contains(real_root, Path(os.path.normpath(link_dir / os.fsdecode(target))))
 
 
-def _temp_for(target: Path, tag: int) -> Path:
-    # The tag (the lease generation) keeps two restores of the same file — one
-    # that lost its lease without noticing yet, and the one that took over —
-    # from ever writing, renaming or deleting each other's temp file.
-    return target.with_name(f".{target.name}.vibflow-restore-{tag}.tmp")
-
-
-_TEMP = re.compile(r"\..+\.vibflow-restore(?:-(\d+))?\.tmp\Z", re.DOTALL)
-_RETIRED = re.compile(r"replaced-(\d+)-")
-_RETIRED_NAME = re.compile(r"\d+\Z")
-
-
-def sweep_temps(root: Path, paths: Iterable[str], below: int) -> int:
-    """Delete temp files older restores (tag < ``below``) left next to ``paths`` —
-    a killed restore leaves its current batch's; returns how many went."""
-    gone = 0
-    for folder in sorted({(root / p).parent for p in paths}):
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            found = _TEMP.match(entry.name)
-            if found is None or int(found.group(1) or -1) >= below:
-                continue
-            try:
-                if entry.is_file(follow_symlinks=False) or entry.is_symlink():
-                    Path(entry.path).unlink()
-                    gone += 1
-            except OSError:
-                continue
-    return gone
-
-
-class _Retired:
-    """Second names for the old content of replaced files, dropped off the hot path.
-
-    Every name here is one vibflow made (``link`` refuses to overwrite), in a
-    folder it just created, so removing them never touches a user's file.
-    """
-
-    def __init__(self, scratch: Path | None, tag: int) -> None:
-        self.folder: Path | None = None
-        self.count = 0
-        if scratch is None:
-            return
-        try:
-            scratch.mkdir(parents=True, exist_ok=True)
-            _sweep_retired(scratch, below=tag)
-            self.folder = Path(tempfile.mkdtemp(prefix=f"replaced-{tag}-", dir=scratch))
-        except OSError:
-            self.folder = None  # the renames free the old blocks themselves
-
-    def keep(self, target: Path) -> str | None:
-        """Give ``target``'s current inode a second name; None when it cannot."""
-        if self.folder is None:
-            return None
-        name = str(self.count)
-        try:
-            os.link(target, self.folder / name, follow_symlinks=False)
-        except OSError:
-            # Missing (a new file), a folder, another filesystem, no hard links.
-            return None
-        self.count += 1
-        return name
-
-    def drop(self, folder: Path, names: Sequence[str]) -> None:
-        for name in names:
-            with suppress(FileNotFoundError):
-                (folder / name).unlink()
-
-    def close(self) -> None:
-        if self.folder is not None:
-            _remove_retired(self.folder)
-            self.folder = None
-
-
-def _remove_retired(folder: Path) -> None:
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        if _RETIRED_NAME.match(entry.name):
-            with suppress(OSError):
-                Path(entry.path).unlink()
-    with suppress(OSError):
-        folder.rmdir()
-
-
-def _sweep_retired(scratch: Path, below: int) -> None:
-    """Remove what restores older than ``below`` (killed ones) left in ``scratch``."""
-    for entry in os.scandir(scratch):
-        found = _RETIRED.match(entry.name)
-        if found and int(found.group(1)) < below and entry.is_dir(follow_symlinks=False):
-            _remove_retired(Path(entry.path))
-
-
 @dataclass
 class _Staged:
     item: Item
@@ -323,7 +224,7 @@ class _Batch:
             return
         if target.parent not in self.existing:
             self._make_folders(target.parent)
-        tmp = _temp_for(target, self.tag)
+        tmp = temp_for(target, self.tag)
         if item.mode == "120000":
             if not _link_inside(self.real_root, target.parent, blob):
                 self.staged.append(_Staged(item, "skipped: the symlink points outside the project"))
@@ -346,7 +247,7 @@ class _Batch:
         hold: Hold,
         on_file: Callable[[Item, str], None] | None,
         on_error: Callable[[], None],
-        retired: _Retired,
+        retired: Retired,
     ) -> list[str]:
         """Make the batch visible: every rename (or deletion) inside one ``hold``.
 
@@ -494,7 +395,7 @@ def restore_items(
     without it each rename frees the old blocks itself.
     """
     sweep_temps(root, (item.path for item, _ in work), below=tag)
-    retired = _Retired(scratch, tag)
+    retired = Retired(scratch, tag)
     stale = set(known_stale)
     done: list[tuple[Item, str]] = []
     try:
@@ -513,7 +414,7 @@ def _restore_batches(
     stale: set[str],
     batch: int,
     tag: int,
-    retired: _Retired,
+    retired: Retired,
     done: list[tuple[Item, str]],
 ) -> None:
     starts = list(range(0, len(work), batch))

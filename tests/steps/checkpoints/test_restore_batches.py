@@ -11,7 +11,7 @@ import pytest
 from vibflow_testing.git import gtext, run_git
 from vibflow_testing.restore import blob_id, free_hold, losing_hold, work_for
 
-from vibflow.steps.checkpoints import restore
+from vibflow.steps.checkpoints import leftovers, restore
 from vibflow.steps.recovery.lease import LeaseLost
 
 
@@ -56,7 +56,7 @@ def test_a_restore_that_loses_its_lease_leaves_no_temp_file_once_the_mutex_is_fr
 
 def test_temp_names_differ_between_restores_of_the_same_file(tmp_path: Path) -> None:
     target = tmp_path / "a.py"
-    assert restore._temp_for(target, 1) != restore._temp_for(target, 2)
+    assert leftovers.temp_for(target, 1) != leftovers.temp_for(target, 2)
 
 
 def test_a_confirmed_delete_of_what_is_now_a_folder_leaves_the_folder(tmp_path: Path) -> None:
