@@ -165,6 +165,7 @@ def outside(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     return run
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("path", INVALID, ids=[p.stem for p in INVALID])
 def test_invalid_fixture_cli_is_located_and_clean(path: Path, outside: Cli) -> None:
     """`flows validate` on a broken file exits 2 with file:line:col lines, never a traceback."""
