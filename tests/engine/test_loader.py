@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 from vibflow_testing import FLOWS
-from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.cli import Cli, as_json, clean_env, cli_runner, harness_cmd
 from vibflow_testing.flows import register
+from vibflow_testing.repo import make_repo
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import load_flow
@@ -35,9 +36,10 @@ def reg() -> Registry:
     return build_registry(register)
 
 
-@pytest.fixture
-def schema(cli: Cli) -> dict[str, Any]:
-    proc = cli("flows", "schema")
+@pytest.fixture(scope="module")
+def schema(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """`flows schema` from the real CLI in a fresh project, once per module (read-only)."""
+    proc = cli_runner(make_repo(tmp_path_factory.mktemp("schema") / "project"))("flows", "schema")
     assert proc.returncode == 0, proc.stderr
     return as_json(proc)
 
@@ -64,6 +66,7 @@ def _branches(node: dict[str, Any]) -> list[dict[str, Any]]:
 # -- the JSON Schema ---------------------------------------------------------------
 
 
+@pytest.mark.cli
 def test_schema_is_json_with_dialect_header(schema: dict[str, Any]) -> None:
     """`flows schema` prints one JSON object declaring its draft, title and required keys."""
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -74,6 +77,7 @@ def test_schema_is_json_with_dialect_header(schema: dict[str, Any]) -> None:
     assert {"StateSpec", "TransitionSpec", "GuardRef"} <= set(schema["$defs"])
 
 
+@pytest.mark.cli
 def test_schema_every_ref_resolves(schema: dict[str, Any]) -> None:
     """Every `$ref` in the schema names a definition that exists."""
     refs = re.findall(r'"\$ref": "([^"]+)"', json.dumps(schema))
@@ -82,6 +86,7 @@ def test_schema_every_ref_resolves(schema: dict[str, Any]) -> None:
         assert ref.removeprefix("#/$defs/") in schema["$defs"], ref
 
 
+@pytest.mark.cli
 def test_schema_accepts_the_shorthand_forms(schema: dict[str, Any]) -> None:
     """Transitions may be a bare target name and guards a bare name or a one-key mapping."""
     transition = _branches(schema["$defs"]["TransitionSpec"])
@@ -95,6 +100,7 @@ def test_schema_accepts_the_shorthand_forms(schema: dict[str, Any]) -> None:
     )
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
 def test_schema_structure_covers_valid_fixtures(path: Path, schema: dict[str, Any]) -> None:
     """Each key and shorthand a valid fixture uses has a matching branch in the schema."""
@@ -124,6 +130,7 @@ def test_schema_structure_covers_valid_fixtures(path: Path, schema: dict[str, An
                     assert len(ref) == 1
 
 
+@pytest.mark.cli
 @pytest.mark.skipif(
     importlib.util.find_spec("jsonschema") is None, reason="jsonschema is not installed"
 )
@@ -135,6 +142,7 @@ def test_schema_validates_valid_fixtures(path: Path, schema: dict[str, Any]) -> 
     jsonschema.Draft202012Validator(schema).validate(_yaml(path))
 
 
+@pytest.mark.cli
 def test_schema_rejects_names_the_loader_rejects(schema: dict[str, Any]) -> None:
     """Maps keyed by names (states, on, inputs) forbid keys outside the name pattern."""
     state = schema["$defs"]["StateSpec"]
@@ -165,6 +173,7 @@ def outside(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     return run
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("path", INVALID, ids=[p.stem for p in INVALID])
 def test_invalid_fixture_cli_is_located_and_clean(path: Path, outside: Cli) -> None:
     """`flows validate` on a broken file exits 2 with file:line:col lines, never a traceback."""
