@@ -40,7 +40,7 @@ from vibflow.steps.checkpoints.models import (
     Skipped,
 )
 from vibflow.steps.workspace import diffs
-from vibflow.steps.workspace.git import Git
+from vibflow.steps.workspace.git import Git, GitError
 
 _IDENTITY = {
     "GIT_AUTHOR_NAME": "vibflow",
@@ -106,8 +106,8 @@ class CheckpointStore:
         """Bring the private index up to the working tree; return its tree."""
         try:
             return self._snapshot_once(progress)
-        except VibflowError as exc:
-            if "write-tree" not in exc.message:
+        except GitError as exc:
+            if exc.subcommand != "write-tree":
                 raise
             # The private index can name blobs no ref keeps alive (a working-tree
             # diff), which the user's own gc may have pruned: start it afresh.

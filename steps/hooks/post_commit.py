@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import shlex
 import stat
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.workspace.git import GitError, run_git
 
 MARKER = "# vibflow post-commit hook"
 CHAINED = "post-commit.pre-vibflow"
@@ -30,16 +30,13 @@ class HookChange:
 
 
 def hooks_dir(root: Path) -> Path:
-    proc = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "--git-path", "hooks"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-    )
-    if proc.returncode != 0:
-        raise VibflowError(ErrorCode.NOT_A_PROJECT, "cannot find this repository's hooks folder")
-    path = Path(proc.stdout.strip())
+    try:
+        out = run_git(root, "rev-parse", "--git-path", "hooks", timeout=30)
+    except GitError as exc:
+        raise VibflowError(
+            ErrorCode.NOT_A_PROJECT, "cannot find this repository's hooks folder"
+        ) from exc
+    path = Path(out.decode("utf-8", "surrogateescape").removesuffix("\n"))
     return path if path.is_absolute() else (root / path)
 
 
