@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.models import (
     META_MARKER,
@@ -98,9 +99,9 @@ class CheckpointStore:
         return data if isinstance(data, dict) else {}
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        tmp = self._state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(state), encoding="utf-8")
-        tmp.replace(self._state_file)
+        # Not durable: a state file lost to a power cut reads as empty, and an
+        # empty state only makes the next snapshot start from the user's index.
+        atomic_write(self._state_file, json.dumps(state), durable=False)
 
     def _snapshot(self, progress: Progress | None = None) -> tuple[_Snapshot, dict[str, Any]]:
         """Bring the private index up to the working tree; return its tree."""

@@ -10,11 +10,11 @@ first, passing its exit status through. Uninstall removes only what we added.
 from __future__ import annotations
 
 import shlex
-import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.workspace.git import GitError, run_git
 
@@ -77,8 +77,8 @@ def install(root: Path, *, python: str | None = None) -> HookChange:
             )
         hook.rename(folder / CHAINED)
         chained = True
-    hook.write_text(_script(python or sys.executable), encoding="utf-8", newline="\n")
-    hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    # 0o777 under the umask: executable by whoever may read it, as git's own hooks are.
+    atomic_write(hook, _script(python or sys.executable), durable=True, mode=0o777)
     return HookChange(True, chained, _display(root, hook))
 
 
