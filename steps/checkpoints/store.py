@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.models import (
     META_MARKER,
@@ -40,7 +41,7 @@ from vibflow.steps.checkpoints.models import (
     Skipped,
 )
 from vibflow.steps.workspace import diffs
-from vibflow.steps.workspace.git import Git
+from vibflow.steps.workspace.git import Git, GitError
 
 _IDENTITY = {
     "GIT_AUTHOR_NAME": "vibflow",
@@ -98,16 +99,16 @@ class CheckpointStore:
         return data if isinstance(data, dict) else {}
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        tmp = self._state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(state), encoding="utf-8")
-        tmp.replace(self._state_file)
+        # Not durable: a state file lost to a power cut reads as empty, and an
+        # empty state only makes the next snapshot start from the user's index.
+        atomic_write(self._state_file, json.dumps(state), durable=False)
 
     def _snapshot(self, progress: Progress | None = None) -> tuple[_Snapshot, dict[str, Any]]:
         """Bring the private index up to the working tree; return its tree."""
         try:
             return self._snapshot_once(progress)
-        except VibflowError as exc:
-            if "write-tree" not in exc.message:
+        except GitError as exc:
+            if exc.subcommand != "write-tree":
                 raise
             # The private index can name blobs no ref keeps alive (a working-tree
             # diff), which the user's own gc may have pruned: start it afresh.
