@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from vibflow_repokit import init_repo
+from vibflow_testing.repo import init_repo
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.hooks.post_commit import hooks_dir
