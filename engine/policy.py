@@ -154,7 +154,7 @@ def _from_parsed(entry: Any, text: str, display: str) -> YamlDocument | None:
 
 def write_parsed_defaults(folder: Path) -> None:
     """Write ``parsed.json`` next to the shipped ``*.yaml`` (run when one changes;
-    ``tests/test_policy.py`` fails while it is out of date)."""
+    ``tests/engine/test_policy.py`` fails while it is out of date)."""
     out: dict[str, Any] = {}
     for path in sorted(folder.glob("*.yaml")):
         text = path.read_text("utf-8")

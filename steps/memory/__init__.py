@@ -2,5 +2,5 @@
 next action and observed context, behind one write gate.
 
 Layer 4 (spec §15): nothing in this package runs a command or mutates a file
-outside the memory store; ``tests/test_memory_layer4.py`` walks the imports.
+outside the memory store; ``tests/steps/memory/test_memory_layer4.py`` walks the imports.
 """
