@@ -138,6 +138,10 @@ class CheckpointStore:
         else:
             previous = set(state.get("untracked", []))
             was_missing = set(state.get("missing_tracked", []))
+        # The untracked list is saved *before* its files are added (below), so it
+        # may name files a killed snapshot never added; it says what is in the
+        # private index only when that snapshot finished (its tree is recorded).
+        unfinished = state.get("tree") is None
         env = {"GIT_INDEX_FILE": str(self._index)}
         if progress:
             progress("listing untracked files")
@@ -174,10 +178,12 @@ class CheckpointStore:
         if progress:
             progress("hashing changed files")
         self.git.run("add", "-u", env=env)
-        new = [p for p in untracked if p not in previous] + back
+        new = [p for p in untracked if unfinished or p not in previous] + back
         if new:
-            # Only files new since the last snapshot; earlier ones are in the
-            # private index already and `add -u` refreshed them.
+            # Only files new since the last finished snapshot; earlier ones are in
+            # the private index already and `add -u` refreshed them. After a killed
+            # snapshot every untracked file is added again (adding one twice is
+            # harmless; leaving one out would silently drop it from checkpoints).
             self.git.run("update-index", "--add", "-z", "--stdin", stdin=gitstate.nul(new), env=env)
         tree = self.git.text("write-tree", env=env)
         snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped)
