@@ -24,7 +24,7 @@ GIT_ENV = {
 REPO = Path(__file__).resolve().parents[1]
 
 
-def compile_installed() -> None:
+def compile_installed(python: str | Path = sys.executable, root: Path = REPO) -> None:
     """Give vibflow's modules valid bytecode caches, as ``pip install`` does.
 
     A process started with PYTHONDONTWRITEBYTECODE set (some sandboxes and CI
@@ -32,10 +32,11 @@ def compile_installed() -> None:
     vibflow command would compile its modules from source again — ~30 ms of a
     user's run that an installed copy never pays. Compiling once up front makes
     every measured command read the caches, whatever the environment says.
+    ``python`` and ``root`` name another interpreter and checkout (compare_refs.py).
     """
     subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", "-j", "0"]
-        + [str(REPO / d) for d in ("vibflow", "engine", "steps")],
+        [str(python), "-m", "compileall", "-q", "-j", "0"]
+        + [str(root / d) for d in ("vibflow", "engine", "steps")],
         check=True,
         stdout=subprocess.DEVNULL,
     )
