@@ -1,37 +1,60 @@
 """Atomic file replacement: a reader sees the old content or the new, never half.
 
 One function for every small state file vibflow keeps (jobs, leases, memory,
-checkpoint state): a uniquely named temp file in the target's own folder (so
-two processes writing the same target never share one, and the rename stays on
-one filesystem), flushed to disk when ``durable``, renamed over the target, and
-the folder flushed so the rename itself survives a power cut.
+checkpoint state, the git hook): a uniquely named temp file in the target's own
+folder (so two processes writing the same target never share one, and the
+rename stays on one filesystem), flushed to disk when ``durable``, renamed over
+the target, and the folder flushed so the rename itself survives a power cut.
+
+The temp file is created with ``mode`` through ``os.open``, so the process's
+umask applies exactly as it does to a plain ``open(path, "w")``: replacing a
+file this way leaves it with the permissions writing it in place would have.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
-def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None:
-    """Replace ``path`` with ``data`` (str is written as UTF-8)."""
+
+def atomic_write(path: Path, data: bytes | str, *, durable: bool = True, mode: int = 0o666) -> None:
+    """Replace ``path`` with ``data`` (str is written as UTF-8).
+
+    ``mode`` is the new file's permission bits before the umask (``0o777`` for
+    an executable). On any failure the old file is untouched and the temp file
+    is gone.
+    """
+    # Encoded before any file exists: data that cannot be written leaves nothing behind.
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _create_temp(path, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
-        Path(tmp).replace(path)
+        tmp.replace(path)
     except BaseException:
         with contextlib.suppress(OSError):
-            Path(tmp).unlink()
+            tmp.unlink()
         raise
     if durable:
         _fsync_folder(path.parent)
+
+
+def _create_temp(path: Path, mode: int) -> tuple[int, Path]:
+    # tempfile.mkstemp would do, but always creates 0o600 and a chmod after it
+    # would have to guess the umask; O_EXCL gives the same uniqueness.
+    while True:
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, _CREATE, mode), tmp
+        except FileExistsError:
+            continue
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.registry import nearest
 from vibflow.engine.yamlsource import YamlDocument, parse_yaml, validate
@@ -163,8 +164,8 @@ def write_parsed_defaults(folder: Path) -> None:
             "data": doc.data,
             "positions": [[list(p), line, col] for p, (line, col) in doc.positions.items()],
         }
-    (folder / PARSED_DEFAULTS).write_text(
-        json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    atomic_write(
+        folder / PARSED_DEFAULTS, json.dumps(out, indent=1, sort_keys=True) + "\n", durable=False
     )
 
 

@@ -11,13 +11,14 @@ Nothing outside that folder is touched; no network is needed.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from vibflow.steps.workspace.git import run_git
 
 APP = {
     "README.md": "# tinyshop\n\nA tiny shop app.\n",
@@ -64,7 +65,7 @@ class DemoResult:
 
 
 def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, timeout=60)
+    run_git(root, *args, timeout=60)
 
 
 def _write(root: Path, files: dict[str, str]) -> None:

@@ -21,7 +21,6 @@ import json
 import os
 import re
 import shutil
-import struct
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +29,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.checkpoints import gitstate
 from vibflow.steps.checkpoints.models import (
     META_MARKER,
     REF_PREFIX,
@@ -40,7 +41,7 @@ from vibflow.steps.checkpoints.models import (
     Skipped,
 )
 from vibflow.steps.workspace import diffs
-from vibflow.steps.workspace.git import Git
+from vibflow.steps.workspace.git import Git, GitError
 
 _IDENTITY = {
     "GIT_AUTHOR_NAME": "vibflow",
@@ -98,16 +99,16 @@ class CheckpointStore:
         return data if isinstance(data, dict) else {}
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        tmp = self._state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(state), encoding="utf-8")
-        tmp.replace(self._state_file)
+        # Not durable: a state file lost to a power cut reads as empty, and an
+        # empty state only makes the next snapshot start from the user's index.
+        atomic_write(self._state_file, json.dumps(state), durable=False)
 
     def _snapshot(self, progress: Progress | None = None) -> tuple[_Snapshot, dict[str, Any]]:
         """Bring the private index up to the working tree; return its tree."""
         try:
             return self._snapshot_once(progress)
-        except VibflowError as exc:
-            if "write-tree" not in exc.message:
+        except GitError as exc:
+            if exc.subcommand != "write-tree":
                 raise
             # The private index can name blobs no ref keeps alive (a working-tree
             # diff), which the user's own gc may have pruned: start it afresh.
@@ -123,7 +124,7 @@ class CheckpointStore:
         orphan = self._index.with_name("index.lock")
         if orphan.exists():
             orphan.unlink()
-        signature = _signature(user_index)
+        signature = gitstate.signature(user_index)
         if state.get("user_index") != signature or not self._index.exists():
             if signature is None:
                 self._index.unlink(missing_ok=True)
@@ -168,7 +169,7 @@ class CheckpointStore:
         self._save_state(state)
         if gone:
             self.git.run(
-                "update-index", "-z", "--force-remove", "--stdin", stdin=_nul(gone), env=env
+                "update-index", "-z", "--force-remove", "--stdin", stdin=gitstate.nul(gone), env=env
             )
         if progress:
             progress("hashing changed files")
@@ -177,7 +178,7 @@ class CheckpointStore:
         if new:
             # Only files new since the last snapshot; earlier ones are in the
             # private index already and `add -u` refreshed them.
-            self.git.run("update-index", "--add", "-z", "--stdin", stdin=_nul(new), env=env)
+            self.git.run("update-index", "--add", "-z", "--stdin", stdin=gitstate.nul(new), env=env)
         tree = self.git.text("write-tree", env=env)
         snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped)
         state.update({"untracked": untracked, "missing_tracked": sorted(missing), "tree": tree})
@@ -188,7 +189,7 @@ class CheckpointStore:
             # A split index's header counts only its own part: ask git.
             env = {"GIT_INDEX_FILE": str(self._index)}
             return len(self.git.run("ls-files", "-z", env=env).split(b"\0")) - 1
-        return _index_entries(self._index)
+        return gitstate.index_entries(self._index)
 
     def _filter_untracked(self, listed: list[str]) -> tuple[list[str], list[Skipped]]:
         cap = self.policy.size_cap_bytes
@@ -228,7 +229,8 @@ class CheckpointStore:
         if state.get("tree") is None or state["tree"] != last.get("tree"):
             return None  # the private index moved on since (a diff against the work tree)
         git_dir = self.git.git_dir()
-        if state.get("user_index") is None or state["user_index"] != _signature(git_dir / "index"):
+        index_now = gitstate.signature(git_dir / "index")
+        if state.get("user_index") is None or state["user_index"] != index_now:
             return None
         previous = [p for p in state.get("untracked", []) if isinstance(p, str)]
         with ThreadPoolExecutor(1, "vibflow-check-ignore") as pool:
@@ -248,7 +250,7 @@ class CheckpointStore:
                 env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
             )
             now_ignored = ignored is not None and ignored.result()
-        head, clean, untracked = _parse_status(out)
+        head, clean, untracked = gitstate.parse_status(out)
         if not clean or head != last.get("head"):
             return None
         if not self._still_skipped(untracked, last.get("skipped", [])):
@@ -282,7 +284,7 @@ class CheckpointStore:
             "--no-index",
             "-z",
             "--stdin",
-            stdin=_nul([f"./{p}" for p in paths]),
+            stdin=gitstate.nul([f"./{p}" for p in paths]),
             ok=(0, 1),
         )
         return bool(out.strip(b"\0"))
@@ -307,7 +309,7 @@ class CheckpointStore:
         try:
             # A loose ref holding the commit we wrote proves the checkpoint is
             # still there; packed refs (after gc) or another ref store: ask git.
-            pinned = (_common_dir(git_dir) / REF_PREFIX / cid).read_text(
+            pinned = (gitstate.common_dir(git_dir) / REF_PREFIX / cid).read_text(
                 encoding="ascii"
             ).strip() == commit
         except (OSError, UnicodeDecodeError):
@@ -474,59 +476,3 @@ def _parse_record(record: bytes) -> CheckpointMeta:
             commit=commit,
             metadata_complete=False,
         )
-
-
-def _common_dir(git_dir: Path) -> Path:
-    """Where shared refs live: a linked worktree's git dir names it in ``commondir``."""
-    try:
-        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return git_dir
-    return (git_dir / common).resolve()
-
-
-def _signature(index: Path) -> list[int] | None:
-    try:
-        st = index.stat()
-    except FileNotFoundError:
-        return None
-    return [st.st_mtime_ns, st.st_size, st.st_ino]
-
-
-def _parse_status(out: bytes) -> tuple[str | None, bool, list[str]]:
-    """HEAD, whether the work tree equals the index, and the untracked names
-    from ``status --porcelain=v2 -z --branch``."""
-    head: str | None = None
-    clean = True
-    untracked: list[str] = []
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        kind = record[:2]
-        if record.startswith(b"# branch.oid "):
-            oid = record.removeprefix(b"# branch.oid ").decode("ascii", "replace")
-            head = None if oid == "(initial)" else oid
-        elif kind == b"? ":
-            untracked.append(record[2:].decode("utf-8", "surrogateescape"))
-        elif kind == b"1 ":
-            if record[3:4] != b".":  # the work-tree side of "XY"
-                clean = False
-        elif kind in (b"2 ", b"u "):
-            clean = False
-    return head, clean, untracked
-
-
-def _nul(paths: list[str]) -> bytes:
-    return b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
-
-
-def _index_entries(index: Path) -> int:
-    """Entry count from the index header ("DIRC", version, count): no git call."""
-    try:
-        with index.open("rb") as fh:
-            head = fh.read(12)
-    except OSError:
-        return 0
-    if len(head) < 12 or head[:4] != b"DIRC":
-        return 0
-    return int(struct.unpack(">I", head[8:12])[0])

@@ -10,13 +10,13 @@ first, passing its exit status through. Uninstall removes only what we added.
 from __future__ import annotations
 
 import shlex
-import stat
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.workspace.git import GitError, run_git
 
 MARKER = "# vibflow post-commit hook"
 CHAINED = "post-commit.pre-vibflow"
@@ -30,16 +30,13 @@ class HookChange:
 
 
 def hooks_dir(root: Path) -> Path:
-    proc = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "--git-path", "hooks"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-    )
-    if proc.returncode != 0:
-        raise VibflowError(ErrorCode.NOT_A_PROJECT, "cannot find this repository's hooks folder")
-    path = Path(proc.stdout.strip())
+    try:
+        out = run_git(root, "rev-parse", "--git-path", "hooks", timeout=30)
+    except GitError as exc:
+        raise VibflowError(
+            ErrorCode.NOT_A_PROJECT, "cannot find this repository's hooks folder"
+        ) from exc
+    path = Path(out.decode("utf-8", "surrogateescape").removesuffix("\n"))
     return path if path.is_absolute() else (root / path)
 
 
@@ -80,8 +77,8 @@ def install(root: Path, *, python: str | None = None) -> HookChange:
             )
         hook.rename(folder / CHAINED)
         chained = True
-    hook.write_text(_script(python or sys.executable), encoding="utf-8", newline="\n")
-    hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    # 0o777 under the umask: executable by whoever may read it, as git's own hooks are.
+    atomic_write(hook, _script(python or sys.executable), durable=True, mode=0o777)
     return HookChange(True, chained, _display(root, hook))
 
 

@@ -6,15 +6,15 @@ to a timestamped backup next to it and memory restarts minimal, with a
 one-line warning. A file from a newer vibflow opens read-only: what this
 version understands is shown, nothing is written (spec §6).
 
-Writes hold a file lock for the whole read-modify-write, go to a temp file in
-the same folder, are fsynced and renamed over the old file: a crash leaves
-either the old memory or the new one. UTF-8 without BOM, LF line ends.
+Writes hold a file lock for the whole read-modify-write and replace the file
+with ``engine.atomicfile.atomic_write`` (a uniquely named temp file in the same
+folder, fsynced, renamed over the old one): a crash leaves either the old
+memory or the new one. UTF-8 without BOM, LF line ends.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory.migrations import migrate, version_of
 from vibflow.steps.memory.models import SCHEMA_VERSION, MemoryState
@@ -86,12 +87,7 @@ class MemoryStore:
             + "\n"
         )
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        tmp.replace(self.path)
+        atomic_write(self.path, text, durable=True)
 
     @contextmanager
     def locked(self) -> Iterator[Loaded]:

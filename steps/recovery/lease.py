@@ -17,7 +17,6 @@ A second acquirer gets :class:`LeaseBusy` with the operation id and an ETA.
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ControlSignal, ErrorCode, VibflowError
 from vibflow.engine.journal import Owner
 from vibflow.engine.ownership import Liveness, current_owner, liveness
@@ -109,12 +109,7 @@ class LeaseFile:
         self._replace(self.path, json.dumps(asdict(record)))
 
     def _replace(self, target: Path, text: str) -> None:
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        tmp.replace(target)
+        atomic_write(target, text, durable=True)
 
     def _last_generation(self) -> int:
         try:

@@ -1,9 +1,16 @@
 """Run plain git subprocesses: list arguments, bytes in and out, no shell.
 
-Heavy plumbing (snapshots, ``cat-file --batch``) runs here rather than
-through GitPython, which leaks resources in long-running processes (the MCP
-server is one). Output is read with ``-z`` wherever names are involved, so
-non-ASCII names stay exact instead of becoming git's octal escapes.
+Every git call in vibflow goes through here, so git always answers the same
+way: in its own words (``LC_ALL=C``), never paging or prompting, and without
+taking optional locks that would race the user's own git. Heavy plumbing
+(snapshots, ``cat-file --batch``) runs here rather than through GitPython,
+which leaks resources in long-running processes (the MCP server is one).
+Output is read with ``-z`` wherever names are involved, so non-ASCII names
+stay exact instead of becoming git's octal escapes.
+
+A failure is a :class:`GitError` whose attributes (the subcommand, the exit
+status, git's first stderr line) are what callers test; its message is for
+the user and may change.
 """
 
 from __future__ import annotations
@@ -26,8 +33,25 @@ _BASE_ENV = {
 }
 
 
+class GitError(VibflowError):
+    """A git command could not be started, or ended with an unexpected status.
+
+    ``subcommand`` is the first argument given to git (``write-tree``),
+    ``returncode`` git's exit status (``None`` when git never ran: not
+    installed, no such folder, timed out) and ``detail`` git's first stderr
+    line (``""`` when it printed none). The code stays ``STORE_ERROR``: to a
+    user this is vibflow's store failing, whatever git said.
+    """
+
+    def __init__(self, subcommand: str, returncode: int | None, detail: str, message: str) -> None:
+        self.subcommand = subcommand
+        self.returncode = returncode
+        self.detail = detail
+        super().__init__(ErrorCode.STORE_ERROR, message)
+
+
 def _spooled(
-    argv: list[str], stdin: bytes | None, env: Mapping[str, str]
+    argv: list[str], stdin: bytes | None, env: Mapping[str, str], timeout: float
 ) -> subprocess.CompletedProcess[bytes]:
     with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as answer:
         if stdin is not None:
@@ -40,13 +64,61 @@ def _spooled(
             stderr=subprocess.PIPE,
             env=env,
             check=False,
-            timeout=600,
+            timeout=timeout,
         )
         answer.seek(0)
         return subprocess.CompletedProcess(argv, proc.returncode, answer.read(), proc.stderr)
 
 
+def run_git(
+    cwd: Path,
+    *args: str,
+    stdin: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    ok: Sequence[int] = (0,),
+    spool: bool = False,
+    timeout: float = 600,
+) -> bytes:
+    """Run ``git -C cwd ARGS``; its output as bytes, or a :class:`GitError`.
+
+    For calls made before there is a work-tree root to hold a :class:`Git`
+    (finding the root itself, creating a repository). ``spool`` passes a large
+    input and output through unnamed temp files instead of pipes: git writes a
+    big answer in small pieces, and taking them from a pipe one wake-up at a
+    time cost more than the answer itself (a megabyte of ``cat-file --batch``:
+    40 ms through pipes, 27 through a file, 20 in a shell). For read-only
+    commands: when the temp files cannot be used (no room), the command runs
+    again through pipes.
+    """
+    full_env = {**os.environ, **_BASE_ENV, **(env or {})}
+    argv = ["git", "-C", str(cwd), *args]
+    sub = args[0] if args else ""
+    try:
+        proc = None
+        if spool:
+            with suppress(OSError):  # no room for temp files: pipes still work
+                proc = _spooled(argv, stdin, full_env, timeout)
+        if proc is None:
+            proc = subprocess.run(
+                argv, input=stdin, capture_output=True, env=full_env, check=False, timeout=timeout
+            )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise GitError(sub, None, "", f"could not run git {sub} ({type(exc).__name__})") from exc
+    if proc.returncode not in ok:
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = lines[0][:200] if lines else ""
+        raise GitError(
+            sub,
+            proc.returncode,
+            detail,
+            f"git {sub} failed: {detail or f'exit {proc.returncode}'}",
+        )
+    return proc.stdout
+
+
 class Git:
+    """git in one work tree: ``run`` for bytes, ``text`` for one answer, ``z`` for names."""
+
     def __init__(self, root: Path) -> None:
         self.root = root
         self._git_dir: Path | None = None
@@ -59,35 +131,8 @@ class Git:
         ok: Sequence[int] = (0,),
         spool: bool = False,
     ) -> bytes:
-        """Run git; its output as bytes.
-
-        ``spool`` passes a large input and output through unnamed temp files
-        instead of pipes: git writes a big answer in small pieces, and taking
-        them from a pipe one wake-up at a time cost more than the answer itself
-        (a megabyte of ``cat-file --batch``: 40 ms through pipes, 27 through a
-        file, 20 in a shell). For read-only commands: when the temp files cannot
-        be used (no room), the command runs again through pipes.
-        """
-        full_env = {**os.environ, **_BASE_ENV, **(env or {})}
-        argv = ["git", "-C", str(self.root), *args]
-        try:
-            proc = None
-            if spool:
-                with suppress(OSError):  # no room for temp files: pipes still work
-                    proc = _spooled(argv, stdin, full_env)
-            if proc is None:
-                proc = subprocess.run(
-                    argv, input=stdin, capture_output=True, env=full_env, check=False, timeout=600
-                )
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise VibflowError(
-                ErrorCode.STORE_ERROR, f"could not run git {args[0]} ({type(exc).__name__})"
-            ) from exc
-        if proc.returncode not in ok:
-            first = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            detail = first[0][:200] if first else f"exit {proc.returncode}"
-            raise VibflowError(ErrorCode.STORE_ERROR, f"git {args[0]} failed: {detail}")
-        return proc.stdout
+        """Run git in the work tree; its output as bytes (see :func:`run_git`)."""
+        return run_git(self.root, *args, stdin=stdin, env=env, ok=ok, spool=spool)
 
     def text(self, *args: str, **kw: object) -> str:
         return self.run(*args, **kw).decode("utf-8", "surrogateescape").strip()  # type: ignore[arg-type]

@@ -2,42 +2,37 @@
 
 The memory package declares what it needs (``steps.memory.facts.RepoFacts``)
 and never runs git itself; this is the implementation the front door passes
-in. Plain ``git`` subprocesses with list arguments (no shell, no GitPython
-objects kept alive).
+in. Git runs through the one helper (``steps.workspace.git``); a fact git
+cannot give is ``None`` — memory freshness then says it does not know.
 """
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+
+from vibflow.steps.workspace.git import Git, GitError
 
 
 class GitRepoFacts:
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._git = Git(root)
 
-    def _git(self, *args: str) -> str | None:
+    def _text(self, *args: str) -> str | None:
         try:
-            proc = subprocess.run(
-                ["git", "-C", str(self.root), *args],
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=30,
-            )
-        except (OSError, subprocess.SubprocessError):
+            return self._git.text(*args)
+        except GitError:
             return None
-        return proc.stdout.strip() if proc.returncode == 0 else None
 
     def head(self) -> str | None:
-        return self._git("rev-parse", "--verify", "-q", "HEAD")
+        return self._text("rev-parse", "--verify", "-q", "HEAD")
 
     def commits_since(self, sha: str) -> int | None:
         if not all(c in "0123456789abcdef" for c in sha) or not 7 <= len(sha) <= 64:
             return None
-        out = self._git("rev-list", "--count", f"{sha}..HEAD")
+        out = self._text("rev-list", "--count", f"{sha}..HEAD")
         return int(out) if out and out.isdigit() else None
 
     def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:

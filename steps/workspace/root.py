@@ -8,40 +8,43 @@ carries its own ``.gitignore`` so vibflow never edits the user's files.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.workspace.git import GitError, run_git
 
 STATE_DIR = ".vibflow"
 
 
 def find_root(start: Path) -> Path:
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(start), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-        )
-    except FileNotFoundError as exc:
+        out = run_git(start, "rev-parse", "--show-toplevel", timeout=30)
+    except GitError as exc:
+        if exc.returncode is not None:
+            raise _outside_work_tree() from exc
+        if isinstance(exc.__cause__, FileNotFoundError):
+            raise VibflowError(
+                ErrorCode.NOT_A_PROJECT,
+                "git is not installed or not on PATH",
+                hint="Install git; vibflow works on git projects.",
+            ) from exc
         raise VibflowError(
             ErrorCode.NOT_A_PROJECT,
-            "git is not installed or not on PATH",
-            hint="Install git; vibflow works on git projects.",
+            f"could not run git ({type(exc.__cause__).__name__})",
         ) from exc
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise VibflowError(
-            ErrorCode.NOT_A_PROJECT, f"could not run git ({type(exc).__name__})"
-        ) from exc
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise VibflowError(
-            ErrorCode.NOT_A_PROJECT,
-            "this folder is not inside a git work tree",
-            hint="Run vibflow from inside your project's git repository (or `git init` first).",
-        )
-    return Path(proc.stdout.strip()).resolve()
+    # Only the line end is git's: a folder name may itself end in a space.
+    top = out.decode("utf-8", "surrogateescape").removesuffix("\n")
+    if not top.strip():
+        raise _outside_work_tree()
+    return Path(top).resolve()
+
+
+def _outside_work_tree() -> VibflowError:
+    return VibflowError(
+        ErrorCode.NOT_A_PROJECT,
+        "this folder is not inside a git work tree",
+        hint="Run vibflow from inside your project's git repository (or `git init` first).",
+    )
 
 
 def state_dir(root: Path) -> Path:

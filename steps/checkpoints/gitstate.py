@@ -1,0 +1,68 @@
+"""What the checkpoint store reads of git's state without asking git to do work.
+
+The store decides whether a snapshot can be reused from cheap facts: the
+index file's identity (``signature``) and entry count (read from its header),
+where shared refs live in a linked worktree, and the one ``status`` listing it
+asks for (parsed here). Pure reading and parsing; nothing here writes.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+
+def common_dir(git_dir: Path) -> Path:
+    """Where shared refs live: a linked worktree's git dir names it in ``commondir``."""
+    try:
+        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return git_dir
+    return (git_dir / common).resolve()
+
+
+def signature(index: Path) -> list[int] | None:
+    try:
+        st = index.stat()
+    except FileNotFoundError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+def parse_status(out: bytes) -> tuple[str | None, bool, list[str]]:
+    """HEAD, whether the work tree equals the index, and the untracked names
+    from ``status --porcelain=v2 -z --branch``."""
+    head: str | None = None
+    clean = True
+    untracked: list[str] = []
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        kind = record[:2]
+        if record.startswith(b"# branch.oid "):
+            oid = record.removeprefix(b"# branch.oid ").decode("ascii", "replace")
+            head = None if oid == "(initial)" else oid
+        elif kind == b"? ":
+            untracked.append(record[2:].decode("utf-8", "surrogateescape"))
+        elif kind == b"1 ":
+            if record[3:4] != b".":  # the work-tree side of "XY"
+                clean = False
+        elif kind in (b"2 ", b"u "):
+            clean = False
+    return head, clean, untracked
+
+
+def nul(paths: list[str]) -> bytes:
+    return b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+
+
+def index_entries(index: Path) -> int:
+    """Entry count from the index header ("DIRC", version, count): no git call."""
+    try:
+        with index.open("rb") as fh:
+            head = fh.read(12)
+    except OSError:
+        return 0
+    if len(head) < 12 or head[:4] != b"DIRC":
+        return 0
+    return int(struct.unpack(">I", head[8:12])[0])
