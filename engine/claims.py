@@ -19,6 +19,7 @@ from contextlib import contextmanager
 
 from vibflow.engine.audit_batch import AuditBatch
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.kinds import RunStatus
 from vibflow.engine.ownership import Liveness, current_owner, liveness
 from vibflow.engine.records import JournalStore, Owner, RunRecord
 
@@ -46,6 +47,12 @@ def require_run(journal: JournalStore, run_id: str) -> RunRecord:
 
 def owner_is_dead(run: RunRecord) -> bool:
     return run.owner is not None and liveness(run.owner) is Liveness.DEAD
+
+
+def orphaned(run: RunRecord) -> bool:
+    """``running`` with nobody on it: its owner let go without moving it on (an
+    error escaped the drive loop of a process that then released it)."""
+    return run.owner is None and run.status == RunStatus.RUNNING
 
 
 class Claims:

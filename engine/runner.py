@@ -45,7 +45,7 @@ from pydantic import ValidationError
 
 from vibflow.engine.audit import AuditFacts, AuditSink
 from vibflow.engine.audit_batch import AuditBatch
-from vibflow.engine.claims import Claims, busy, owner_is_dead, require_run
+from vibflow.engine.claims import Claims, busy, orphaned, owner_is_dead, require_run
 from vibflow.engine.clock import Clock, system_clock
 from vibflow.engine.contexts import ContextFactory, as_result, merge_context
 from vibflow.engine.definition import FlowDefinition, StateSpec
@@ -304,10 +304,10 @@ class Runner:
         return self.get(run_id)
 
     def refresh(self, run: RunRecord) -> RunRecord:
-        """Take over a run whose owner died: finish its audit, and mark it
-        ``interrupted`` if it died inside a step."""
+        """Take over a run whose owner died (or let go of it mid-step): finish its
+        audit, and mark it ``interrupted`` if it stopped inside a step."""
         unaudited = run.owner is None and run.audited_seq < run.seq
-        if not owner_is_dead(run) and not unaudited:
+        if not owner_is_dead(run) and not unaudited and not orphaned(run):
             return run
         defn = FlowDefinition.model_validate_json(run.definition)
         try:
@@ -332,7 +332,7 @@ class Runner:
 
     def refresh_all(self) -> None:
         for run in self.journal.runs(limit=200):
-            if run.owner is not None or run.audited_seq < run.seq:
+            if run.owner is not None or run.audited_seq < run.seq or orphaned(run):
                 self.refresh(run)
 
     def dry_run(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> DryRunReport:
@@ -354,7 +354,39 @@ class Runner:
     # -- the advance loop -------------------------------------------------------------
 
     def _drive(self, run: RunRecord, defn: FlowDefinition, owner: Owner) -> RunRecord:
-        """Run steps and pass-through states until the run pauses or ends."""
+        """Run steps and pass-through states until the run pauses or ends.
+
+        A step's own errors fail the run (:meth:`_run_step`); an error of the
+        engine's (a context over its bound, a journal that cannot be written)
+        or an interrupt escapes from here — the run is then left
+        ``interrupted``, never ``running`` with nobody advancing it, so it can
+        be resumed or aborted.
+        """
+        try:
+            return self._advance(run, defn, owner)
+        except BaseException:
+            self._interrupted_by_error(run.run_id, defn, owner)
+            raise
+
+    def _interrupted_by_error(self, run_id: str, defn: FlowDefinition, owner: Owner) -> None:
+        try:
+            run = self._claims.mine(run_id, owner)
+            if run.status == RunStatus.RUNNING:
+                self._recorder.set_status(
+                    run,
+                    defn,
+                    owner,
+                    event="interrupted",
+                    status=RunStatus.INTERRUPTED,
+                    outcome="stopped by an error; resume or abort it",
+                    audit_event="run_interrupted",
+                    result="interrupted",
+                    recap_reason="run interrupted by an error",
+                )
+        except Exception:  # noqa: BLE001, S110 - the first error is the one to report;
+            pass  # refresh() marks the run interrupted later when this write fails too
+
+    def _advance(self, run: RunRecord, defn: FlowDefinition, owner: Owner) -> RunRecord:
         while run.status == RunStatus.RUNNING:
             state = defn.states[run.state]
             if state.kind == "pass":

@@ -99,7 +99,8 @@ class RecoverSteps:
         not make it, e.g. after a resume) and publish it with its recommendation."""
         shown = public_of(ctx.context).get("plan", {}).get("plan_id")
         advice = self._advisor.cached(shown) or self._advisor.advise()
-        self._advisor.record_preview(advice)
+        if not ctx.dry_run:  # a dry run writes nothing, not even the last preview
+            self._advisor.record_preview(advice)
         compact = _compact(advice.payload)
         best = next((o for o in compact["options"] if o.get("recommended")), None)
         return StepResult(

@@ -92,6 +92,13 @@ def _slow(ctx: StepContext) -> str:
     return "done"
 
 
+def _grow(ctx: StepContext) -> StepResult:
+    """A result of ``inputs.grow`` bytes: over the context bound, an engine error."""
+    size = int(ctx.context.get("inputs", {}).get("grow", "0"))
+    _effect(ctx, "grow")
+    return StepResult("done", context={"grown": "x" * size})
+
+
 def _sandwich(ctx: StepContext) -> StepResult:
     _effect(ctx, "sandwich")
     return StepResult("done", context={"public": {"sandwich": "taken"}})
@@ -134,6 +141,7 @@ def register(registry: Registry) -> None:
     registry.step("t.boom", idempotent=True)(_boom)
     registry.step("t.items", idempotent=True)(_items)
     registry.step("t.slow", idempotent=True)(_slow)
+    registry.step("t.grow", idempotent=True)(_grow)
     registry.step("t.sandwich", mutates=Mutation.CHECKPOINT_ONLY, idempotent=True)(_sandwich)
     registry.step("t.apply", mutates=Mutation.FILES, idempotent=True)(_apply)
     registry.step("t.remember", mutates=Mutation.MEMORY, idempotent=True)(_noop)
