@@ -10,6 +10,7 @@ forgotten subpackage from it) is not loaded; the venv's site-packages is put on
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import os
 import re
@@ -94,6 +95,35 @@ def test_build_requirement_understands_the_license_field() -> None:
         return
     [req] = [r for r in PYPROJECT["build-system"]["requires"] if r.startswith("setuptools")]
     assert _version(req) >= PEP639_SETUPTOOLS, req
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _imported_top_levels() -> set[str]:
+    found: set[str] = set()
+    for folder in ("engine", "steps", "vibflow"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if isinstance(node, ast.Import):
+                    found.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.add(node.module.split(".")[0])
+    return found
+
+
+def test_every_runtime_dependency_is_imported() -> None:
+    """No declared dependency is dead weight: the shipped code imports each one somewhere."""
+    providers = importlib.metadata.packages_distributions()
+    used = {
+        _normalized(dist) for module in _imported_top_levels() for dist in providers.get(module, [])
+    }
+    declared = {
+        _normalized(re.split(r"[<>=!~\[; ]", req, maxsplit=1)[0])
+        for req in PYPROJECT["project"]["dependencies"]
+    }
+    assert sorted(declared - used) == []
 
 
 # -- a real non-editable install ---------------------------------------------------------
