@@ -238,6 +238,23 @@ class Recorder:
             error=message,
         )
 
+    def interrupted(
+        self, run: RunRecord, defn: FlowDefinition, owner: Owner, *, why: str, recap_reason: str
+    ) -> RunRecord:
+        """Journal that the run stopped mid-step (its owner died, or an error
+        escaped the drive loop): resumable and abortable from where it stopped."""
+        return self.set_status(
+            run,
+            defn,
+            owner,
+            event="interrupted",
+            status=RunStatus.INTERRUPTED,
+            outcome=why,
+            audit_event="run_interrupted",
+            result="interrupted",
+            recap_reason=recap_reason,
+        )
+
     def set_status(
         self,
         run: RunRecord,

@@ -314,15 +314,11 @@ class Runner:
             with self._claims.owning(run) as owner:
                 run = self._claims.mine(run.run_id, owner)
                 if run.status == RunStatus.RUNNING:
-                    self._recorder.set_status(
+                    self._recorder.interrupted(
                         run,
                         defn,
                         owner,
-                        event="interrupted",
-                        status=RunStatus.INTERRUPTED,
-                        outcome="owner process is gone",
-                        audit_event="run_interrupted",
-                        result="interrupted",
+                        why="owner process is gone",
                         recap_reason="run found interrupted",
                     )
         except VibflowError as exc:
@@ -372,15 +368,11 @@ class Runner:
         try:
             run = self._claims.mine(run_id, owner)
             if run.status == RunStatus.RUNNING:
-                self._recorder.set_status(
+                self._recorder.interrupted(
                     run,
                     defn,
                     owner,
-                    event="interrupted",
-                    status=RunStatus.INTERRUPTED,
-                    outcome="stopped by an error; resume or abort it",
-                    audit_event="run_interrupted",
-                    result="interrupted",
+                    why="stopped by an error; resume or abort it",
                     recap_reason="run interrupted by an error",
                 )
         except Exception:  # noqa: BLE001, S110 - the first error is the one to report;
