@@ -34,7 +34,7 @@ def _no_project() -> RecoveryServices:
 def _recover_steps(svc: RecoveryServices) -> Any:
     from vibflow.steps.recovery.flow_steps import RecoverSteps
 
-    return RecoverSteps(svc.advisor, svc.memory)
+    return RecoverSteps(svc.advisor, svc.memory, svc.plans)
 
 
 def _restore_steps(svc: RecoveryServices) -> Any:

@@ -106,7 +106,7 @@ def build(target: Path | None, registry_hook: Any = None) -> DemoResult:
     _write(root, AGENT_EDITS)
 
     run = project.runner.start(project.catalog.load("recover"))
-    plan = run.context.get("public", {}).get("plan", {})
+    plan = project.run_plans.load(run.run_id) or {}
     return DemoResult(root, run, plan, checkpoint.checkpoint_id)
 
 

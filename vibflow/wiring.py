@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
     from vibflow.steps.recovery.lease import LeaseFile
+    from vibflow.steps.recovery.plans import RunPlans
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
 
@@ -162,6 +163,13 @@ class Project:
         )
 
     @cached_property
+    def run_plans(self) -> RunPlans:
+        """The whole plan each recover run showed, kept beside the run."""
+        from vibflow.steps.recovery.plans import RunPlans
+
+        return RunPlans(self.state_dir / "recovery" / "plans")
+
+    @cached_property
     def recovery_services(self) -> RecoveryServices:
         """What the recover flow's steps and guards use, built on first use."""
         from vibflow.steps.recovery.job import RestoreJobs
@@ -174,6 +182,7 @@ class Project:
             advisor=self.recovery,
             memory=self.memory,
             jobs=RestoreJobs(self.state_dir / "recovery" / "jobs"),
+            plans=self.run_plans,
             normalize_paths=self.normalize_paths,
             tool=self.tool,
         )

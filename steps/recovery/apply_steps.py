@@ -39,9 +39,9 @@ from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.flow_steps import full_option, public_of
 from vibflow.steps.recovery.job import RestoreJob
 from vibflow.steps.recovery.lease import Lease, LeaseBusy, LeaseLost, new_operation_id
+from vibflow.steps.recovery.plans import sample
 from vibflow.steps.recovery.services import RecoveryServices
 
-SHOWN_PATHS = 200  # paths shown in the run's JSON; the job file keeps them all
 UNSAVED = "too large for the safety checkpoint, so a restore of it could not be undone"
 NOT_CONFIRMED = "deleting it was not part of what you confirmed"
 
@@ -60,7 +60,7 @@ class RestoreSteps:
         plan = public_of(ctx.context).get("plan", {})
         inputs = ctx.context.get("inputs", {})
         wanted = inputs.get("option")
-        option = full_option(self._svc.advisor, ctx.context, wanted)
+        option = full_option(self._svc.plans, self._svc.advisor, ctx.run_id, ctx.context, wanted)
         if option is None or option.get("level", 0) < 3:
             return StepResult("read_only", outcome="read-only option")
         chosen = list(inputs.get("paths") or option.get("affected_paths", []))
@@ -85,9 +85,10 @@ class RestoreSteps:
                         "option_id": wanted,
                         "level": job.level,
                         "from_checkpoint": source,
-                        "deletes": job.deletes[:SHOWN_PATHS],
+                        "deletes": sample(job.deletes),
+                        "deletes_total": len(job.deletes),
                     },
-                    "paths": chosen[:SHOWN_PATHS],
+                    "paths": sample(chosen),
                     "paths_total": len(chosen),
                     "confirmation_expected": f"APPLY {source}",
                 }
@@ -309,7 +310,12 @@ class _Restore:
             return StepResult(
                 "reconfirm",
                 outcome=f"{len(edited)} file(s) edited after the sandwich",
-                context={"public": {"post_sandwich_edits": edited[:SHOWN_PATHS]}},
+                context={
+                    "public": {
+                        "post_sandwich_edits": sample(edited),
+                        "post_sandwich_edits_total": len(edited),
+                    }
+                },
             )
         # Only the files to write are read out of git.
         stale_set = set(stale)
@@ -371,7 +377,8 @@ class _Restore:
                     "applied": {
                         "changed_files": total,
                         "skipped": skipped,
-                        "paths": paths,
+                        "paths": sample(paths),
+                        "paths_total": len(paths),
                         "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
                     },
                 }

@@ -1,11 +1,11 @@
 """The recover flow's steps and its option guard, registered by name.
 
 explain → recommend → preview → choose (wait) → result. The steps are
-methods of :class:`RecoverSteps`, built with the advisor and memory they use
-(see ``steps/recovery/services.py``). The run context keeps a compact,
-redacted plan (long lists trimmed, counts kept) so it stays within the
-engine's context bound; the full redacted plan is
-``.vibflow/recovery/last_preview.json``.
+methods of :class:`RecoverSteps`, built with the advisor, memory and the run
+plans they use (see ``steps/recovery/services.py``). The whole redacted plan
+is kept beside the run (:mod:`~vibflow.steps.recovery.plans`); the run's
+context keeps its small form (ids, labels, counts, a few paths), so a drift of
+any size stays within the engine's context bound.
 """
 
 from __future__ import annotations
@@ -22,31 +22,11 @@ from vibflow.engine.registry import (
     StepResult,
 )
 from vibflow.steps.recovery.advisor import APPLY_DISABLED
+from vibflow.steps.recovery.plans import RunPlans, context_form, sample
 
 if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryService
-    from vibflow.steps.recovery.advisor import RecoveryAdvisor
-
-LIST_LIMIT = 40
-
-
-def _compact(payload: dict[str, Any]) -> dict[str, Any]:
-    out = dict(payload)
-    out.pop("changed", None)
-    for key in ("intent_zone", "drift_candidates", "excluded_generated"):
-        items = out.get(key) or []
-        if len(items) > LIST_LIMIT:
-            out[key] = items[:LIST_LIMIT]
-            out[f"{key}_truncated"] = len(items) - LIST_LIMIT
-    options = []
-    for opt in out.get("options", []):
-        paths = opt.get("affected_paths", [])
-        slim = {**opt, "affected_paths": paths[:LIST_LIMIT]}
-        if len(paths) > LIST_LIMIT:
-            slim["affected_paths_truncated"] = len(paths) - LIST_LIMIT
-        options.append(slim)
-    out["options"] = options
-    return out
+    from vibflow.steps.recovery.advisor import Advice, RecoveryAdvisor
 
 
 def public_of(context: Mapping[str, Any]) -> dict[str, Any]:
@@ -55,33 +35,55 @@ def public_of(context: Mapping[str, Any]) -> dict[str, Any]:
     return public if isinstance(public, dict) else {}
 
 
-def full_option(
-    advisor: RecoveryAdvisor, context: Mapping[str, Any], option_id: str | None
+def full_plan(
+    plans: RunPlans, advisor: RecoveryAdvisor, run_id: str, context: Mapping[str, Any]
 ) -> dict[str, Any] | None:
-    """The chosen option with *all* its paths: the run context keeps trimmed
-    lists, the full redacted plan is the advisor's last preview."""
-    plan = public_of(context).get("plan", {})
-    full = advisor.last_preview()
-    if full is not None and full.get("plan_id") == plan.get("plan_id"):
-        plan = full
+    """The whole plan the run showed: the one stored beside the run, or — in a dry
+    run, which stores nothing — the advice this process made for it."""
+    shown = public_of(context).get("plan", {}).get("plan_id")
+    stored = plans.load(run_id)
+    if stored is not None and stored.get("plan_id") == shown:
+        return stored
+    cached = advisor.cached(shown)
+    return dict(cached.payload) if cached is not None else None
+
+
+def full_option(
+    plans: RunPlans,
+    advisor: RecoveryAdvisor,
+    run_id: str,
+    context: Mapping[str, Any],
+    option_id: str | None,
+) -> dict[str, Any] | None:
+    """The chosen option with *all* its paths (the run's context only counts them)."""
+    plan = full_plan(plans, advisor, run_id, context) or {}
     return next((o for o in plan.get("options", []) if o.get("option_id") == option_id), None)
 
 
 class RecoverSteps:
     """The read-only part of the recover flow, and its option guard."""
 
-    def __init__(self, advisor: RecoveryAdvisor, memory: MemoryService | None) -> None:
+    def __init__(
+        self, advisor: RecoveryAdvisor, memory: MemoryService | None, plans: RunPlans
+    ) -> None:
         self._advisor = advisor
         self._memory = memory
+        self._plans = plans
+
+    def _show(self, ctx: StepContext, advice: Advice) -> dict[str, Any]:
+        """Keep the whole plan beside the run (not in a dry run, which writes
+        nothing) and return the small form the run's context carries."""
+        if not ctx.dry_run:
+            self._plans.save(ctx.run_id, advice.payload)
+        return context_form(advice.payload)
 
     def explain(self, ctx: StepContext) -> StepResult:
-        del ctx
         advice = self._advisor.advise()
         plan = advice.plan
         return StepResult(
             "done",
             outcome=f"{len(plan.changed)} changed, {len(plan.drift_candidates)} drift",
-            context={"public": {"plan": _compact(advice.payload)}},
+            context={"public": {"plan": self._show(ctx, advice)}},
         )
 
     def recommend(self, ctx: StepContext) -> StepResult:
@@ -98,10 +100,11 @@ class RecoverSteps:
         """Record the plan the run is showing (recomputed only if this process did
         not make it, e.g. after a resume) and publish it with its recommendation."""
         shown = public_of(ctx.context).get("plan", {}).get("plan_id")
-        advice = self._advisor.cached(shown) or self._advisor.advise()
+        cached = self._advisor.cached(shown)
+        advice = cached or self._advisor.advise()
         if not ctx.dry_run:  # a dry run writes nothing, not even the last preview
             self._advisor.record_preview(advice)
-        compact = _compact(advice.payload)
+        compact = self._show(ctx, advice) if cached is None else public_of(ctx.context)["plan"]
         best = next((o for o in compact["options"] if o.get("recommended")), None)
         return StepResult(
             "done",
@@ -119,19 +122,20 @@ class RecoverSteps:
         """What happened, what changed, how to undo it and what to verify next."""
         public = public_of(ctx.context)
         inputs = ctx.context.get("inputs", {})
-        plan = public.get("plan", {})
-        chosen = next(
-            (o for o in plan.get("options", []) if o.get("option_id") == inputs.get("option")),
-            None,
+        chosen = full_option(
+            self._plans, self._advisor, ctx.run_id, ctx.context, inputs.get("option")
         )
         applied = public.get("applied")
         out: dict[str, Any] = {"chosen": None, "files_modified": 0}
+        review: list[str] = []
         if chosen is not None:
+            review = list(inputs.get("paths") or chosen.get("affected_paths", []))
             out.update(
                 chosen=chosen.get("option_id"),
                 level=chosen.get("level"),
                 label=chosen.get("label"),
-                review=chosen.get("affected_paths", []),
+                review=sample(review),
+                review_total=len(review),
             )
         status = None
         if isinstance(applied, dict):
@@ -139,6 +143,7 @@ class RecoverSteps:
             out.update(
                 files_modified=applied.get("changed_files", 0),
                 review=[],
+                review_total=0,
                 skipped=applied.get("skipped", []),
                 sandwich_checkpoint_id=sandwich,
             )
@@ -150,7 +155,7 @@ class RecoverSteps:
                     f"`vibflow checkpoint diff {sandwich}` shows what the restore "
                     f"changed; restoring from {sandwich} undoes it"
                 )
-                out["verify_next"] = self._verify_next(applied.get("paths", []))
+                out["verify_next"] = self._verify_next(review)
         elif public.get("sandwich_checkpoint_id") and chosen is not None:
             out["cancelled"] = "not confirmed; no files were changed"
         return StepResult(
@@ -176,11 +181,15 @@ class RecoverSteps:
         """The chosen option exists in this run's plan and can run; paths, if
         given, are among the option's affected paths."""
         del param
-        plan = public_of(ctx.context).get("plan", {})
         wanted = ctx.inputs.get("option")
         if not wanted:
             return GuardResult.refuse("choosing needs an option id: add --input option=OPTION_ID")
-        option = full_option(self._advisor, ctx.context, wanted) if plan.get("options") else None
+        plan = full_plan(self._plans, self._advisor, ctx.run_id, ctx.context)
+        if plan is None:
+            return GuardResult.refuse(
+                "this run's plan is missing or unreadable; start a new `vibflow run recover`"
+            )
+        option = next((o for o in plan.get("options", []) if o.get("option_id") == wanted), None)
         if option is None:
             return GuardResult.refuse("that option is not one of this plan's options")
         reason = option.get("blocked_reason")

@@ -45,6 +45,13 @@ class RestoreJob(BaseModel):
     checked_paths: list[str] | None = None
 
 
+def run_file(folder: Path, run_id: str) -> Path:
+    """``<folder>/<run_id>.json``; the name is never built from free text."""
+    if not _RUN_ID.match(run_id):
+        raise ValueError("not a run id")
+    return folder / f"{run_id}.json"
+
+
 class RestoreJobs:
     """The restore jobs of one project, one file per run."""
 
@@ -52,9 +59,7 @@ class RestoreJobs:
         self.folder = folder
 
     def _path(self, run_id: str) -> Path:
-        if not _RUN_ID.match(run_id):
-            raise ValueError("not a run id")  # a job file name is never built from free text
-        return self.folder / f"{run_id}.json"
+        return run_file(self.folder, run_id)
 
     def load(self, run_id: str) -> RestoreJob | None:
         """The run's job, or None when there is none (or it cannot be read)."""

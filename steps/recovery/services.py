@@ -1,7 +1,7 @@
 """What the recover flow's steps and guards use, as one typed object.
 
 The front door builds it once per command (the checkpoint store, the lease
-file, the advisor, memory, the restore jobs, the path contract and the tool
+file, the advisor, memory, the restore jobs, the run plans, the path contract and the tool
 identity of this project) and hands it to :func:`vibflow.steps.register`,
 which binds each step and guard to exactly the parts it uses. No step reaches
 back into the front door, and nothing here is looked up by name at run time.
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
     from vibflow.steps.recovery.job import RestoreJobs
     from vibflow.steps.recovery.lease import LeaseFile
+    from vibflow.steps.recovery.plans import RunPlans
 
 #: The path contract for this caller: raw paths in, project-relative paths out,
 #: a ``VibflowError`` naming the rule for a path that breaks one.
@@ -34,6 +35,8 @@ class RecoveryServices:
     advisor: RecoveryAdvisor
     memory: MemoryService | None
     jobs: RestoreJobs
+    #: The whole plan each recover run showed (its context only counts paths).
+    plans: RunPlans
     normalize_paths: NormalizePaths
     #: Who is calling (``cli``, or an MCP client's configured name): the grant
     #: guard lets only the local CLI through without a grant.

@@ -18,8 +18,8 @@ from vibflow_testing.apply import (
     commit_all,
     confirm,
     ok_json,
-    option,
     start,
+    stored_option,
     to_confirm,
 )
 from vibflow_testing.cli import vf
@@ -114,7 +114,7 @@ def test_a_submodule_is_skipped_and_the_restore_finishes(repo: Path, tmp_path: P
     _with_submodule(repo, tmp_path)
     sub_head = git(repo / "vendor/lib", "rev-parse", "HEAD")
     run = start(repo)
-    assert "vendor/lib" in option(run, 4)["affected_paths"]
+    assert "vendor/lib" in stored_option(repo, run, 4)["affected_paths"]
     done = ok_json(confirm(repo, choose(repo, run, 4)))
     assert (done["status"], done["state"]) == ("done", "result"), (
         done["status"],

@@ -30,6 +30,7 @@ from vibflow_testing.apply import (
     run_rows,
     run_show,
     start,
+    stored_option,
     to_confirm,
     tree_state,
 )
@@ -159,7 +160,7 @@ def test_paths_refused_at_choose_never_reach_the_restore(repo: Path) -> None:
     )
     assert refused.returncode == 3
     at = choose(repo, run, 3)
-    assert sorted(at["paths"]) == sorted(opt["affected_paths"]), at["paths"]
+    assert sorted(at["paths"]) == sorted(stored_option(repo, run, 3)["affected_paths"]), at["paths"]
     done = ok_json(confirm(repo, at))
     assert done["status"] == "done"
     assert (repo / "src/ui/login.py").read_text(encoding="utf-8") == IN_SCOPE_EDIT

@@ -25,10 +25,10 @@ from vibflow_testing.apply import (
     confirm,
     drifted,
     ok_json,
-    option,
     run_rows,
     show_blob,
     start,
+    stored_option,
     to_confirm,
     tree_state,
 )
@@ -92,7 +92,7 @@ def test_a_new_file_is_deleted_only_when_the_preview_listed_its_deletion(repo: P
     write(repo, "src/services/new_api.py", "v2\n")
     write(repo, "src/services/auth.py", "loosened\n")
     run = start(repo)
-    opt = option(run, 3)
+    opt = stored_option(repo, run, 3)
     assert "src/services/new_api.py" in opt["affected_paths"]
     assert opt["deletes"] == []
     done = ok_json(confirm(repo, choose(repo, run, 3)))
@@ -226,10 +226,7 @@ def test_a_full_rollback_restores_every_changed_file_even_past_the_list_limit(
     for rel in names:
         write(repo, rel, f"agent {rel}\n")
     run = start(repo)
-    assert (
-        len(option(run, 4)["affected_paths"]) + option(run, 4).get("affected_paths_truncated", 0)
-        == 50
-    )
+    assert len(stored_option(repo, run, 4)["affected_paths"]) == 50
     at = choose(repo, run, 4)
     done = ok_json(confirm(repo, at))
     left = [ln for ln in git(repo, "status", "--porcelain").splitlines() if ln]

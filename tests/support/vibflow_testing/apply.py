@@ -137,7 +137,15 @@ def start(root: Path) -> dict[str, Any]:
 
 
 def option(run: dict[str, Any], level: int) -> dict[str, Any]:
+    """The option of ``level`` as the run's JSON shows it (ids and counts, no paths)."""
     return next(o for o in run["plan"]["options"] if o["level"] == level)
+
+
+def stored_option(root: Path, run: dict[str, Any], level: int) -> dict[str, Any]:
+    """The option of ``level`` with all its paths, from the plan kept beside the run."""
+    plan_file = root / ".vibflow" / "recovery" / "plans" / f"{run['run_id']}.json"
+    plan = json.loads(plan_file.read_text(encoding="utf-8"))
+    return next(o for o in plan["options"] if o["level"] == level)
 
 
 def choose(root: Path, run: dict[str, Any], level: int, *extra: str) -> dict[str, Any]:

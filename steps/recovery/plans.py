@@ -1,0 +1,84 @@
+"""The plan a recover run showed, kept beside the run, and its small form in the
+run's context.
+
+A plan lists every changed file, the intent zone, the drift candidates and
+each option's paths: for a 50,000-file drift that is megabytes, while a run's
+context is bounded (``engine.context_max_bytes``) because it is rewritten at
+every transition. So the full redacted plan is written once per run to
+``.vibflow/recovery/plans/<run_id>.json`` (atomically; it is what the user
+previewed and what a restore is built from), and the context keeps
+:func:`context_form`: ids, levels, labels, counts, and a few paths to show,
+bounded by bytes rather than by count (one path may be 4 KB long).
+
+Each run has its own file, so two recover runs in flight never read each
+other's plan.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from vibflow.engine.atomicfile import atomic_write
+from vibflow.steps.recovery.job import run_file
+
+#: Bytes of paths a run's context may carry per list; the rest are counted.
+SAMPLE_BYTES = 2048
+#: The plan's lists that can be as long as the drift; the context keeps a sample.
+_LISTS = ("intent_zone", "drift_candidates", "excluded_generated", "feedback_paths")
+
+
+def sample(items: Sequence[Any], budget: int = SAMPLE_BYTES) -> list[Any]:
+    """The first ``items`` whose JSON fits in ``budget`` bytes (at least one, if any
+    fits at all)."""
+    out: list[Any] = []
+    used = 0
+    for item in items:
+        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8")) + 2
+        if used + size > budget:
+            break
+        out.append(item)
+        used += size
+    return out
+
+
+def context_form(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The plan as the run's context keeps it: everything but the long lists, which
+    become a bounded sample plus a ``<list>_total`` count; options keep their id,
+    level, label and blocks, and count their paths."""
+    out = {k: v for k, v in payload.items() if k != "changed" and k not in _LISTS}
+    out["changed_total"] = len(payload.get("changed") or [])
+    for key in _LISTS:
+        items = list(payload.get(key) or [])
+        out[key] = sample(items)
+        out[f"{key}_total"] = len(items)
+    options = []
+    for opt in payload.get("options") or []:
+        slim = {k: v for k, v in opt.items() if k not in ("affected_paths", "deletes")}
+        slim["affected_paths_total"] = len(opt.get("affected_paths") or [])
+        slim["deletes_total"] = len(opt.get("deletes") or [])
+        options.append(slim)
+    out["options"] = options
+    return out
+
+
+class RunPlans:
+    """The full redacted plan of each recover run, one file per run."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def save(self, run_id: str, payload: Mapping[str, Any]) -> None:
+        target = run_file(self.folder, run_id)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+
+    def load(self, run_id: str) -> dict[str, Any] | None:
+        """The run's plan, or None when there is none (or it cannot be read)."""
+        try:
+            data = json.loads(run_file(self.folder, run_id).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None

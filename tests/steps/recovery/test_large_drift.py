@@ -1,0 +1,88 @@
+"""A drift of thousands of files runs the whole recover flow.
+
+The run's context is bounded (``engine.context_max_bytes``, 64 KiB by default)
+and rewritten at every transition; the plan it shows is kept beside the run.
+Before that, ~2,000 drifted files stopped ``run recover`` at ``explain`` with
+"the run context would grow to 92990 bytes".
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from vibflow_testing.apply import choose, commit_all, confirm, ok_json, start, stored_option
+from vibflow_testing.cli import vf
+from vibflow_testing.repo import write
+
+pytestmark = pytest.mark.slow
+
+#: Long enough names that every path list of the plan is far over the context bound.
+N = 2500
+
+
+def _name(i: int) -> str:
+    return f"src/generated_by_nobody/some_long_module_folder/module_number_{i:05d}.py"
+
+
+def _context_bytes(root: Path, run_id: str) -> int:
+    with sqlite3.connect(root / ".vibflow" / "runs.db") as db:
+        (context,) = db.execute("SELECT context FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    return len(context.encode("utf-8") if isinstance(context, str) else context)
+
+
+def test_a_drift_of_thousands_of_files_is_restored_by_the_whole_flow(repo: Path) -> None:
+    for i in range(N):
+        write(repo, _name(i), f"original {i}\n")
+    write(repo, "src/app.py", "app\n")
+    commit_all(repo)
+    ok_json(vf(repo, "checkpoint", "create", "--json"))
+    time.sleep(0.05)
+    for i in range(N):
+        write(repo, _name(i), f"agent {i}\n")
+
+    run = start(repo)
+    assert run["plan"]["changed_total"] == N
+    full = stored_option(repo, run, 4)
+    assert len(full["affected_paths"]) == N
+    assert [o for o in run["plan"]["options"] if o["level"] == 4][0]["affected_paths_total"] == N
+    assert _context_bytes(repo, run["run_id"]) < 65536
+
+    at = choose(repo, run, 4)
+    assert at["paths_total"] == N
+    done = ok_json(confirm(repo, at))
+    assert done["status"] == "done", done
+    assert done["result"]["files_modified"] == N
+    assert done["result"]["review_total"] == 0
+    for i in range(0, N, 97):
+        assert (repo / _name(i)).read_text(encoding="utf-8") == f"original {i}\n"
+    assert _context_bytes(repo, run["run_id"]) < 65536
+
+
+def test_each_run_restores_from_its_own_plan_when_two_are_in_flight(repo: Path) -> None:
+    """A second recover run (which records its own preview) does not change what the
+    first one restores: each run's plan is kept under its own id."""
+    names = [f"src/mod/f{i:03d}.py" for i in range(120)]
+    for rel in names:
+        write(repo, rel, f"orig {rel}\n")
+    commit_all(repo)
+    ok_json(vf(repo, "checkpoint", "create", "--json"))
+    time.sleep(0.05)
+    for rel in names:
+        write(repo, rel, f"agent {rel}\n")
+    first = start(repo)
+    write(repo, "src/mod/f000.py", "edited again\n")
+    second = start(repo)
+    assert second["plan"]["plan_id"] != first["plan"]["plan_id"]
+
+    at = choose(repo, first, 4)
+    assert at["paths_total"] == len(names)
+    done = ok_json(confirm(repo, at))
+    assert done["status"] == "done", done
+    assert all((repo / rel).read_text(encoding="utf-8") == f"orig {rel}\n" for rel in names)
+    plans = repo / ".vibflow" / "recovery" / "plans"
+    stored = json.loads((plans / f"{first['run_id']}.json").read_text(encoding="utf-8"))
+    assert stored["plan_id"] == first["plan"]["plan_id"]
