@@ -14,7 +14,15 @@ import time
 from pathlib import Path
 
 import pytest
-from vibflow_testing.apply import choose, commit_all, confirm, ok_json, start, stored_option
+from vibflow_testing.apply import (
+    choose,
+    commit_all,
+    confirm,
+    ok_json,
+    option,
+    start,
+    stored_option,
+)
 from vibflow_testing.cli import vf
 from vibflow_testing.repo import write
 
@@ -48,7 +56,7 @@ def test_a_drift_of_thousands_of_files_is_restored_by_the_whole_flow(repo: Path)
     assert run["plan"]["changed_total"] == N
     full = stored_option(repo, run, 4)
     assert len(full["affected_paths"]) == N
-    assert [o for o in run["plan"]["options"] if o["level"] == 4][0]["affected_paths_total"] == N
+    assert option(run, 4)["affected_paths_total"] == N
     assert _context_bytes(repo, run["run_id"]) < 65536
 
     at = choose(repo, run, 4)
