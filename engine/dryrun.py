@@ -45,7 +45,7 @@ class DryRun:
     registry: Registry
     contexts: ContextFactory
 
-    def walk(self, inputs: Mapping[str, str] | None = None) -> DryRunReport:
+    def walk(self, inputs: Mapping[str, Any] | None = None) -> DryRunReport:
         defn = self.definition
         report = DryRunReport(defn.flow, [], [], "loop")
         state_name = defn.initial

@@ -2,7 +2,8 @@
 
 A wait declares ``inputs: {field: type}`` with type one of ``str``, ``int``,
 ``float``, ``bool``, ``path`` (a string the domain's path contract checks
-later), ``list`` (comma-separated strings); a trailing ``?`` makes it
+later), ``list`` (the key repeated once per value, ``--input paths=a --input
+paths=b``; one value may also hold several, comma-separated); a trailing ``?`` makes it
 optional. Unknown keys and missing required keys are bad input, reported
 with what the wait expects.
 """
@@ -18,9 +19,14 @@ _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
 
 
-def parse_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    """``["k=v", ...]`` → dict; a pair without ``=`` is bad input."""
-    out: dict[str, str] = {}
+def parse_pairs(pairs: Sequence[str]) -> dict[str, str | list[str]]:
+    """``["k=v", ...]`` → dict; a pair without ``=`` is bad input.
+
+    A key given more than once collects its values in a list, in order: that is
+    how a ``list`` input takes values that contain commas (a path may). An input
+    of another type given twice is then refused by :func:`coerce`.
+    """
+    out: dict[str, str | list[str]] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -29,7 +35,12 @@ def parse_pairs(pairs: Sequence[str]) -> dict[str, str]:
                 f"input '{pair}' is not KEY=VALUE",
                 hint="Write inputs as --input name=value.",
             )
-        out[key.strip()] = value
+        name = key.strip()
+        seen = out.get(name)
+        if seen is None:
+            out[name] = value
+        else:
+            out[name] = [*([seen] if isinstance(seen, str) else seen), value]
     return out
 
 

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
 
 from vibflow.engine.kinds import FINISHED, RunStatus
 from vibflow.engine.records import Entry, RunRecord
@@ -88,6 +95,45 @@ def continue_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
     return []
 
 
+def _flow_facts(run: RunRecord) -> dict[str, Any]:
+    """What the flow's own steps said about the run, as data the engine does not
+    interpret: ``context.public.recap`` with ``headline`` (one line), ``bullets``
+    and ``next_actions`` (strings) and ``artifacts`` (``{kind, ref}``). Anything
+    malformed is left out rather than failing the recap."""
+    public = run.context.get("public")
+    facts = public.get("recap") if isinstance(public, dict) else None
+    if not isinstance(facts, dict):
+        return {}
+    out: dict[str, Any] = {}
+    if isinstance(facts.get("headline"), str) and facts["headline"].strip():
+        out["headline"] = facts["headline"]
+    for key in ("bullets", "next_actions"):
+        items = facts.get(key)
+        if isinstance(items, list):
+            out[key] = [clip(i, 300) for i in items if isinstance(i, str) and i.strip()]
+    artifacts = []
+    for item in facts.get("artifacts") or []:
+        try:
+            artifacts.append(Artifact.model_validate(item))
+        except ValidationError:
+            continue
+    out["artifacts"] = artifacts
+    return out
+
+
+def _interruptions(entries: Sequence[Entry]) -> str | None:
+    """One line on the run's crashes and resumes, if it had any."""
+    stops = [e for e in entries if e.event == "interrupted"]
+    if not stops:
+        return None
+    resumes = sum(1 for e in entries if e.event == "resumed")
+    where = ", ".join(dict.fromkeys(f"'{e.from_state or e.to_state}'" for e in stops))
+    return (
+        f"Interrupted {len(stops)} time(s) (at {where}); resumed {resumes} time(s) "
+        "from the journal, without repeating finished items."
+    )
+
+
 def run_recap(
     run: RunRecord,
     defn: FlowDefinition,
@@ -115,7 +161,11 @@ def run_recap(
         RunStatus.FAILED: f"{flow} failed at '{where}'",
         RunStatus.RUNNING: f"{flow} is running at '{where}'",
     }.get(status, f"{flow} is {status} at '{where}'")
+    facts = _flow_facts(run)
+    if facts.get("headline"):
+        headline = facts["headline"]
     bullets = [
+        *facts.get("bullets", [])[:4],
         f"Flow '{flow}' version {run.flow_version} ({run.origin}), run {run.run_id}.",
         f"Path so far: {shown_path} ({len(moves)} transition{'s' if len(moves) != 1 else ''}).",
         f"Status: {status} at state '{where}' since {run.updated_at}.",
@@ -129,7 +179,10 @@ def run_recap(
     refusals = sum(1 for e in entries if e.kind == "blocked")
     if refusals:
         bullets.append(f"Guards refused {refusals} time(s) during this run.")
-    actions = continue_commands(run, defn)[:3]
+    crashes = _interruptions(entries)
+    if crashes:
+        bullets.insert(len(facts.get("bullets", [])[:4]), crashes)
+    actions = [*continue_commands(run, defn), *facts.get("next_actions", [])][:3]
     hint = None
     if status not in FINISHED:
         hint = ResumeHint(
@@ -147,6 +200,6 @@ def run_recap(
         headline=clip(headline),
         bullets=bullets[:7],
         next_actions=actions,
-        artifacts=[Artifact(kind="run", ref=run.run_id)],
+        artifacts=[Artifact(kind="run", ref=run.run_id), *facts.get("artifacts", [])],
         resume_hint=hint,
     )

@@ -154,7 +154,7 @@ class Runner:
 
     # -- lifecycle ----------------------------------------------------------------------
 
-    def start(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> RunRecord:
+    def start(self, loaded: LoadedFlow, inputs: Mapping[str, Any] | None = None) -> RunRecord:
         defn = loaded.definition
         self.machine(defn)  # fail before writing anything if the machine cannot be built
         now = self._recorder.now()
@@ -331,7 +331,7 @@ class Runner:
             if run.owner is not None or run.audited_seq < run.seq or orphaned(run):
                 self.refresh(run)
 
-    def dry_run(self, loaded: LoadedFlow, inputs: Mapping[str, str] | None = None) -> DryRunReport:
+    def dry_run(self, loaded: LoadedFlow, inputs: Mapping[str, Any] | None = None) -> DryRunReport:
         """Walk the flow evaluating guards and read-only steps; write nothing."""
         defn = loaded.definition
         return DryRun(defn, self.machine(defn), self.registry, self.contexts).walk(inputs)

@@ -23,6 +23,7 @@ from vibflow.engine.registry import (
 )
 from vibflow.steps.recovery.advisor import APPLY_DISABLED
 from vibflow.steps.recovery.plans import RunPlans, context_form, sample
+from vibflow.steps.recovery.recap_facts import recap_facts
 
 if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryService
@@ -158,11 +159,13 @@ class RecoverSteps:
                 out["verify_next"] = self._verify_next(review)
         elif public.get("sandwich_checkpoint_id") and chosen is not None:
             out["cancelled"] = "not confirmed; no files were changed"
+        source = (public.get("restore") or {}).get("from_checkpoint")
+        facts = recap_facts(out, source=source, restored=review)
         return StepResult(
             "done",
             outcome=f"{out['files_modified']} file(s) modified",
             status=status,
-            context={"public": {"result": out}},
+            context={"public": {"result": out, "recap": facts}},
         )
 
     def _verify_next(self, paths: list[str]) -> list[str]:

@@ -374,3 +374,19 @@ def test_inputs_of_a_refused_event_do_not_stay_in_the_run(project: Project) -> N
     assert blocked.status == "blocked"
     assert "next" not in blocked.context.get("inputs", {})
     assert blocked.pending_inputs == {"next": "done", "word": "no"}
+
+
+def test_a_list_input_repeated_keeps_each_value_whole_commas_included() -> None:
+    """`--input paths=a --input paths=b,c.py` gives two paths, the second with its comma;
+    a str input given twice is refused instead of keeping only the last."""
+    from vibflow.engine.inputs import coerce, parse_pairs
+
+    raw = parse_pairs(["paths=a.py", "paths=b,c.py", "option=x"])
+    got = coerce({"paths": "list?", "option": "str?"}, raw, where="choose")
+    assert got == {"paths": ["a.py", "b,c.py"], "option": "x"}
+    assert coerce({"paths": "list?"}, parse_pairs(["paths=a,b"]), where="w") == {
+        "paths": ["a", "b"]
+    }
+    with pytest.raises(VibflowError) as refused:
+        coerce({"option": "str?"}, parse_pairs(["option=x", "option=y"]), where="choose")
+    assert refused.value.code == ErrorCode.BAD_INPUT
