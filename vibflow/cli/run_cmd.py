@@ -37,11 +37,18 @@ def run(
     ),
 ) -> None:
     """Start a run of FLOW and advance it until it waits, blocks, fails or ends."""
-    from vibflow.engine.inputs import parse_pairs
+    from vibflow.engine.inputs import coerce
 
     project = project_for(ctx)
     loaded = project.catalog.load(flow)
-    pairs = parse_pairs(inputs or [])
+    # Like `step` at a wait: only what the flow declares for its start, typed.
+    pairs = coerce(
+        loaded.definition.inputs,
+        _pairs(inputs),
+        where=f"flow '{loaded.name}'",
+        hint="Inputs for a wait go with the event that answers it: "
+        "`vibflow step RUN EVENT --input KEY=VALUE`.",
+    )
     if dry_run:
         report = project.dry_runner.dry_run(loaded, pairs)
         output.dry_run(report, as_json)
@@ -58,11 +65,39 @@ def step(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Send EVENT (with typed inputs) to a waiting run, then advance it."""
-    from vibflow.engine.inputs import parse_pairs
+    from vibflow.engine.kinds import FINISHED
 
     project = project_for(ctx)
-    result = project.runner.send(run_id, event, parse_pairs(inputs or []))
+    target = project.runner.get(run_id)
+    if target.status in FINISHED:
+        # Sending to a run that is over is a mistake in the command, not a refusal.
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"run {target.run_id} has already finished ({target.status}); "
+            f"there is nothing to send '{event}' to",
+            hint=f"`vibflow runs show {target.run_id}` shows what happened; "
+            f"`vibflow run {target.flow}` starts a new run.",
+        )
+    result = project.runner.send(run_id, event, _pairs(inputs))
     _finish(project, result, as_json)
+
+
+def _pairs(inputs: list[str] | None) -> dict[str, str]:
+    """``--input KEY=VALUE`` options as a dict; a key given twice is bad input, since
+    only one value could be kept (a list input is one comma-separated value)."""
+    from vibflow.engine.inputs import parse_pairs
+
+    seen: set[str] = set()
+    for pair in inputs or []:
+        key = pair.partition("=")[0].strip()
+        if key in seen:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"input '{key}' is given more than once",
+                hint=f"Give it once; a list takes comma-separated values: --input {key}=a,b.",
+            )
+        seen.add(key)
+    return parse_pairs(inputs or [])
 
 
 def resume(
