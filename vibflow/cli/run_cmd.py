@@ -26,7 +26,12 @@ if TYPE_CHECKING:
 
 def run(
     ctx: typer.Context,
-    flow: str = typer.Argument(..., help="Flow name (see `vibflow flows list`)."),
+    flow: str = typer.Argument(
+        ...,
+        metavar="FLOW",
+        help="A flow (see `vibflow flows list`; `vibflow flows show FLOW` lists the inputs "
+        "it takes at its start).",
+    ),
     inputs: list[str] | None = INPUT_OPT,
     as_json: bool = JSON_OPT,
     dry_run: bool = typer.Option(
@@ -59,8 +64,15 @@ def run(
 
 def step(
     ctx: typer.Context,
-    run_id: str = typer.Argument(..., metavar="RUN"),
-    event: str = typer.Argument(..., help="The event to send (see the run's 'waiting for')."),
+    run_id: str = typer.Argument(
+        ..., metavar="RUN", help="The run, as `vibflow runs list` shows it."
+    ),
+    event: str = typer.Argument(
+        ...,
+        metavar="EVENT",
+        help="The event to send: `vibflow runs show RUN` names those its wait takes, "
+        "`vibflow flows show FLOW` their inputs.",
+    ),
     inputs: list[str] | None = INPUT_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
@@ -103,7 +115,7 @@ def _pairs(inputs: list[str] | None) -> dict[str, str]:
 def resume(
     ctx: typer.Context,
     run_id: str | None = typer.Argument(
-        None, metavar="[RUN]", help="Default: the latest unfinished run."
+        None, metavar="RUN", help="The run to continue (default: the latest unfinished one)."
     ),
     from_recap: str | None = typer.Option(
         None, "--from-recap", metavar="ID", help="Resume the run a recap's hint names."
@@ -209,7 +221,9 @@ def _finish(
 
 def recap(
     ctx: typer.Context,
-    run_id: str | None = typer.Argument(None, metavar="[RUN]"),
+    run_id: str | None = typer.Argument(
+        None, metavar="RUN", help="A run (default: the whole project's state of play)."
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Show a run's latest recap, or the project's state of play."""
@@ -236,25 +250,36 @@ def recap(
 def demo(
     ctx: typer.Context,
     directory: Path | None = typer.Option(
-        None, "--dir", help="Build the scratch project here (must be new or empty)."
+        None,
+        "--dir",
+        metavar="DIR",
+        help="Build the scratch project in DIR (new or empty) and keep it there.",
+    ),
+    keep: bool = typer.Option(
+        False,
+        "--keep",
+        help="Keep the scratch project (in a temp folder) to try the printed commands; "
+        "without it the project is removed when the demo ends.",
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """A scratch repo with a simulated AI drift, stepped through the recover flow."""
     from vibflow import demo as demo_mod
 
-    result = demo_mod.build(directory, state_of(ctx).registry_hook)
-    if as_json:
-        output.emit_json(
-            {
-                "project": str(result.root),
-                "run_id": result.run.run_id,
-                "checkpoint_id": result.checkpoint_id,
-                "plan": result.plan,
-            }
-        )
-        return
-    typer.echo(demo_mod.render(result), nl=False)
+    with demo_mod.scratch(directory, keep=keep) as place:
+        result = demo_mod.build(place.root, state_of(ctx).registry_hook)
+        if as_json:
+            output.emit_json(
+                {
+                    "project": str(result.root),
+                    "kept": place.kept,
+                    "run_id": result.run.run_id,
+                    "checkpoint_id": result.checkpoint_id,
+                    "plan": result.plan,
+                }
+            )
+            return
+        typer.echo(demo_mod.render(result, kept=place.kept), nl=False)
 
 
 #: Mounted at the root by ``app``, in this order.
