@@ -33,6 +33,7 @@ from vibflow.cli import (
     runs_cmd,
 )
 from vibflow.cli.context import CliState, RegistryHook
+from vibflow.cli.helpstyle import plain_help
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
@@ -53,7 +54,12 @@ def _main(
     ctx: typer.Context,
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
     project: Path | None = typer.Option(
-        None, "--project", "-C", help="Run as if started in this folder.", show_default=False
+        None,
+        "--project",
+        "-C",
+        metavar="DIR",
+        help="Run as if started in this folder.",
+        show_default=False,
     ),
 ) -> None:
     ctx.obj = dataclasses.replace(context.state_of(ctx), debug=debug, project=project)
@@ -85,6 +91,7 @@ def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> i
 
 def _dispatch(argv: list[str], state: CliState) -> int:
     command = typer.main.get_command(app)
+    plain_help(command)
     root: typer.Context | None = None
     try:
         # Not click's standalone mode: that would print and exit on its own and
