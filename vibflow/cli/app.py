@@ -8,6 +8,7 @@ nothing imports it back. Exit statuses: 0 ok (a run left waiting is ok), 1
 failure, 2 bad input (click's usage errors too), 3 refused by a guard or busy,
 130 interrupted, 141 the reader of our output went away (as for any tool
 killed by SIGPIPE, git included). A traceback is printed only with ``--debug``.
+Help is drawn with plain metavars (``helpstyle``) for every command alike.
 """
 
 from __future__ import annotations
