@@ -4,10 +4,13 @@ can take a path off the list, and every memory and hooks write answers ``--json`
 
 from __future__ import annotations
 
+import os
+import pty
+import subprocess
 from pathlib import Path
 
 import pytest
-from vibflow_testing.cli import Cli, as_json
+from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
 
 #: Each memory command that takes free text, with TEXT where the text goes.
 TEXT_COMMANDS = {
@@ -35,6 +38,37 @@ def test_empty_or_blank_memory_text_is_bad_input(cli: Cli, command: str, text: s
     assert shown["decisions"] == shown["verification"] == shown["risks"] == []
     assert shown["next_action"] is None
     assert shown["relevant_files"] == []
+
+
+def test_blank_text_is_refused_on_a_terminal_without_asking_to_confirm_it(repo: Path) -> None:
+    """On a terminal, a blank intent is bad input straight away: no "Set the active intent
+    to: '  '?" question first."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        harness_cmd("memory", "intent", "  "),
+        cwd=repo,
+        env=clean_env(),
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        close_fds=True,
+    )
+    os.close(follower)
+    os.write(leader, b"n\n")  # the answer, were it asked
+    transcript = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the process is gone
+            break
+        if not chunk:
+            break
+        transcript += chunk
+    os.close(leader)
+    assert proc.wait(timeout=60) == 2
+    text = transcript.decode(errors="replace")
+    assert "the intent cannot be empty" in text
+    assert "Set the active intent" not in text
 
 
 def test_memory_text_over_the_limit_is_bad_input(cli: Cli) -> None:

@@ -39,10 +39,12 @@ OVERWRITE_OPT = typer.Option(
 )
 
 
-def _confirm(yes: bool, question: str) -> bool:
+def _confirm(yes: bool, question: str, *texts: str) -> bool:
+    """Whether the user confirms; never asks about blank text, which the memory service
+    refuses whatever the answer."""
     if yes:
         return True
-    if sys.stdin.isatty():
+    if sys.stdin.isatty() and all(t.strip() for t in texts):
         return typer.confirm(question, default=False)
     return False
 
@@ -106,7 +108,7 @@ def memory_intent(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Set what you are working on now (marks earlier verification stale)."""
-    ok = _confirm(yes, f"Set the active intent to: {text!r}?")
+    ok = _confirm(yes, f"Set the active intent to: {text!r}?", text)
     _done(
         project_for(ctx).memory.set_intent(text, confirmed=ok, overwrite=overwrite),
         "active intent updated; earlier verification is now marked stale",
@@ -124,7 +126,7 @@ def memory_decide(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Record a decision (explicit decisions only)."""
-    ok = _confirm(yes, f"Record the decision: {text!r}?")
+    ok = _confirm(yes, f"Record the decision: {text!r}?", text)
     _done(
         project_for(ctx).memory.decide(text, confirmed=ok),
         "decision recorded",
@@ -174,7 +176,7 @@ def memory_relevant(
             f"say why {path} is relevant",
             hint=f'Run `vibflow memory relevant {path} "WHY" --yes`.',
         )
-    ok = _confirm(yes, f"Mark {path} as relevant?")
+    ok = _confirm(yes, f"Mark {path} as relevant?", why)
     result = memory.relevant(path, why, confirmed=ok, overwrite=overwrite)
     _done(
         result,
@@ -194,7 +196,7 @@ def memory_next(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Set the next action for whoever picks this up."""
-    ok = _confirm(yes, f"Set the next action to: {text!r}?")
+    ok = _confirm(yes, f"Set the next action to: {text!r}?", text)
     _done(
         project_for(ctx).memory.set_next(text, confirmed=ok, overwrite=overwrite),
         "next action updated",
