@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/vibflow demo
+	$(BIN)/vibflow demo --keep
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -113,6 +113,11 @@ class FlowDefinition(_Frozen):
     version: int = Field(ge=1)
     description: str = ""
     initial: Name
+    inputs: dict[Name, InputType] = Field(
+        default_factory=dict,
+        description="What `vibflow run FLOW --input k=v` may pass when the run starts "
+        "(the inputs of a wait are declared on that wait).",
+    )
     states: dict[Name, StateSpec] = Field(min_length=1)
 
     def digest(self) -> str:
@@ -158,7 +163,8 @@ def flow_json_schema() -> dict[str, object]:
     defs["GuardRef"] = {"anyOf": [name, one_key, defs["GuardRef"]]}
     # Keys of states / on / inputs must match their name pattern, as in the loader.
     state = defs["StateSpec"]["properties"]
-    for node in (schema["properties"]["states"], state["on"], state["inputs"]):
+    top = schema["properties"]
+    for node in (top["states"], top["inputs"], state["on"], state["inputs"]):
         node["additionalProperties"] = False
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "vibflow flow definition"

@@ -1,15 +1,17 @@
 """Typed inputs for waits: ``--input key=value`` strings → checked values.
 
-A wait declares ``inputs: {field: type}`` with type one of ``str``, ``int``,
+A wait declares ``inputs: {field: type}`` (and a flow, at its top, the inputs
+``vibflow run FLOW`` takes when it starts) with type one of ``str``, ``int``,
 ``float``, ``bool``, ``path`` (a string the domain's path contract checks
 later), ``list`` (the key repeated once per value, ``--input paths=a --input
-paths=b``; one value may also hold several, comma-separated); a trailing ``?`` makes it
-optional. Unknown keys and missing required keys are bad input, reported
-with what the wait expects.
+paths=b``; one value may also hold several, comma-separated); a trailing ``?``
+makes it optional. Unknown keys (with the nearest declared name) and missing
+required keys are bad input, reported with what the wait expects.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -44,14 +46,24 @@ def parse_pairs(pairs: Sequence[str]) -> dict[str, str | list[str]]:
     return out
 
 
-def coerce(declared: Mapping[str, str], raw: Mapping[str, Any], *, where: str) -> dict[str, Any]:
-    """Check ``raw`` against the declared input types of a wait."""
+def coerce(
+    declared: Mapping[str, str],
+    raw: Mapping[str, Any],
+    *,
+    where: str,
+    hint: str | None = None,
+) -> dict[str, Any]:
+    """Check ``raw`` against the declared input types of a wait (or of a flow's start);
+    ``hint`` is what to do instead when a key is unknown."""
     unknown = sorted(set(raw) - set(declared))
     if unknown:
+        close = difflib.get_close_matches(unknown[0], list(declared), n=1, cutoff=0.6)
+        maybe = f" (did you mean '{close[0]}'?)" if close else ""
         expected = ", ".join(f"{k} ({t})" for k, t in declared.items()) or "no inputs"
         raise VibflowError(
             ErrorCode.BAD_INPUT,
-            f"{where} does not take input '{unknown[0]}'; it expects {expected}",
+            f"{where} does not take input '{unknown[0]}'{maybe}; it expects {expected}",
+            hint=hint,
         )
     out: dict[str, Any] = {}
     for key, type_name in declared.items():
@@ -65,6 +77,12 @@ def coerce(declared: Mapping[str, str], raw: Mapping[str, Any], *, where: str) -
                     hint=f"Add --input {key}=VALUE.",
                 )
             continue
+        if isinstance(raw[key], list) and base != "list":
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"input '{key}' is given more than once, and {where} takes one value for it",
+                hint=f"Give --input {key}=VALUE once (only a list input takes a repeated key).",
+            )
         out[key] = _convert(raw[key], base, key, where)
     return out
 

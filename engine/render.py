@@ -49,6 +49,9 @@ def text(defn: FlowDefinition) -> str:
     if defn.description:
         out.append(f"  {defn.description}")
     out.append(f"  starts at: {defn.initial}")
+    if defn.inputs:
+        taken = ", ".join(f"{k}: {t}" for k, t in defn.inputs.items())
+        out.append(f"  inputs at start (vibflow run {defn.flow} --input KEY=VALUE): {taken}")
     for name, state in defn.states.items():
         kind = {
             "step": f"runs {state.step}",

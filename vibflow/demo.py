@@ -1,11 +1,13 @@
 """``vibflow demo``: a scratch project, a simulated AI drift, the recover flow.
 
-Everything happens in a new folder (a temp dir unless ``--dir`` is given):
-a small app is committed, memory records what the user is working on, a
-checkpoint is taken, then a simulated agent edits files in and out of scope,
-adds an untracked helper, leaves build artifacts and a ``.env``. The recover
-flow runs up to the user's choice and the demo prints what to type next.
-Nothing outside that folder is touched; no network is needed.
+Everything happens in a new folder — a temp dir, removed when the demo ends
+unless ``--keep``, or the ``--dir`` you name, which is kept: a small app is
+committed, memory records what the user is working on, a checkpoint is
+taken, then a simulated agent edits files in and out of scope, adds an
+untracked helper, leaves build artifacts and a ``.env``. The recover flow
+runs up to the user's choice and the demo prints what to type next (when the
+project is kept). Nothing outside that folder is touched; no network is
+needed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,19 +79,41 @@ def _write(root: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8", newline="\n")
 
 
-def build(target: Path | None, registry_hook: Any = None) -> DemoResult:
+@dataclass(frozen=True)
+class Scratch:
+    root: Path
+    kept: bool
+
+
+@contextmanager
+def scratch(target: Path | None, *, keep: bool) -> Iterator[Scratch]:
+    """The demo's folder: ``target`` (new or empty; always kept, it is the user's), or
+    a new temp folder, removed on the way out — after a failure too — unless ``keep``."""
+    if target is None:
+        root = Path(tempfile.mkdtemp(prefix="vibflow-demo-"))
+    else:
+        target.mkdir(parents=True, exist_ok=True)
+        if any(target.iterdir()):
+            from vibflow.engine.errors import ErrorCode, VibflowError
+
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                "the demo folder must be new or empty",
+                hint="Pick another --dir, or leave it out for a temp folder.",
+            )
+        root = target
+    kept = keep or target is not None
+    try:
+        yield Scratch(root, kept)
+    finally:
+        if not kept:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def build(root: Path, registry_hook: Any = None) -> DemoResult:
+    """The demo's story in ``root`` (an empty folder), up to the recover flow's choice."""
     from vibflow.wiring import Project
 
-    root = Path(tempfile.mkdtemp(prefix="vibflow-demo-")) if target is None else target
-    root.mkdir(parents=True, exist_ok=True)
-    if any(root.iterdir()):
-        from vibflow.engine.errors import ErrorCode, VibflowError
-
-        raise VibflowError(
-            ErrorCode.BAD_INPUT,
-            "the demo folder must be new or empty",
-            hint="Pick another --dir, or leave it out for a temp folder.",
-        )
     _git(root, "init", "-q", "-b", "main")
     _git(root, "config", "user.name", "Demo User")
     _git(root, "config", "user.email", "demo@example.invalid")
@@ -123,7 +149,7 @@ def command_name() -> str:
     return f"{sys.executable} -m vibflow"
 
 
-def render(result: DemoResult) -> str:
+def render(result: DemoResult, *, kept: bool = True) -> str:
     from vibflow.cli import recover_render
 
     vib = command_name()
@@ -144,6 +170,17 @@ def render(result: DemoResult) -> str:
         recover_render.explain(plan).rstrip(),
         "",
         recover_render.preview(plan).rstrip(),
+        "",
+    ]
+    if not kept:
+        lines += [
+            "The scratch project was removed as the demo ended. To step through the flow",
+            "yourself, keep it (the demo then prints the commands to type):",
+            f"  {vib} demo --keep",
+        ]
+        return "\n".join(lines) + "\n"
+    lines += [
+        f"The scratch project is kept in {result.root} (remove the folder when you are done).",
         "",
         "What to type next:",
         f"  cd {result.root}",

@@ -22,6 +22,9 @@ class RepoFacts(Protocol):
     def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
         """Which of ``paths`` changed (content or existence) after ``when``."""
 
+    def exists(self, path: str) -> bool | None:
+        """Whether the project-relative ``path`` is in the work tree (None if unknown)."""
+
 
 class NoFacts:
     """Facts for a caller that cannot look at the repository: nothing is known."""
@@ -36,3 +39,7 @@ class NoFacts:
     def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
         del paths, when
         return []
+
+    def exists(self, path: str) -> bool | None:
+        del path
+        return None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
+from pydantic import BaseModel
+
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory.freshness import parse_time
 from vibflow.steps.memory.models import MemoryState, Stamped
@@ -38,6 +40,31 @@ _LABEL = {
     "risks": "risks",
     "observed_context": "observed context",
 }
+
+
+def check_text(text: str, what: str, model: type[BaseModel], field: str) -> str:
+    """``text`` without surrounding blanks, or bad input when nothing is left or it is
+    longer than the model stores (``what`` names it: "the intent", "the reason").
+
+    Checked before the write, so a user's mistake reads as one, never as the
+    store's validation error."""
+    clean = text.strip()
+    if not clean:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"{what} cannot be empty",
+            hint="Say it in words, in quotes if it has spaces.",
+        )
+    # pydantic keeps Field(max_length=...) as a metadata object with that attribute.
+    limits = [getattr(m, "max_length", None) for m in model.model_fields[field].metadata]
+    limit = next((n for n in limits if isinstance(n, int)), None)
+    if limit is not None and len(clean) > limit:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"{what} is {len(clean)} characters long; memory keeps at most {limit}",
+            hint="Say it shorter; details belong in the code or its docs.",
+        )
+    return clean
 
 
 def check_write(

@@ -10,6 +10,8 @@ in, so this package itself never runs a command or writes outside the store.
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +67,10 @@ class WriteResult:
     state: MemoryState
     redaction: Mapping[str, int]
     warning: str | None = None
+    #: Things the writer should know that did not stop the write (a path not in the tree).
+    notices: tuple[str, ...] = ()
+    #: The project-relative path a relevant-file write was about.
+    path: str | None = None
 
 
 def _no_redaction(text: str) -> tuple[str, Mapping[str, int]]:
@@ -159,6 +165,7 @@ class MemoryService:
     def set_intent(
         self, text: str, *, writer: str = "cli", confirmed: bool = False, overwrite: bool = False
     ) -> WriteResult:
+        text = gate.check_text(text, "the intent", ActiveIntent, "text")
         head = self.facts.head()
 
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
@@ -181,6 +188,7 @@ class MemoryService:
 
     def propose_intent(self, text: str, *, writer: str) -> WriteResult:
         """Automatic proposals never replace a confirmed intent."""
+        text = gate.check_text(text, "the proposed intent", ActiveIntent, "text")
 
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
             if state.active_intent is not None and not state.active_intent.proposed:
@@ -196,6 +204,8 @@ class MemoryService:
         return self._write("observed_context", writer, True, change, texts=[text])
 
     def decide(self, text: str, *, writer: str = "cli", confirmed: bool = False) -> WriteResult:
+        text = gate.check_text(text, "the decision", Decision, "text")
+
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
             decision = Decision(text=clean, last_updated=stamp, created_at=stamp, updated_by=writer)
             return state.model_copy(update={"decisions": [*state.decisions, decision]})
@@ -211,6 +221,7 @@ class MemoryService:
         confirmed: bool = False,
         overwrite: bool = False,
     ) -> WriteResult:
+        why = gate.check_text(why, f"the reason {path} is relevant", RelevantFile, "why")
         rel = self._normalize(path) if self._normalize else path
         explicit = [f for f in self.read().state.relevant_files if f.source == "explicit"]
         if len(explicit) >= self.policy.caps.relevant_files and all(
@@ -229,7 +240,7 @@ class MemoryService:
             others = [f for f in state.relevant_files if f.path != rel]
             return state.model_copy(update={"relevant_files": [*others, entry]})
 
-        return self._write(
+        written = self._write(
             "relevant_files",
             writer,
             confirmed,
@@ -242,10 +253,42 @@ class MemoryService:
             overwrite=overwrite,
             overwrite_command=f'vibflow memory relevant {rel} "..." --yes --overwrite',
         )
+        # Recorded all the same: a file you are about to create is relevant too,
+        # but a typo should not pass unnoticed.
+        notices = written.notices
+        if self.facts.exists(rel) is False:
+            notices = (*notices, f"{rel} does not exist in the work tree (recorded anyway)")
+        return dataclasses.replace(written, notices=notices, path=rel)
+
+    def forget_relevant(
+        self, path: str, *, writer: str = "cli", confirmed: bool = False
+    ) -> WriteResult:
+        """Remove ``path`` from the relevant files (explicit and observed entries alike)."""
+        rel = self._normalize(path) if self._normalize else path
+        listed = [f.path for f in self.read().state.relevant_files]
+        if rel not in listed:
+            close = difflib.get_close_matches(rel, listed, n=1, cutoff=0.6)
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"{rel} is not one of the relevant files"
+                + (f" (did you mean {close[0]}?)" if close else ""),
+                hint="`vibflow memory show` lists them.",
+            )
+
+        def change(state: MemoryState, stamp: str) -> MemoryState:
+            del stamp
+            kept = [f for f in state.relevant_files if f.path != rel]
+            return state.model_copy(update={"relevant_files": kept})
+
+        return dataclasses.replace(
+            self._write("relevant_files", writer, confirmed, change), path=rel
+        )
 
     def set_next(
         self, text: str, *, writer: str = "cli", confirmed: bool = False, overwrite: bool = False
     ) -> WriteResult:
+        text = gate.check_text(text, "the next action", NextAction, "text")
+
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
             return state.model_copy(
                 update={
@@ -274,6 +317,7 @@ class MemoryService:
         writer: str = "cli",
         explicit: bool = True,
     ) -> WriteResult:
+        command = gate.check_text(command, "the command", Verification, "command")
         related = [self._normalize(f) if self._normalize else f for f in files]
 
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
@@ -298,6 +342,8 @@ class MemoryService:
         writer: str = "cli",
         kind: Literal["warning", "skipped_check", "assumption", "redaction_note"] = "warning",
     ) -> WriteResult:
+        text = gate.check_text(text, "the risk", Risk, "text")
+
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
             entry = Risk(text=clean, kind=kind, last_updated=stamp, updated_by=writer)
             return state.model_copy(update={"risks": [*state.risks, entry]})

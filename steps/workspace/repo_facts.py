@@ -48,3 +48,12 @@ class GitRepoFacts:
             except OSError:
                 continue
         return changed
+
+    def exists(self, path: str) -> bool | None:
+        try:
+            (self.root / path).lstat()  # a dangling symlink is still there
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return None
+        return True

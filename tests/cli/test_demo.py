@@ -91,3 +91,54 @@ def test_demo_prints_commands_that_work_without_vibflow_on_path(tmp_path: Path) 
     line = next(x.strip() for x in proc.stdout.splitlines() if "choose --input option=" in x)
     first = line.split()[0]
     assert first == "vibflow" or Path(first).exists()
+
+
+def _demo_in_temp(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """The demo without --dir, its temp folder made under ``tmp_path/tmp``."""
+    temp = tmp_path / "tmp"
+    temp.mkdir(exist_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "vibflow", "demo", *extra],
+        cwd=tmp_path,
+        env=clean_env(TMPDIR=str(temp)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_demo_removes_its_scratch_folder_unless_kept(tmp_path: Path) -> None:
+    """Without --keep the temp project is gone when the demo ends, and the output says how
+    to keep it instead of printing commands for a folder that no longer exists."""
+    proc = _demo_in_temp(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert "no files were modified" in proc.stdout
+    assert "demo --keep" in proc.stdout
+    assert "What to type next" not in proc.stdout
+    data = json.loads(_demo_in_temp(tmp_path, "--json").stdout)
+    assert data["kept"] is False
+    assert not Path(data["project"]).exists()
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_demo_keep_leaves_the_project_and_says_where(tmp_path: Path) -> None:
+    """With --keep the project stays, the output names the folder, and the printed
+    commands are there to follow."""
+    proc = _demo_in_temp(tmp_path, "--keep")
+    assert proc.returncode == 0, proc.stderr
+    (kept,) = (tmp_path / "tmp").iterdir()
+    assert f"The scratch project is kept in {kept}" in proc.stdout
+    assert "What to type next" in proc.stdout
+    assert (kept / ".vibflow" / "runs.db").is_file()
+    data = json.loads(_demo_in_temp(tmp_path, "--keep", "--json").stdout)
+    assert data["kept"] is True
+    assert Path(data["project"]).is_dir()
+
+
+def test_demo_keeps_a_folder_you_named(tmp_path: Path) -> None:
+    """--dir is your folder: the demo keeps it (and its JSON says so)."""
+    data = json.loads(_demo(tmp_path, "--json").stdout)
+    assert data["kept"] is True
+    assert (tmp_path / "demo" / ".git").is_dir()

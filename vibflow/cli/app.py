@@ -8,6 +8,7 @@ nothing imports it back. Exit statuses: 0 ok (a run left waiting is ok), 1
 failure, 2 bad input (click's usage errors too), 3 refused by a guard or busy,
 130 interrupted, 141 the reader of our output went away (as for any tool
 killed by SIGPIPE, git included). A traceback is printed only with ``--debug``.
+Help is drawn with plain metavars (``helpstyle``) for every command alike.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from vibflow.cli import (
     runs_cmd,
 )
 from vibflow.cli.context import CliState, RegistryHook
+from vibflow.cli.helpstyle import plain_help
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
@@ -53,7 +55,12 @@ def _main(
     ctx: typer.Context,
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
     project: Path | None = typer.Option(
-        None, "--project", "-C", help="Run as if started in this folder.", show_default=False
+        None,
+        "--project",
+        "-C",
+        metavar="DIR",
+        help="Run as if started in this folder.",
+        show_default=False,
     ),
 ) -> None:
     ctx.obj = dataclasses.replace(context.state_of(ctx), debug=debug, project=project)
@@ -85,6 +92,7 @@ def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> i
 
 def _dispatch(argv: list[str], state: CliState) -> int:
     command = typer.main.get_command(app)
+    plain_help(command)
     root: typer.Context | None = None
     try:
         # Not click's standalone mode: that would print and exit on its own and

@@ -63,7 +63,15 @@ def _note_json(ctx: typer.Context, value: bool) -> bool:
 JSON_OPT = typer.Option(
     False, "--json", help="Print one JSON object instead of text.", callback=_note_json
 )
-INPUT_OPT = typer.Option(None, "--input", "-i", help="KEY=VALUE input (repeatable).")
+INPUT_OPT = typer.Option(
+    None,
+    "--input",
+    "-i",
+    metavar="KEY=VALUE",
+    help="An input; repeat the option for each one (-i option=ID -i paths=a.py). "
+    "A list input takes one item per repeat (-i paths=a.py -i paths=b.py) or several "
+    "comma-separated in one value.",
+)
 
 
 def registry_for(ctx: typer.Context) -> Registry:

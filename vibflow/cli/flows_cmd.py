@@ -26,11 +26,12 @@ def flows_list(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
 @app.command("show")
 def flows_show(
     ctx: typer.Context,
-    name: str,
-    fmt: str = typer.Option("text", "--format", help="text or mermaid"),
+    name: str = typer.Argument(..., metavar="NAME", help="A flow (see `vibflow flows list`)."),
+    fmt: str = typer.Option("text", "--format", metavar="text|mermaid", help="How to draw it."),
     run_id: str | None = typer.Option(
-        None, "--run", metavar="RUN", help="Mark the path this run took (mermaid)."
+        None, "--run", metavar="RUN", help="Mark the path this run took (draws mermaid)."
     ),
+    as_json: bool = JSON_OPT,
 ) -> None:
     """Describe or draw a flow."""
     from vibflow.engine import render
@@ -40,12 +41,42 @@ def flows_show(
     if run_id is not None:
         project = project_for(ctx)
         run_rec = project.runner.get(run_id)
+        if run_rec.flow != name:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"run {run_rec.run_id} is a run of flow '{run_rec.flow}', not '{name}'",
+                hint=f"Run `vibflow flows show {run_rec.flow} --run {run_rec.run_id}`.",
+            )
         defn = project.runner.definition_of(run_rec)
         visited = [e.to_state for e in project.journal.entries(run_id) if e.to_state]
-        typer.echo(render.mermaid(defn, visited=visited, current=run_rec.state), nl=False)
+        drawn = render.mermaid(defn, visited=visited, current=run_rec.state)
+        run_part = {
+            "run_id": run_rec.run_id,
+            "status": run_rec.status,
+            "state": run_rec.state,
+            "visited": visited,
+        }
+        origin, file, fmt = run_rec.origin, None, "mermaid"
+    else:
+        loaded = catalog_for(ctx).load(name)
+        defn = loaded.definition
+        drawn = render.mermaid(defn) if fmt == "mermaid" else render.text(defn)
+        run_part, origin, file = None, loaded.origin, loaded.display
+    if not as_json:
+        typer.echo(drawn, nl=False)
         return
-    defn = catalog_for(ctx).load(name).definition
-    typer.echo(render.mermaid(defn) if fmt == "mermaid" else render.text(defn), nl=False)
+    output.emit_json(
+        {
+            "flow": defn.flow,
+            "version": defn.version,
+            "origin": origin,
+            "file": file,
+            "definition": defn.model_dump(mode="json", exclude_defaults=True),
+            "format": fmt,
+            "rendered": drawn,
+            "run": run_part,
+        }
+    )
 
 
 @app.command("validate")

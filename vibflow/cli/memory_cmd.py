@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import typer
 
@@ -14,6 +15,10 @@ from vibflow.cli.output import emit_json
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from vibflow.steps.hooks.post_commit import HookChange
+    from vibflow.steps.memory.models import MemoryState
     from vibflow.steps.memory.service import WriteResult
 
 memory_app = typer.Typer(help="Show and edit the project's memory.", no_args_is_help=True)
@@ -34,21 +39,44 @@ OVERWRITE_OPT = typer.Option(
 )
 
 
-def _confirm(yes: bool, question: str) -> bool:
+def _confirm(yes: bool, question: str, *texts: str) -> bool:
+    """Whether the user confirms; never asks about blank text, which the memory service
+    refuses whatever the answer."""
     if yes:
         return True
-    if sys.stdin.isatty():
+    if sys.stdin.isatty() and all(t.strip() for t in texts):
         return typer.confirm(question, default=False)
     return False
 
 
-def _done(result: WriteResult, what: str, as_json: bool = False) -> None:
-    if result.warning:
-        typer.echo(f"warning: {result.warning}", err=True)
-    hits = sum(result.redaction.values()) if result.redaction else 0
+def _done(
+    result: WriteResult,
+    what: str,
+    as_json: bool,
+    *,
+    field: str,
+    entry: Callable[[MemoryState], BaseModel | None] = lambda _state: None,
+    **extra: Any,
+) -> None:
+    """Say what changed: one line (warnings on stderr), or the write's JSON object."""
+    warnings = [w for w in (result.warning, *result.notices) if w]
     if as_json:
-        emit_json({"ok": True, "changed": what, "redaction": dict(result.redaction)})
+        written = entry(result.state)
+        emit_json(
+            {
+                "ok": True,
+                "field": field,
+                "message": what,
+                "entry": written.model_dump(mode="json") if written is not None else None,
+                **extra,
+                "redaction": dict(result.redaction),
+                "warnings": warnings,
+            }
+        )
         return
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    hits = sum(result.redaction.values()) if result.redaction else 0
     note = f" ({hits} sensitive value(s) redacted before saving)" if hits else ""
     typer.echo(f"{what}{note}")
 
@@ -73,53 +101,123 @@ def memory_show(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
 
 @memory_app.command("intent")
 def memory_intent(
-    ctx: typer.Context, text: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT
+    ctx: typer.Context,
+    text: str = typer.Argument(..., metavar="TEXT", help="What you are working on, in words."),
+    yes: bool = YES_OPT,
+    overwrite: bool = OVERWRITE_OPT,
+    as_json: bool = JSON_OPT,
 ) -> None:
     """Set what you are working on now (marks earlier verification stale)."""
-    ok = _confirm(yes, f"Set the active intent to: {text!r}?")
+    ok = _confirm(yes, f"Set the active intent to: {text!r}?", text)
     _done(
         project_for(ctx).memory.set_intent(text, confirmed=ok, overwrite=overwrite),
         "active intent updated; earlier verification is now marked stale",
+        as_json,
+        field="active_intent",
+        entry=lambda state: state.active_intent,
     )
 
 
 @memory_app.command("decide")
-def memory_decide(ctx: typer.Context, text: str, yes: bool = YES_OPT) -> None:
+def memory_decide(
+    ctx: typer.Context,
+    text: str = typer.Argument(..., metavar="TEXT", help="The decision, in words."),
+    yes: bool = YES_OPT,
+    as_json: bool = JSON_OPT,
+) -> None:
     """Record a decision (explicit decisions only)."""
-    ok = _confirm(yes, f"Record the decision: {text!r}?")
-    _done(project_for(ctx).memory.decide(text, confirmed=ok), "decision recorded")
+    ok = _confirm(yes, f"Record the decision: {text!r}?", text)
+    _done(
+        project_for(ctx).memory.decide(text, confirmed=ok),
+        "decision recorded",
+        as_json,
+        field="decisions",
+        entry=lambda state: state.decisions[-1],
+    )
 
 
 @memory_app.command("relevant")
 def memory_relevant(
-    ctx: typer.Context, path: str, why: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT
+    ctx: typer.Context,
+    path: str = typer.Argument(..., metavar="PATH", help="A file in this project."),
+    why: str | None = typer.Argument(
+        None, metavar="WHY", help="Why it matters to your intent (not with --remove)."
+    ),
+    remove: bool = typer.Option(
+        False, "--remove", help="Take PATH off the relevant files instead."
+    ),
+    yes: bool = YES_OPT,
+    overwrite: bool = OVERWRITE_OPT,
+    as_json: bool = JSON_OPT,
 ) -> None:
-    """Mark PATH as explicitly relevant, and say WHY (never reported as drift)."""
-    ok = _confirm(yes, f"Mark {path} as relevant?")
+    """Mark PATH as explicitly relevant, and say WHY (never reported as drift); or
+    take it off the list with --remove."""
+    memory = project_for(ctx).memory
+    if remove:
+        if why is not None:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                "--remove takes only the PATH to take off the list, not a reason",
+                hint=f"Run `vibflow memory relevant --remove {path}`.",
+            )
+        ok = _confirm(yes, f"Remove {path} from the relevant files?")
+        result = memory.forget_relevant(path, confirmed=ok)
+        _done(
+            result,
+            f"{result.path} is no longer a relevant file",
+            as_json,
+            field="relevant_files",
+            removed=result.path,
+        )
+        return
+    if why is None:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"say why {path} is relevant",
+            hint=f'Run `vibflow memory relevant {path} "WHY" --yes`.',
+        )
+    ok = _confirm(yes, f"Mark {path} as relevant?", why)
+    result = memory.relevant(path, why, confirmed=ok, overwrite=overwrite)
     _done(
-        project_for(ctx).memory.relevant(path, why, confirmed=ok, overwrite=overwrite),
-        "relevant file recorded",
+        result,
+        f"relevant file recorded: {result.path}",
+        as_json,
+        field="relevant_files",
+        entry=lambda state: state.relevant_files[-1],
     )
 
 
 @memory_app.command("next")
 def memory_next(
-    ctx: typer.Context, text: str, yes: bool = YES_OPT, overwrite: bool = OVERWRITE_OPT
+    ctx: typer.Context,
+    text: str = typer.Argument(..., metavar="TEXT", help="The next action, in words."),
+    yes: bool = YES_OPT,
+    overwrite: bool = OVERWRITE_OPT,
+    as_json: bool = JSON_OPT,
 ) -> None:
     """Set the next action for whoever picks this up."""
-    ok = _confirm(yes, f"Set the next action to: {text!r}?")
+    ok = _confirm(yes, f"Set the next action to: {text!r}?", text)
     _done(
         project_for(ctx).memory.set_next(text, confirmed=ok, overwrite=overwrite),
         "next action updated",
+        as_json,
+        field="next_action",
+        entry=lambda state: state.next_action,
     )
 
 
 @memory_app.command("verify")
 def memory_verify(
     ctx: typer.Context,
-    command: str,
-    result: str = typer.Option(..., "--result", help="pass or fail"),
-    files: list[str] | None = typer.Option(None, "--files", help="Files this check covers."),
+    command: str = typer.Argument(..., metavar="COMMAND", help="The check you ran."),
+    result: str = typer.Option(..., "--result", metavar="pass|fail", help="How it went."),
+    files: list[str] | None = typer.Option(
+        None,
+        "--files",
+        metavar="PATH",
+        help="A file this check covers; repeat for more (--files a.py --files b.py).",
+    ),
+    as_json: bool = JSON_OPT,
 ) -> None:
     """Record that COMMAND was run, its result, and the files it covers."""
     checked = next((r for r in _RESULTS if r == result), None)
@@ -130,27 +228,48 @@ def memory_verify(
         svc.verify(command, checked, files=files or []),
         "verification recorded"
         + ("" if files else " (no --files given: it will show as scope unknown)"),
+        as_json,
+        field="verification",
+        entry=lambda state: state.verification[-1],
     )
 
 
 @memory_app.command("risk")
 def memory_risk(
     ctx: typer.Context,
-    text: str,
+    text: str = typer.Argument(..., metavar="TEXT", help="The risk, in words."),
     kind: str = typer.Option(
-        "warning", "--kind", help="warning, skipped_check, assumption or redaction_note"
+        "warning",
+        "--kind",
+        metavar="KIND",
+        help="warning, skipped_check, assumption or redaction_note.",
     ),
+    as_json: bool = JSON_OPT,
 ) -> None:
     """Record an unresolved risk, skipped check or assumption."""
     checked = next((k for k in _RISK_KINDS if k == kind), None)
     if checked is None:
-        raise VibflowError(ErrorCode.BAD_INPUT, f"unknown risk kind '{kind}'")
-    _done(project_for(ctx).memory.risk(text, kind=checked), "risk recorded")
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"unknown risk kind '{kind}'; use one of {', '.join(_RISK_KINDS)}",
+        )
+    _done(
+        project_for(ctx).memory.risk(text, kind=checked),
+        "risk recorded",
+        as_json,
+        field="risks",
+        entry=lambda state: state.risks[-1],
+    )
 
 
 @memory_app.command("import")
-def memory_import(ctx: typer.Context, path: Path, yes: bool = YES_OPT) -> None:
-    """Import a legacy VibeLign work_memory.json (spec Appendix A)."""
+def memory_import(
+    ctx: typer.Context,
+    path: Path = typer.Argument(..., metavar="FILE", help="The work_memory.json to import."),
+    yes: bool = YES_OPT,
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Import a memory file from VibeLign (its work_memory.json)."""
     try:
         raw = json.loads(path.read_bytes().decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -158,7 +277,12 @@ def memory_import(ctx: typer.Context, path: Path, yes: bool = YES_OPT) -> None:
     if not isinstance(raw, dict):
         raise VibflowError(ErrorCode.BAD_INPUT, f"{path.name} is not a JSON object")
     ok = _confirm(yes, f"Import {path.name} into this project's memory?")
-    _done(project_for(ctx).memory.import_legacy(raw, confirmed=ok), f"imported {path.name}")
+    _done(
+        project_for(ctx).memory.import_legacy(raw, confirmed=ok),
+        f"imported {path.name}",
+        as_json,
+        field="import",
+    )
 
 
 @memory_app.command("schema")
@@ -179,28 +303,46 @@ def memory_observe_commit(ctx: typer.Context) -> None:
         project.memory.observe("commit", {"sha": head}, writer="hook")
 
 
+def _hook_done(change: HookChange, message: str, as_json: bool) -> None:
+    if as_json:
+        emit_json(
+            {
+                "ok": True,
+                "hook": "post-commit",
+                "changed": change.installed,
+                "chained": change.chained,
+                "path": change.path_display,
+                "message": message,
+            }
+        )
+        return
+    typer.echo(message)
+
+
 @hooks_app.command("install")
-def hooks_install(ctx: typer.Context) -> None:
+def hooks_install(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """Add the post-commit hook that records commits as observed context."""
     from vibflow.steps.hooks.post_commit import install
 
     change = install(project_for(ctx).root)
     if not change.installed:
-        typer.echo("the vibflow post-commit hook is already installed")
+        message = "the vibflow post-commit hook is already installed"
     elif change.chained:
-        typer.echo("installed; your existing post-commit hook still runs first")
+        message = "installed; your existing post-commit hook still runs first"
     else:
-        typer.echo("installed the post-commit hook")
+        message = "installed the post-commit hook"
+    _hook_done(change, message, as_json)
 
 
 @hooks_app.command("uninstall")
-def hooks_uninstall(ctx: typer.Context) -> None:
+def hooks_uninstall(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """Remove vibflow's post-commit hook (and restore a chained one)."""
     from vibflow.steps.hooks.post_commit import uninstall
 
     change = uninstall(project_for(ctx).root)
-    typer.echo(
+    message = (
         "removed the vibflow post-commit hook"
         if change.installed
         else "no vibflow post-commit hook was installed"
     )
+    _hook_done(change, message, as_json)

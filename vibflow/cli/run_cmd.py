@@ -26,7 +26,12 @@ if TYPE_CHECKING:
 
 def run(
     ctx: typer.Context,
-    flow: str = typer.Argument(..., help="Flow name (see `vibflow flows list`)."),
+    flow: str = typer.Argument(
+        ...,
+        metavar="FLOW",
+        help="A flow (see `vibflow flows list`; `vibflow flows show FLOW` lists the inputs "
+        "it takes at its start).",
+    ),
     inputs: list[str] | None = INPUT_OPT,
     as_json: bool = JSON_OPT,
     dry_run: bool = typer.Option(
@@ -37,11 +42,18 @@ def run(
     ),
 ) -> None:
     """Start a run of FLOW and advance it until it waits, blocks, fails or ends."""
-    from vibflow.engine.inputs import parse_pairs
+    from vibflow.engine.inputs import coerce
 
     project = project_for(ctx)
     loaded = project.catalog.load(flow)
-    pairs = parse_pairs(inputs or [])
+    # Like `step` at a wait: only what the flow declares for its start, typed.
+    pairs = coerce(
+        loaded.definition.inputs,
+        _pairs(inputs),
+        where=f"flow '{loaded.name}'",
+        hint="Inputs for a wait go with the event that answers it: "
+        "`vibflow step RUN EVENT --input KEY=VALUE`.",
+    )
     if dry_run:
         report = project.dry_runner.dry_run(loaded, pairs)
         output.dry_run(report, as_json)
@@ -52,23 +64,47 @@ def run(
 
 def step(
     ctx: typer.Context,
-    run_id: str = typer.Argument(..., metavar="RUN"),
-    event: str = typer.Argument(..., help="The event to send (see the run's 'waiting for')."),
+    run_id: str = typer.Argument(
+        ..., metavar="RUN", help="The run, as `vibflow runs list` shows it."
+    ),
+    event: str = typer.Argument(
+        ...,
+        metavar="EVENT",
+        help="The event to send: `vibflow runs show RUN` names those its wait takes, "
+        "`vibflow flows show FLOW` their inputs.",
+    ),
     inputs: list[str] | None = INPUT_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Send EVENT (with typed inputs) to a waiting run, then advance it."""
-    from vibflow.engine.inputs import parse_pairs
+    from vibflow.engine.kinds import FINISHED
 
     project = project_for(ctx)
-    result = project.runner.send(run_id, event, parse_pairs(inputs or []))
+    target = project.runner.get(run_id)
+    if target.status in FINISHED:
+        # Sending to a run that is over is a mistake in the command, not a refusal.
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"run {target.run_id} has already finished ({target.status}); "
+            f"there is nothing to send '{event}' to",
+            hint=f"`vibflow runs show {target.run_id}` shows what happened; "
+            f"`vibflow run {target.flow}` starts a new run.",
+        )
+    result = project.runner.send(run_id, event, _pairs(inputs))
     _finish(project, result, as_json)
+
+
+def _pairs(inputs: list[str] | None) -> dict[str, str | list[str]]:
+    """``--input KEY=VALUE`` options as a dict (a repeated key collects a list)."""
+    from vibflow.engine.inputs import parse_pairs
+
+    return parse_pairs(inputs or [])
 
 
 def resume(
     ctx: typer.Context,
     run_id: str | None = typer.Argument(
-        None, metavar="[RUN]", help="Default: the latest unfinished run."
+        None, metavar="RUN", help="The run to continue (default: the latest unfinished one)."
     ),
     from_recap: str | None = typer.Option(
         None, "--from-recap", metavar="ID", help="Resume the run a recap's hint names."
@@ -174,7 +210,9 @@ def _finish(
 
 def recap(
     ctx: typer.Context,
-    run_id: str | None = typer.Argument(None, metavar="[RUN]"),
+    run_id: str | None = typer.Argument(
+        None, metavar="RUN", help="A run (default: the whole project's state of play)."
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Show a run's latest recap, or the project's state of play."""
@@ -201,25 +239,36 @@ def recap(
 def demo(
     ctx: typer.Context,
     directory: Path | None = typer.Option(
-        None, "--dir", help="Build the scratch project here (must be new or empty)."
+        None,
+        "--dir",
+        metavar="DIR",
+        help="Build the scratch project in DIR (new or empty) and keep it there.",
+    ),
+    keep: bool = typer.Option(
+        False,
+        "--keep",
+        help="Keep the scratch project (in a temp folder) to try the printed commands; "
+        "without it the project is removed when the demo ends.",
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """A scratch repo with a simulated AI drift, stepped through the recover flow."""
     from vibflow import demo as demo_mod
 
-    result = demo_mod.build(directory, state_of(ctx).registry_hook)
-    if as_json:
-        output.emit_json(
-            {
-                "project": str(result.root),
-                "run_id": result.run.run_id,
-                "checkpoint_id": result.checkpoint_id,
-                "plan": result.plan,
-            }
-        )
-        return
-    typer.echo(demo_mod.render(result), nl=False)
+    with demo_mod.scratch(directory, keep=keep) as place:
+        result = demo_mod.build(place.root, state_of(ctx).registry_hook)
+        if as_json:
+            output.emit_json(
+                {
+                    "project": str(result.root),
+                    "kept": place.kept,
+                    "run_id": result.run.run_id,
+                    "checkpoint_id": result.checkpoint_id,
+                    "plan": result.plan,
+                }
+            )
+            return
+        typer.echo(demo_mod.render(result, kept=place.kept), nl=False)
 
 
 #: Mounted at the root by ``app``, in this order.

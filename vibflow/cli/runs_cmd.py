@@ -14,8 +14,14 @@ app = typer.Typer(help="List and inspect runs.", no_args_is_help=True)
 def runs_list(
     ctx: typer.Context,
     as_json: bool = JSON_OPT,
-    status: str | None = typer.Option(None, "--status", help="Only runs with this status."),
-    limit: int = typer.Option(20, "--limit", min=1, max=1000),
+    status: str | None = typer.Option(
+        None,
+        "--status",
+        metavar="STATUS",
+        help="Only runs with this status: running, waiting, blocked, done, failed, "
+        "aborted or interrupted.",
+    ),
+    limit: int = typer.Option(20, "--limit", min=1, max=1000, metavar="N", help="At most N runs."),
 ) -> None:
     """List recent runs, newest first."""
     project = project_for(ctx)
