@@ -24,6 +24,7 @@ taking it again when a resume runs it in a new one).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from vibflow.engine.errors import VibflowError
@@ -271,14 +272,24 @@ class _Restore:
         self.sandwich = sandwich_meta
 
     def run(self, paths: list[str]) -> StepResult:
+        try:
+            return self._run(paths)
+        except LeaseLost:  # lost while reading the tree, before any file was written
+            return _lease_lost(0, self.sandwich.checkpoint_id)
+
+    def _run(self, paths: list[str]) -> StepResult:
         svc, ctx, lease, sandwich_meta = self.svc, self.ctx, self.lease, self.sandwich
         git = svc.checkpoints.git
+        # Before the first file is written the restore reads the whole tree, which
+        # for tens of thousands of files outlasts a lease term: it renews as it goes.
         items = restore.plan(git, self.source.commit, paths)
+        lease.renew_if_due()
         confirmed_deletes = set(self.job.deletes)
         pending = [i for i in items if not ctx.progress.is_done(i.path)]
         at_sandwich = {
             i.path: i for i in restore.plan(git, sandwich_meta.commit, [i.path for i in items])
         }
+        lease.renew_if_due()
 
         def differs_from_sandwich(item: restore.Item) -> bool:
             was = at_sandwich.get(item.path)
@@ -304,7 +315,7 @@ class _Restore:
             restore.Item(i.path, "skip", reason=UNSAVED) if i.path in unsaved else i
             for i in pending
         ]
-        edited, stale = _compare(svc.root, pending, at_sandwich)
+        edited, stale = _compare(svc.root, pending, at_sandwich, lease.renew_if_due)
         if edited:
             lease.release()
             return StepResult(
@@ -323,6 +334,7 @@ class _Restore:
             git,
             [i.sha for i in pending if i.sha and i.action == "write" and i.path in stale_set],
         )
+        lease.renew_if_due()
         work = [
             (
                 restore.Item(i.path, "skip", reason=NOT_CONFIRMED)
@@ -393,7 +405,10 @@ class _Restore:
 
 
 def _compare(
-    root: Path, pending: list[restore.Item], at_sandwich: dict[str, restore.Item]
+    root: Path,
+    pending: list[restore.Item],
+    at_sandwich: dict[str, restore.Item],
+    keep_alive: Callable[[], None],
 ) -> tuple[list[str], list[str]]:
     """(edited after the sandwich, different from the checkpoint) among ``pending``.
 
@@ -402,7 +417,9 @@ def _compare(
     confirmation, with nothing half-done.
     """
     edited, stale = [], []
-    for item in pending:
+    for n, item in enumerate(pending):
+        if n % 256 == 255:
+            keep_alive()  # renews the lease when it is due, or raises LeaseLost
         if item.action == "skip":
             continue
         now = restore.Current.read(root, item.path)

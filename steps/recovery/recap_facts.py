@@ -71,7 +71,7 @@ def recap_facts(
     if result.get("undo_command"):
         actions.append(str(result["undo_command"]))
     actions += [str(c) for c in result.get("verify_next") or []]
-    if sandwich and not result.get("cancelled"):
+    if sandwich and not result.get("cancelled") and not result.get("aborted"):
         artifacts += [{"kind": "file", "ref": p} for p in list(restored)[:FILES_SHOWN]]
         if len(restored) > FILES_SHOWN:
             bullets.append(f"{len(restored) - FILES_SHOWN} more restored file(s) not listed.")
