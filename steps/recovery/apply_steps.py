@@ -24,9 +24,11 @@ taking it again when a resume runs it in a new one).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from vibflow.engine.errors import VibflowError
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.journal import utcnow
 from vibflow.engine.kinds import FinalStatus, GuardParam
 from vibflow.engine.registry import (
     GuardContext,
@@ -41,6 +43,7 @@ from vibflow.steps.recovery.job import RestoreJob
 from vibflow.steps.recovery.lease import Lease, LeaseBusy, LeaseLost, new_operation_id
 from vibflow.steps.recovery.services import RecoveryServices
 
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 SHOWN_PATHS = 200  # paths shown in the run's JSON; the job file keeps them all
 UNSAVED = "too large for the safety checkpoint, so a restore of it could not be undone"
 NOT_CONFIRMED = "deleting it was not part of what you confirmed"
@@ -64,7 +67,8 @@ class RestoreSteps:
         if option is None or option.get("level", 0) < 3:
             return StepResult("read_only", outcome="read-only option")
         chosen = list(inputs.get("paths") or option.get("affected_paths", []))
-        source = (plan.get("safe_checkpoint_candidate") or {}).get("checkpoint_id")
+        candidate = plan.get("safe_checkpoint_candidate") or {}
+        source = candidate.get("checkpoint_id")
         chosen_set = set(chosen)
         job = self._svc.jobs.save(
             RestoreJob(
@@ -74,6 +78,7 @@ class RestoreSteps:
                 paths=chosen,
                 deletes=[p for p in option.get("deletes", []) if p in chosen_set],
                 from_checkpoint=source,
+                **_commit_source(candidate),
             )
         )
         return StepResult(
@@ -85,11 +90,12 @@ class RestoreSteps:
                         "option_id": wanted,
                         "level": job.level,
                         "from_checkpoint": source,
+                        "from_commit": job.from_commit,
                         "deletes": job.deletes[:SHOWN_PATHS],
                     },
                     "paths": chosen[:SHOWN_PATHS],
                     "paths_total": len(chosen),
-                    "confirmation_expected": f"APPLY {source}",
+                    "confirmation_expected": job.confirmation(),
                 }
             },
         )
@@ -99,6 +105,10 @@ class RestoreSteps:
         meta = self._svc.checkpoints.create(f"sandwich for {ctx.run_id}", reason="sandwich")
         job = self._svc.jobs.load(ctx.run_id)
         total = len(job.paths) if job else 0
+        if job is not None and meta.checkpoint_id not in job.sandwiches:
+            self._svc.jobs.save(
+                job.model_copy(update={"sandwiches": [*job.sandwiches, meta.checkpoint_id]})
+            )
         return StepResult(
             "done",
             outcome="sandwich taken",
@@ -129,7 +139,7 @@ class RestoreSteps:
             paths = list(job.checked_paths)
         else:
             paths = svc.normalize_paths(job.paths)
-        source = svc.checkpoints.get(job.from_checkpoint or "")
+        source = source_commit(svc, job)
         sandwich_meta = svc.checkpoints.get(public.get("sandwich_checkpoint_id", ""))
         if lease is None:  # resumed in a new process: take the lease again
             try:
@@ -139,7 +149,9 @@ class RestoreSteps:
                     "aborted",
                     outcome="busy",
                     status=FinalStatus.ABORTED,
-                    context={"public": {"applied": {"aborted": busy.message, "changed_files": 0}}},
+                    context={
+                        "public": {"applied": {"aborted": busy_text(busy), "changed_files": 0}}
+                    },
                     audit={"result": "busy"},
                 )
         return _Restore(svc, ctx, job, lease, source, sandwich_meta).run(paths)
@@ -178,10 +190,7 @@ class RestoreSteps:
         try:
             lease = lease_file.acquire(new_operation_id())
         except LeaseBusy as busy:
-            return GuardResult.refuse(
-                f"another restore is running (operation {busy.operation_id}); try again in "
-                f"about {busy.eta_seconds:.0f} s"
-            )
+            return GuardResult.refuse(busy_text(busy))
         try:
             self._svc.jobs.save(
                 job.model_copy(
@@ -259,7 +268,7 @@ class _Restore:
         ctx: StepContext,
         job: RestoreJob,
         lease: Lease,
-        source: CheckpointMeta,
+        source: str,
         sandwich_meta: CheckpointMeta,
     ) -> None:
         self.svc = svc
@@ -272,7 +281,7 @@ class _Restore:
     def run(self, paths: list[str]) -> StepResult:
         svc, ctx, lease, sandwich_meta = self.svc, self.ctx, self.lease, self.sandwich
         git = svc.checkpoints.git
-        items = restore.plan(git, self.source.commit, paths)
+        items = restore.plan(git, self.source, paths)
         confirmed_deletes = set(self.job.deletes)
         pending = [i for i in items if not ctx.progress.is_done(i.path)]
         at_sandwich = {
@@ -327,18 +336,23 @@ class _Restore:
             for i in pending
         ]
         changed, skipped = 0, []
+        undo_point = self._undo_point(bool(stale))
+        total_items, done_items = len(items), len(items) - len(pending)
+        lease.report_progress(done_items, total_items)
 
         def on_file(item: restore.Item, what: str) -> None:
-            nonlocal changed
+            nonlocal changed, done_items
             if what.startswith("skipped"):
                 skipped.append({"path": item.path, "why": what.removeprefix("skipped: ")})
             elif what != "unchanged" or differs_from_sandwich(item):
                 changed += 1  # "unchanged" and different: restored by a killed earlier attempt
+            done_items += 1
             ctx.progress.finish(item.path)
 
         def on_batch() -> None:
             ctx.progress.flush()
             lease.renew_if_due()
+            lease.report_progress(done_items, total_items)
 
         try:
             # Ownership and generation are verified under the lease mutex when a
@@ -361,6 +375,15 @@ class _Restore:
             raise
         lease.release()
         total = changed + already
+        self.job = svc.jobs.save(
+            self.job.model_copy(
+                update={
+                    "undo_checkpoint_id": undo_point,
+                    "applied_at": utcnow(),
+                    "skipped_paths": [s["path"] for s in skipped],
+                }
+            )
+        )
         return StepResult(
             "done",
             outcome=f"{len(items)} path(s) restored",
@@ -372,17 +395,73 @@ class _Restore:
                         "changed_files": total,
                         "skipped": skipped,
                         "paths": paths,
-                        "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
+                        # The state before any file was restored (after a crash and
+                        # a second confirmation, the first sandwich, not the last).
+                        "sandwich_checkpoint_id": undo_point,
+                        "sandwiches": self.job.sandwiches,
                     },
                 }
             },
             audit={
                 "result": "ok",
-                "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
+                "sandwich_checkpoint_id": undo_point,
                 "files_changed": changed,
                 "paths_count": {"in_zone": 0, "drift": len(paths), "total": len(paths)},
             },
         )
+
+    def _undo_point(self, writes: bool) -> str:
+        """The sandwich that holds the tree from before this restore's first write.
+
+        Recorded (durably, in the job) right before the first attempt that will
+        write anything; a later attempt — resumed after a crash, confirmed again
+        with a newer sandwich — keeps it: that newer sandwich already holds
+        files this restore wrote.
+        """
+        if self.job.undo_checkpoint_id is not None:
+            return self.job.undo_checkpoint_id
+        point = self.sandwich.checkpoint_id
+        if writes:
+            self.job = self.svc.jobs.save(self.job.model_copy(update={"undo_checkpoint_id": point}))
+        return point
+
+
+def busy_text(busy: LeaseBusy) -> str:
+    """Why a restore cannot start now, and when to try again."""
+    if busy.progress is not None:
+        done, total = busy.progress
+        return (
+            f"another restore is running (operation {busy.operation_id}, {done} of {total} "
+            f"files done); try again in about {busy.eta_seconds:.0f} s"
+        )
+    return (
+        f"another restore is running (operation {busy.operation_id}); its progress is not "
+        f"known yet — try again in at most {busy.eta_seconds:.0f} s, when its lock ends"
+    )
+
+
+def _commit_source(candidate: dict[str, object]) -> dict[str, object]:
+    """The job fields for a plan whose safe point is the last commit, not a checkpoint."""
+    if candidate.get("kind") != "commit":
+        return {}
+    return {"source_kind": "commit", "from_commit": candidate.get("commit")}
+
+
+def source_commit(svc: RecoveryServices, job: RestoreJob) -> str:
+    """The commit the job's files are read from: a checkpoint's, or the commit itself."""
+    if job.source_kind == "commit":
+        commit = job.from_commit or ""
+        found = svc.checkpoints.git.run(
+            "rev-parse", "--verify", "-q", f"{commit}^{{commit}}", ok=(0, 1, 128)
+        )
+        if not _SHA.fullmatch(commit) or not found.strip():
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"the commit to restore from ({commit[:12]}) no longer exists",
+                hint="Choose again: `vibflow run recover`.",
+            )
+        return commit
+    return svc.checkpoints.get(job.from_checkpoint or "").commit
 
 
 def _compare(
