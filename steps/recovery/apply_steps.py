@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.journal import utcnow
@@ -43,7 +44,7 @@ from vibflow.steps.recovery.job import RestoreJob
 from vibflow.steps.recovery.lease import Lease, LeaseBusy, LeaseLost, new_operation_id
 from vibflow.steps.recovery.services import RecoveryServices
 
-_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_HEX = re.compile(r"[0-9a-f]{7,64}")
 SHOWN_PATHS = 200  # paths shown in the run's JSON; the job file keeps them all
 UNSAVED = "too large for the safety checkpoint, so a restore of it could not be undone"
 NOT_CONFIRMED = "deleting it was not part of what you confirmed"
@@ -78,7 +79,7 @@ class RestoreSteps:
                 paths=chosen,
                 deletes=[p for p in option.get("deletes", []) if p in chosen_set],
                 from_checkpoint=source,
-                **_commit_source(candidate),
+                **self._commit_source(candidate),
             )
         )
         return StepResult(
@@ -119,6 +120,14 @@ class RestoreSteps:
                 "paths_count": {"total": total},
             },
         )
+
+    def _commit_source(self, candidate: dict[str, Any]) -> dict[str, Any]:
+        """The job fields for a plan whose safe point is the last commit (its full id,
+        pinned now: the plan shows it abbreviated)."""
+        if candidate.get("kind") != "commit":
+            return {}
+        full = resolve_commit(self._svc, str(candidate.get("commit") or ""))
+        return {"source_kind": "commit", "from_commit": full}
 
     def _lease_for(self, job: RestoreJob) -> Lease | None:
         """The lease the lock guard took for this job, if this process still holds it."""
@@ -440,27 +449,27 @@ def busy_text(busy: LeaseBusy) -> str:
     )
 
 
-def _commit_source(candidate: dict[str, object]) -> dict[str, object]:
-    """The job fields for a plan whose safe point is the last commit, not a checkpoint."""
-    if candidate.get("kind") != "commit":
-        return {}
-    return {"source_kind": "commit", "from_commit": candidate.get("commit")}
+def resolve_commit(svc: RecoveryServices, commit: str) -> str:
+    """The full id of the commit ``commit`` (hex, possibly abbreviated) names."""
+    found = b""
+    if _HEX.fullmatch(commit):
+        found = svc.checkpoints.git.run(
+            "rev-parse", "--verify", "-q", f"{commit}^{{commit}}", ok=(0, 1, 128)
+        )
+    full = found.decode("ascii", "replace").strip()
+    if not _HEX.fullmatch(full) or not full.startswith(commit):
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"the commit to restore from ({commit[:12]}) no longer exists",
+            hint="Preview again: `vibflow run recover`.",
+        )
+    return full
 
 
 def source_commit(svc: RecoveryServices, job: RestoreJob) -> str:
     """The commit the job's files are read from: a checkpoint's, or the commit itself."""
     if job.source_kind == "commit":
-        commit = job.from_commit or ""
-        found = svc.checkpoints.git.run(
-            "rev-parse", "--verify", "-q", f"{commit}^{{commit}}", ok=(0, 1, 128)
-        )
-        if not _SHA.fullmatch(commit) or not found.strip():
-            raise VibflowError(
-                ErrorCode.BAD_INPUT,
-                f"the commit to restore from ({commit[:12]}) no longer exists",
-                hint="Choose again: `vibflow run recover`.",
-            )
-        return commit
+        return resolve_commit(svc, job.from_commit or "")
     return svc.checkpoints.get(job.from_checkpoint or "").commit
 
 

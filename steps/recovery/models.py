@@ -74,8 +74,17 @@ class RecoveryOption(_Model):
 
 
 class SafeCheckpointCandidate(_Model):
-    checkpoint_id: str
-    created_at: str
+    """The safe point a restore reads from: a checkpoint, or — when no checkpoint
+    predates the change — the last commit (tracked files only; an untracked file
+    is deleted only when it is listed and confirmed)."""
+
+    kind: Literal["checkpoint", "commit"] = "checkpoint"
+    checkpoint_id: str | None = Field(description="the checkpoint; null for kind commit")
+    commit: str | None = Field(
+        default=None, description="the commit's id (12 hex digits), for kind commit"
+    )
+    label: str = Field(default="", description="what the options call it")
+    created_at: str | None = Field(description="when the checkpoint was taken; null for a commit")
     predates_change: bool
     metadata_complete: bool
     preview_available: bool = True
