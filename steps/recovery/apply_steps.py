@@ -444,8 +444,8 @@ def busy_text(busy: LeaseBusy) -> str:
             f"files done); try again in about {busy.eta_seconds:.0f} s"
         )
     return (
-        f"another restore is running (operation {busy.operation_id}); its progress is not "
-        f"known yet — try again in at most {busy.eta_seconds:.0f} s, when its lock ends"
+        f"another restore is running (operation {busy.operation_id}); try again in about "
+        f"{busy.eta_seconds:.0f} s, when its lock ends (it has not reported progress yet)"
     )
 
 

@@ -29,6 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from vibflow.engine.atomicfile import atomic_write
+from vibflow.steps.recovery.models import COMMIT_ABBREV
 
 _RUN_ID = re.compile(r"^run_[0-9a-f]{32}$")
 
@@ -71,12 +72,12 @@ class RestoreJob(BaseModel):
     def confirmation(self) -> str:
         """The text the user types to confirm: ``APPLY`` and the source's name.
 
-        A checkpoint is named by its id; a commit by its first 12 hex digits,
-        as git shows a short id — so the token always names exactly what the
-        files are restored from.
+        A checkpoint is named by its id; a commit by its abbreviated id, as the
+        plan shows it — so the token names what the files are restored from
+        (the job itself keeps the full id).
         """
         if self.source_kind == "commit":
-            return f"APPLY {(self.from_commit or '')[:12]}"
+            return f"APPLY {(self.from_commit or '')[:COMMIT_ABBREV]}"
         return f"APPLY {self.from_checkpoint}"
 
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.models import (
+    COMMIT_ABBREV,
     ChangedFile,
     DriftCandidate,
     RecoveryOption,
@@ -52,10 +53,8 @@ def safe_checkpoint(
         SafeCheckpointCandidate(
             kind="commit",
             checkpoint_id=None,
-            # Abbreviated as git shows it: a full id reads as a secret to the
-            # plan's redaction; the restore resolves it again when chosen.
-            commit=head[:12],
-            label=f"the last commit ({head[:12]})",
+            commit=head[:COMMIT_ABBREV],
+            label=f"the last commit ({head[:COMMIT_ABBREV]})",
             created_at=None,
             predates_change=True,
             metadata_complete=True,

@@ -36,7 +36,7 @@ def test_no_checkpoint_offers_the_last_commit_as_the_safe_point(repo: Path, cli:
     plan = recover(cli, "--preview")
     cand = plan["safe_checkpoint_candidate"]
     head = git(repo, "rev-parse", "HEAD").strip()
-    assert (cand["kind"], cand["commit"], cand["checkpoint_id"]) == ("commit", head[:12], None)
+    assert (cand["kind"], cand["commit"], cand["checkpoint_id"]) == ("commit", head[:8], None)
     assert cand["predates_change"] is True
     for level in (3, 4):
         opt = option(plan, level)
@@ -45,7 +45,7 @@ def test_no_checkpoint_offers_the_last_commit_as_the_safe_point(repo: Path, cli:
         assert "switched off" in opt["blocked_reason"]
     assert "the last commit is the safe point" in plan["summary"]
     human = cli("recover", "--preview").stdout
-    assert f"Safe point: the last commit ({head[:12]})" in human
+    assert f"Safe point: the last commit ({head[:8]})" in human
 
 
 def test_checkpoint_taken_after_the_change_is_not_safe(repo: Path, cli: Cli) -> None:

@@ -18,9 +18,9 @@ def test_no_checkpoints_the_last_commit_is_the_candidate() -> None:
     without a commit either, there is no candidate (levels 3-4 are not offered)."""
     got = safe_checkpoint([], {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD)
     assert got is not None
-    assert (got.kind, got.commit, got.checkpoint_id) == ("commit", HEAD[:12], None)
+    assert (got.kind, got.commit, got.checkpoint_id) == ("commit", HEAD[:8], None)
     assert got.predates_change is True
-    assert got.label == f"the last commit ({HEAD[:12]})"
+    assert got.label == f"the last commit ({HEAD[:8]})"
     assert safe_checkpoint([], {"f.py": ts("2026-01-01T10:00:00Z")}, None) is None
 
 
@@ -45,7 +45,7 @@ def test_when_none_predates_the_last_commit_is_selected() -> None:
     cps = [ckpt(1, "2026-01-01T11:00:00Z"), ckpt(2, "2026-01-01T12:00:00Z")]
     got = safe_checkpoint(cps, {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD)
     assert got is not None
-    assert (got.kind, got.commit, got.predates_change) == ("commit", HEAD[:12], True)
+    assert (got.kind, got.commit, got.predates_change) == ("commit", HEAD[:8], True)
     unborn = safe_checkpoint(cps, {"f.py": ts("2026-01-01T10:00:00Z")}, None)
     assert unborn is not None
     assert unborn.kind == "checkpoint"
