@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import signal
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -265,3 +267,67 @@ def test_busy_eta_comes_from_the_running_restores_progress(repo: Path) -> None:
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+# -- a crash in the apply ----------------------------------------------------------------------
+
+CRASH_FILES = [f"src/pkg/mod_{i:02d}.py" for i in range(30)]
+TEMP_GLOB = "*.vibflow-restore-*.tmp"
+
+
+def temps_in(root: Path, checkpoint_id: str) -> list[str]:
+    """The restore temp files a checkpoint's tree holds."""
+    commit = ok_json(vf(root, "checkpoint", "show", checkpoint_id, "--json"))["commit"]
+    names = git(root, "ls-tree", "-r", "--name-only", commit).splitlines()
+    return [n for n in names if ".vibflow-restore-" in n]
+
+
+def test_a_crash_then_a_reconfirmed_resume_names_the_first_sandwich(repo: Path) -> None:
+    """A full rollback killed after its 10th file leaves temp files; `recover --explain`
+    then names the interrupted restore with its resume command and counts no temp file as
+    changed. A file edited before resuming sends the run back for a second sandwich,
+    which holds no temp file; after the second confirmation the result names the *first*
+    sandwich, so `vibflow undo` brings back the tree from before the restore."""
+    for rel in CRASH_FILES:
+        write(repo, rel, f"# {rel}\nVALUE = 1\n")
+    commit_all(repo)
+    ok_json(vf(repo, "checkpoint", "create", "--json"))
+    time.sleep(0.05)
+    for rel in CRASH_FILES:
+        write(repo, rel, f"# {rel}\nVALUE = 'agent was here'\n")
+    drift_tree = tree_state(repo)
+    run = start(repo)
+    at = choose(repo, run, 4)
+    first = at["sandwich_checkpoint_id"]
+    killed = confirm(repo, at, env={**APPLY, "VIBFLOW_CRASH_AT": "item:10"})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = sorted(p.name for p in (repo / "src/pkg").glob(TEMP_GLOB))
+    assert left, "the killed restore left no temp file: the test would prove nothing"
+
+    explained = ok_json(vf(repo, "recover", "--explain", "--json", env=APPLY))
+    stopped = explained["interrupted_restores"]
+    assert [s["run_id"] for s in stopped] == [at["run_id"]]
+    assert stopped[0]["resume_command"] == f"vibflow resume {at['run_id']}"
+    assert not [c for c in explained["changed"] if ".vibflow-restore-" in c["path"]]
+    text = vf(repo, "recover", "--explain", env=APPLY)
+    assert "An interrupted restore exists" in text.stdout
+    assert f"vibflow resume {at['run_id']}" in text.stdout
+
+    victim = next(rel for rel in CRASH_FILES if "agent" in (repo / rel).read_text(encoding="utf-8"))
+    write(repo, victim, "# edited by hand while the restore was interrupted\n")
+    back = ok_json(vf(repo, "resume", at["run_id"], "--json", env=APPLY))
+    assert (back["status"], back["state"]) == ("waiting", "confirm"), back
+    second = back["sandwich_checkpoint_id"]
+    assert second != first
+    assert temps_in(repo, second) == []
+    assert temps_in(repo, first) == []
+    done = confirm_run(repo, back)
+    assert done["result"]["sandwich_checkpoint_id"] == first
+    assert done["applied"]["sandwiches"] == [first, second]
+    assert first in done["result"]["undo"]
+    assert not list(repo.rglob(TEMP_GLOB))
+
+    undone = undo(repo)
+    assert undone["restore"]["from_checkpoint"] == first
+    confirm_run(repo, undone)
+    assert tree_state(repo) == drift_tree
