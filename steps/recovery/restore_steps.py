@@ -150,7 +150,9 @@ class PrepareSteps:
 
     def restore(self, ctx: StepContext) -> StepResult:
         inputs = ctx.context.get("inputs", {})
-        meta = checkpoint_source(self._svc, str(inputs.get("checkpoint") or ""))
+        if not inputs.get("checkpoint"):
+            return _nothing("no checkpoint was named: `vibflow checkpoint restore CKPT [PATH...]`")
+        meta = checkpoint_source(self._svc, str(inputs["checkpoint"]))
         raw = inputs.get("paths") or []
         chosen = from_checkpoint(self._svc, meta, [str(p) for p in raw])
         label = f"restore from checkpoint {meta.checkpoint_id}"
@@ -159,6 +161,8 @@ class PrepareSteps:
     def undo(self, ctx: StepContext) -> StepResult:
         inputs = ctx.context.get("inputs", {})
         wanted = inputs.get("run")
+        if not wanted and not self._svc.jobs.applied():
+            return _nothing("there is no finished restore to undo")
         target = undo_target(self._svc.jobs, str(wanted) if wanted else None)
         point, chosen = undoing(self._svc, target)
         label = f"undo run {target.run_id} (restore from its safety checkpoint)"
@@ -189,17 +193,17 @@ class PrepareSteps:
             return StepResult(
                 "nothing", outcome="nothing to restore", context={"public": {"restore": shown}}
             )
-        job = self._svc.jobs.save(
-            RestoreJob(
-                run_id=ctx.run_id,
-                option_id=None,
-                level=level,
-                paths=chosen.paths,
-                deletes=chosen.deletes,
-                from_checkpoint=meta.checkpoint_id,
-                undoes=undoes,
-            )
+        job = RestoreJob(
+            run_id=ctx.run_id,
+            option_id=None,
+            level=level,
+            paths=chosen.paths,
+            deletes=chosen.deletes,
+            from_checkpoint=meta.checkpoint_id,
+            undoes=undoes,
         )
+        if not ctx.dry_run:  # a dry run writes nothing, not even the job
+            self._svc.jobs.save(job)
         return StepResult(
             "done",
             outcome=f"{len(chosen.writes)} to write, {len(chosen.deletes)} to delete",
@@ -212,3 +216,9 @@ class PrepareSteps:
                 }
             },
         )
+
+
+def _nothing(why: str) -> StepResult:
+    return StepResult(
+        "nothing", outcome="nothing to restore", context={"public": {"restore": {"nothing": why}}}
+    )
