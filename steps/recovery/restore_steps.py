@@ -88,6 +88,19 @@ def undo_target(jobs: RestoreJobs, run_id: str | None) -> RestoreJob:
     return job
 
 
+def undo_point(svc: RecoveryServices, job: RestoreJob) -> CheckpointMeta:
+    """The sandwich ``job`` is undone from, or a clear error when it is gone."""
+    try:
+        return svc.checkpoints.get(job.undo_checkpoint_id or "")
+    except VibflowError as exc:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"the safety checkpoint of run {job.run_id} ({job.undo_checkpoint_id}) no longer "
+            "exists (pruned by the retention policy), so the run cannot be undone",
+            hint="`vibflow checkpoint list` shows the checkpoints left to restore from.",
+        ) from exc
+
+
 def _differs(a: restore.Item | None, b: restore.Item) -> bool:
     return a is None or (a.action, a.mode, a.sha) != (b.action, b.mode, b.sha)
 
@@ -128,8 +141,7 @@ def from_checkpoint(
 
 def undoing(svc: RecoveryServices, job: RestoreJob) -> tuple[CheckpointMeta, Selection]:
     """The undo point of ``job`` and what restoring its changed files from it would do."""
-    assert job.undo_checkpoint_id is not None  # noqa: S101 - undo_target checked it
-    point = svc.checkpoints.get(job.undo_checkpoint_id)
+    point = undo_point(svc, job)
     git = svc.checkpoints.git
     restored = restore.plan(git, source_commit(svc, job), job.paths)
     skipped = set(job.skipped_paths)

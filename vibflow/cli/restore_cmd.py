@@ -71,10 +71,12 @@ def undo(
     The undo is a restore too (its own safety checkpoint, confirmation and lock),
     so `vibflow undo` again undoes the undo.
     """
-    from vibflow.steps.recovery.restore_steps import undo_target
+    from vibflow.steps.recovery.restore_steps import undo_point, undo_target
 
     project = project_for(ctx)
-    target = undo_target(project.recovery_services.jobs, run_id)  # bad input before a run
+    services = project.recovery_services
+    target = undo_target(services.jobs, run_id)  # bad input before a run
+    undo_point(services, target)
     _run(project, "undo", {"run": target.run_id}, confirm, as_json)
 
 
