@@ -40,7 +40,7 @@ def checkpoint_restore(
     ),
     paths: list[str] | None = typer.Argument(
         None,
-        metavar="[PATH]...",
+        metavar="PATH",
         help="Files or folders to restore (default: every file that differs). A file the "
         "checkpoint does not hold is deleted — it is listed before you confirm.",
     ),
@@ -61,7 +61,7 @@ def checkpoint_restore(
 def undo(
     ctx: typer.Context,
     run_id: str | None = typer.Argument(
-        None, metavar="[RUN]", help="The restore run to undo (default: the latest one)."
+        None, metavar="RUN", help="The restore run to undo (default: the latest one)."
     ),
     confirm: str | None = CONFIRM_OPT,
     as_json: bool = JSON_OPT,
