@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.inputs import coerce
 from vibflow.engine.registry import StepContext, StepResult
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.checkpoints.models import CheckpointMeta
@@ -165,10 +166,13 @@ class PrepareSteps:
         if not inputs.get("checkpoint"):
             return _nothing("no checkpoint was named: `vibflow checkpoint restore CKPT [PATH...]`")
         meta = checkpoint_source(self._svc, str(inputs["checkpoint"]))
-        raw = inputs.get("paths") or []
-        chosen = from_checkpoint(self._svc, meta, [str(p) for p in raw])
+        # From the CLI a list; from `vibflow run restore --input paths=a,b` a string.
+        raw = coerce({"paths": "list?"}, {"paths": inputs.get("paths")}, where="the restore")
+        chosen = from_checkpoint(self._svc, meta, raw.get("paths") or [])
         label = f"restore from checkpoint {meta.checkpoint_id}"
-        return self._prepared(ctx, meta, chosen, label, level=3 if raw else 4, undoes=None)
+        return self._prepared(
+            ctx, meta, chosen, label, level=3 if raw.get("paths") else 4, undoes=None
+        )
 
     def undo(self, ctx: StepContext) -> StepResult:
         inputs = ctx.context.get("inputs", {})

@@ -153,6 +153,26 @@ def test_checkpoint_restore_of_a_subset_changes_only_those_files(repo: Path) -> 
     assert tree_state(repo) == before
 
 
+def test_the_restore_flow_takes_paths_as_a_comma_separated_input(repo: Path) -> None:
+    """`vibflow run restore --input checkpoint=CKPT --input paths=a,b` previews the same
+    files as `checkpoint restore CKPT a b`."""
+    ckpt = drifted(repo)
+    at = ok_json(
+        vf(
+            repo,
+            "run",
+            "restore",
+            "--input",
+            f"checkpoint={ckpt}",
+            "--input",
+            f"paths=config.yaml,{NEW_FILE}",
+            "--json",
+            env=APPLY,
+        )
+    )
+    assert (at["restore"]["writes"], at["restore"]["deletes"]) == (["config.yaml"], [NEW_FILE])
+
+
 def test_checkpoint_restore_of_every_differing_file_with_confirm(repo: Path) -> None:
     """Without paths, every file that differs from the checkpoint is restored (the
     in-scope edit too); `--confirm TEXT` confirms at once; the text preview says how many
