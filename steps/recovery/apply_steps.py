@@ -2,7 +2,8 @@
 
 Every precondition is a guard on the transition into ``apply`` (the
 engine's trusted-shape rule makes removing one a load error):
-``confirmation_matches`` (the user typed ``APPLY <checkpoint_id>``),
+``confirmation_matches`` (the user typed ``APPLY <checkpoint_id>``, or
+``APPLY <commit>`` when the safe point is the last commit),
 ``feature_flag: RECOVERY_APPLY`` (environment only), ``grant:
 recovery_apply`` (the local CLI; MCP callers need a grant), ``lock_acquired``
 (the project lease), ``sandwich_present`` (a complete safety checkpoint taken
@@ -19,7 +20,12 @@ The restore's state between the choice and the apply is one persisted
 :class:`~vibflow.steps.recovery.job.RestoreJob`: ``route`` writes it, the lock
 and path guards add the lease they took and the paths they accepted, and the
 apply step reads it (adopting the lease when it runs in the same process,
-taking it again when a resume runs it in a new one).
+taking it again when a resume runs it in a new one). The sandwich step lists
+every sandwich in the job, and the apply records, before its first write, the
+one in force then: the tree before any file was restored, which the result
+names and ``vibflow undo`` restores — still the first after a crash and a
+second confirmation. While it runs, the apply reports files done / total to
+the lease, which a second restore's busy answer turns into an ETA.
 """
 
 from __future__ import annotations
