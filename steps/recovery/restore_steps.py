@@ -59,6 +59,21 @@ def checkpoint_source(svc: RecoveryServices, checkpoint_id: str) -> CheckpointMe
     return meta
 
 
+def named_paths(svc: RecoveryServices, meta: CheckpointMeta, paths: Sequence[str]) -> list[str]:
+    """``paths`` through the path contract; each must be in the checkpoint or on disk
+    (a typo is bad input, not a silent no-op)."""
+    wanted = svc.normalize_paths(paths)
+    for item in restore.plan(svc.checkpoints.git, meta.commit, wanted):
+        if item.action == "delete" and restore.Current.read(svc.root, item.path).kind == "missing":
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"'{item.path}' is neither in checkpoint {meta.checkpoint_id} nor in the "
+                "working tree",
+                hint=f"`vibflow checkpoint diff {meta.checkpoint_id}` lists what differs.",
+            )
+    return wanted
+
+
 def undo_target(jobs: RestoreJobs, run_id: str | None) -> RestoreJob:
     """The finished restore to undo: ``run_id``'s, or the newest one."""
     if run_id is None:
@@ -130,7 +145,7 @@ def from_checkpoint(
     """Restoring ``paths`` (default: every file that differs) from ``meta``."""
     git = svc.checkpoints.git
     if paths:
-        wanted = svc.normalize_paths(paths)
+        wanted = named_paths(svc, meta, paths)
     else:
         wanted = []
         for change in svc.checkpoints.diff(meta.checkpoint_id):

@@ -48,12 +48,13 @@ def checkpoint_restore(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Restore files from checkpoint CKPT, after a preview and a safety checkpoint."""
-    from vibflow.steps.recovery.restore_steps import checkpoint_source
+    from vibflow.steps.recovery.restore_steps import checkpoint_source, named_paths
 
     project = project_for(ctx)
-    checkpoint_source(project.recovery_services, checkpoint_id)  # bad input before a run
+    services = project.recovery_services
+    meta = checkpoint_source(services, checkpoint_id)  # bad input before a run
     if paths:
-        project.normalize_paths(paths)
+        named_paths(services, meta, paths)
     inputs: dict[str, Any] = {"checkpoint": checkpoint_id, "paths": list(paths or [])}
     _run(project, "restore", inputs, confirm, as_json)
 

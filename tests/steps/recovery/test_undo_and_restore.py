@@ -190,8 +190,9 @@ def test_checkpoint_restore_of_every_differing_file_with_confirm(repo: Path) -> 
 
 
 def test_checkpoint_restore_bad_input(repo: Path) -> None:
-    """An unknown checkpoint and a path outside the project are bad input (exit 2), a
-    wrong confirmation is refused (exit 3); nothing changes."""
+    """An unknown checkpoint, a path outside the project and a path found nowhere are bad
+    input (exit 2), a wrong confirmation is refused (exit 3); nothing changes and no run
+    is left waiting by the bad input."""
     ckpt = drifted(repo)
     before = tree_state(repo)
     missing = vf(repo, "checkpoint", "restore", "ckpt_" + "0" * 32, env=APPLY)
@@ -200,6 +201,10 @@ def test_checkpoint_restore_bad_input(repo: Path) -> None:
     outside = vf(repo, "checkpoint", "restore", ckpt, "../elsewhere.txt", env=APPLY)
     assert outside.returncode == 2, outside.stderr
     assert str(repo.parent) not in outside.stderr
+    typo = vf(repo, "checkpoint", "restore", ckpt, "confg.yaml", env=APPLY)
+    assert typo.returncode == 2
+    assert "'confg.yaml' is neither in checkpoint" in typo.stderr
+    assert ok_json(vf(repo, "runs", "list", "--json"))["runs"] == []
     wrong = vf(repo, "checkpoint", "restore", ckpt, "--confirm", "APPLY nope", env=APPLY)
     assert wrong.returncode == 3
     assert tree_state(repo) == before
