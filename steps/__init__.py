@@ -43,6 +43,12 @@ def _restore_steps(svc: RecoveryServices) -> Any:
     return RestoreSteps(svc)
 
 
+def _prepare_steps(svc: RecoveryServices) -> Any:
+    from vibflow.steps.recovery.restore_steps import PrepareSteps
+
+    return PrepareSteps(svc)
+
+
 class _Binder:
     """Builds one domain class from the services on first use, then hands out its
     bound methods; the services provider runs at most once per command."""
@@ -73,6 +79,7 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
     provider = recovery or _no_project
     flow = _Binder(provider, _recover_steps)
     restore = _Binder(provider, _restore_steps)
+    prepare = _Binder(provider, _prepare_steps)
     steps = [
         (
             "recovery.explain",
@@ -97,6 +104,20 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
             "sandwich",
             Mutation.CHECKPOINT_ONLY,
             "the safety checkpoint taken right before confirmation",
+        ),
+        (
+            "restore.prepare",
+            prepare,
+            "restore",
+            Mutation.NONE,
+            "what restoring files from a checkpoint would write and delete",
+        ),
+        (
+            "undo.prepare",
+            prepare,
+            "undo",
+            Mutation.NONE,
+            "what undoing a finished restore would write and delete",
         ),
         (
             "recovery.apply",

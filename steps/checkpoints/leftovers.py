@@ -32,6 +32,13 @@ _RETIRED = re.compile(r"replaced-(\d+)-")
 _RETIRED_NAME = re.compile(r"\d+\Z")
 
 
+def is_restore_temp(path: str) -> bool:
+    """Is ``path`` (project-relative) a temp file a restore writes (a killed one
+    leaves them)? Such files are vibflow's, never the user's: no checkpoint holds
+    them and no plan counts them as changed."""
+    return _TEMP.match(path.rpartition("/")[2]) is not None
+
+
 def sweep_temps(root: Path, paths: Iterable[str], below: int) -> int:
     """Delete temp files older restores (tag < ``below``) left next to ``paths`` —
     a killed restore leaves its current batch's; returns how many went."""

@@ -12,7 +12,8 @@ at the private copy.
 Included: tracked changes and untracked, non-ignored files, listed one by one
 (``ls-files -o``, never collapsed directories). Skipped and listed in the
 metadata: untracked files over the size cap and nested repositories. Never
-included: ignored files (``.env``) and vibflow's own ``.vibflow/``.
+included: ignored files (``.env``), vibflow's own ``.vibflow/`` and the temp
+files a killed restore left (``.NAME.vibflow-restore-N.tmp``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints import gitstate
+from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import (
     META_MARKER,
     REF_PREFIX,
@@ -202,8 +204,8 @@ class CheckpointStore:
         keep: list[str] = []
         skipped: list[Skipped] = []
         for rel in listed:
-            if rel.startswith(".vibflow/"):
-                continue
+            if rel.startswith(".vibflow/") or is_restore_temp(rel):
+                continue  # vibflow's own: its state, a killed restore's temp files
             if rel.endswith("/"):
                 skipped.append(Skipped(path=rel.rstrip("/"), reason="nested_repo"))
                 continue

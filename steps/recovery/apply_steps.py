@@ -2,7 +2,8 @@
 
 Every precondition is a guard on the transition into ``apply`` (the
 engine's trusted-shape rule makes removing one a load error):
-``confirmation_matches`` (the user typed ``APPLY <checkpoint_id>``),
+``confirmation_matches`` (the user typed ``APPLY <checkpoint_id>``, or
+``APPLY <commit>`` when the safe point is the last commit),
 ``feature_flag: RECOVERY_APPLY`` (environment only), ``grant:
 recovery_apply`` (the local CLI; MCP callers need a grant), ``lock_acquired``
 (the project lease), ``sandwich_present`` (a complete safety checkpoint taken
@@ -19,15 +20,23 @@ The restore's state between the choice and the apply is one persisted
 :class:`~vibflow.steps.recovery.job.RestoreJob`: ``route`` writes it, the lock
 and path guards add the lease they took and the paths they accepted, and the
 apply step reads it (adopting the lease when it runs in the same process,
-taking it again when a resume runs it in a new one).
+taking it again when a resume runs it in a new one). The sandwich step lists
+every sandwich in the job, and the apply records, before its first write, the
+one in force then: the tree before any file was restored, which the result
+names and ``vibflow undo`` restores — still the first after a crash and a
+second confirmation. While it runs, the apply reports files done / total to
+the lease, which a second restore's busy answer turns into an ETA.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from vibflow.engine.errors import VibflowError
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.journal import utcnow
 from vibflow.engine.kinds import FinalStatus, GuardParam
 from vibflow.engine.registry import (
     GuardContext,
@@ -43,6 +52,7 @@ from vibflow.steps.recovery.lease import Lease, LeaseBusy, LeaseLost, new_operat
 from vibflow.steps.recovery.plans import sample
 from vibflow.steps.recovery.services import RecoveryServices
 
+_HEX = re.compile(r"[0-9a-f]{7,64}")
 UNSAVED = "too large for the safety checkpoint, so a restore of it could not be undone"
 NOT_CONFIRMED = "deleting it was not part of what you confirmed"
 
@@ -65,7 +75,8 @@ class RestoreSteps:
         if option is None or option.get("level", 0) < 3:
             return StepResult("read_only", outcome="read-only option")
         chosen = list(inputs.get("paths") or option.get("affected_paths", []))
-        source = (plan.get("safe_checkpoint_candidate") or {}).get("checkpoint_id")
+        candidate = plan.get("safe_checkpoint_candidate") or {}
+        source = candidate.get("checkpoint_id")
         chosen_set = set(chosen)
         job = self._svc.jobs.save(
             RestoreJob(
@@ -75,6 +86,7 @@ class RestoreSteps:
                 paths=chosen,
                 deletes=[p for p in option.get("deletes", []) if p in chosen_set],
                 from_checkpoint=source,
+                **self._commit_source(candidate),
             )
         )
         return StepResult(
@@ -86,12 +98,13 @@ class RestoreSteps:
                         "option_id": wanted,
                         "level": job.level,
                         "from_checkpoint": source,
+                        "from_commit": job.from_commit,
                         "deletes": sample(job.deletes),
                         "deletes_total": len(job.deletes),
                     },
                     "paths": sample(chosen),
                     "paths_total": len(chosen),
-                    "confirmation_expected": f"APPLY {source}",
+                    "confirmation_expected": job.confirmation(),
                 }
             },
         )
@@ -101,6 +114,10 @@ class RestoreSteps:
         meta = self._svc.checkpoints.create(f"sandwich for {ctx.run_id}", reason="sandwich")
         job = self._svc.jobs.load(ctx.run_id)
         total = len(job.paths) if job else 0
+        if job is not None and meta.checkpoint_id not in job.sandwiches:
+            self._svc.jobs.save(
+                job.model_copy(update={"sandwiches": [*job.sandwiches, meta.checkpoint_id]})
+            )
         return StepResult(
             "done",
             outcome="sandwich taken",
@@ -111,6 +128,14 @@ class RestoreSteps:
                 "paths_count": {"total": total},
             },
         )
+
+    def _commit_source(self, candidate: dict[str, Any]) -> dict[str, Any]:
+        """The job fields for a plan whose safe point is the last commit (its full id,
+        pinned now: the plan shows it abbreviated)."""
+        if candidate.get("kind") != "commit":
+            return {}
+        full = resolve_commit(self._svc, str(candidate.get("commit") or ""))
+        return {"source_kind": "commit", "from_commit": full}
 
     def _lease_for(self, job: RestoreJob) -> Lease | None:
         """The lease the lock guard took for this job, if this process still holds it."""
@@ -131,7 +156,7 @@ class RestoreSteps:
             paths = list(job.checked_paths)
         else:
             paths = svc.normalize_paths(job.paths)
-        source = svc.checkpoints.get(job.from_checkpoint or "")
+        source = source_commit(svc, job)
         sandwich_meta = svc.checkpoints.get(public.get("sandwich_checkpoint_id", ""))
         if lease is None:  # resumed in a new process: take the lease again
             try:
@@ -141,7 +166,9 @@ class RestoreSteps:
                     "aborted",
                     outcome="busy",
                     status=FinalStatus.ABORTED,
-                    context={"public": {"applied": {"aborted": busy.message, "changed_files": 0}}},
+                    context={
+                        "public": {"applied": {"aborted": busy_text(busy), "changed_files": 0}}
+                    },
                     audit={"result": "busy"},
                 )
         return _Restore(svc, ctx, job, lease, source, sandwich_meta).run(paths)
@@ -180,10 +207,7 @@ class RestoreSteps:
         try:
             lease = lease_file.acquire(new_operation_id())
         except LeaseBusy as busy:
-            return GuardResult.refuse(
-                f"another restore is running (operation {busy.operation_id}); try again in "
-                f"about {busy.eta_seconds:.0f} s"
-            )
+            return GuardResult.refuse(busy_text(busy))
         try:
             self._svc.jobs.save(
                 job.model_copy(
@@ -261,7 +285,7 @@ class _Restore:
         ctx: StepContext,
         job: RestoreJob,
         lease: Lease,
-        source: CheckpointMeta,
+        source: str,
         sandwich_meta: CheckpointMeta,
     ) -> None:
         self.svc = svc
@@ -282,7 +306,7 @@ class _Restore:
         git = svc.checkpoints.git
         # Before the first file is written the restore reads the whole tree, which
         # for tens of thousands of files outlasts a lease term: it renews as it goes.
-        items = restore.plan(git, self.source.commit, paths)
+        items = restore.plan(git, self.source, paths)
         lease.renew_if_due()
         confirmed_deletes = set(self.job.deletes)
         pending = [i for i in items if not ctx.progress.is_done(i.path)]
@@ -345,18 +369,23 @@ class _Restore:
             for i in pending
         ]
         changed, skipped = 0, []
+        undo_point = self._undo_point(bool(stale))
+        total_items, done_items = len(items), len(items) - len(pending)
+        lease.report_progress(done_items, total_items)
 
         def on_file(item: restore.Item, what: str) -> None:
-            nonlocal changed
+            nonlocal changed, done_items
             if what.startswith("skipped"):
                 skipped.append({"path": item.path, "why": what.removeprefix("skipped: ")})
             elif what != "unchanged" or differs_from_sandwich(item):
                 changed += 1  # "unchanged" and different: restored by a killed earlier attempt
+            done_items += 1
             ctx.progress.finish(item.path)
 
         def on_batch() -> None:
             ctx.progress.flush()
             lease.renew_if_due()
+            lease.report_progress(done_items, total_items)
 
         try:
             # Ownership and generation are verified under the lease mutex when a
@@ -379,6 +408,15 @@ class _Restore:
             raise
         lease.release()
         total = changed + already
+        self.job = svc.jobs.save(
+            self.job.model_copy(
+                update={
+                    "undo_checkpoint_id": undo_point,
+                    "applied_at": utcnow(),
+                    "skipped_paths": [s["path"] for s in skipped],
+                }
+            )
+        )
         return StepResult(
             "done",
             outcome=f"{len(items)} path(s) restored",
@@ -391,17 +429,73 @@ class _Restore:
                         "skipped": skipped,
                         "paths": sample(paths),
                         "paths_total": len(paths),
-                        "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
+                        # The state before any file was restored (after a crash and
+                        # a second confirmation, the first sandwich, not the last).
+                        "sandwich_checkpoint_id": undo_point,
+                        "sandwiches": self.job.sandwiches,
                     },
                 }
             },
             audit={
                 "result": "ok",
-                "sandwich_checkpoint_id": sandwich_meta.checkpoint_id,
+                "sandwich_checkpoint_id": undo_point,
                 "files_changed": changed,
                 "paths_count": {"in_zone": 0, "drift": len(paths), "total": len(paths)},
             },
         )
+
+    def _undo_point(self, writes: bool) -> str:
+        """The sandwich that holds the tree from before this restore's first write.
+
+        Recorded (durably, in the job) right before the first attempt that will
+        write anything; a later attempt — resumed after a crash, confirmed again
+        with a newer sandwich — keeps it: that newer sandwich already holds
+        files this restore wrote.
+        """
+        if self.job.undo_checkpoint_id is not None:
+            return self.job.undo_checkpoint_id
+        point = self.sandwich.checkpoint_id
+        if writes:
+            self.job = self.svc.jobs.save(self.job.model_copy(update={"undo_checkpoint_id": point}))
+        return point
+
+
+def busy_text(busy: LeaseBusy) -> str:
+    """Why a restore cannot start now, and when to try again."""
+    if busy.progress is not None:
+        done, total = busy.progress
+        return (
+            f"another restore is running (operation {busy.operation_id}, {done} of {total} "
+            f"files done); try again in about {busy.eta_seconds:.0f} s"
+        )
+    return (
+        f"another restore is running (operation {busy.operation_id}); try again in about "
+        f"{busy.eta_seconds:.0f} s, when its lock ends (it has not reported progress yet)"
+    )
+
+
+def resolve_commit(svc: RecoveryServices, commit: str) -> str:
+    """The full id of the commit ``commit`` (hex, possibly abbreviated) names."""
+    found = b""
+    if _HEX.fullmatch(commit):
+        found = svc.checkpoints.git.run(
+            "rev-parse", "--verify", "-q", f"{commit}^{{commit}}", ok=(0, 1, 128)
+        )
+    full = found.decode("ascii", "replace").strip()
+    if not _HEX.fullmatch(full) or not full.startswith(commit):
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"the commit to restore from ({commit[:12]}) no longer exists",
+            hint="Preview again: `vibflow run recover`.",
+        )
+    return full
+
+
+def source_commit(svc: RecoveryServices, job: RestoreJob) -> str:
+    """The commit the job's files are read from: a checkpoint's, or the commit itself."""
+    if job.source_kind == "commit":
+        return resolve_commit(svc, job.from_commit or "")
+    return svc.checkpoints.get(job.from_checkpoint or "").commit
 
 
 def _compare(

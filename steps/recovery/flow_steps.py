@@ -139,8 +139,16 @@ class RecoverSteps:
                 review_total=len(review),
             )
         status = None
+        shown = public.get("restore")
+        restoring: dict[str, Any] = shown if isinstance(shown, dict) else {}
+        if restoring.get("label") and chosen is None:  # the restore and undo flows
+            out.update(label=restoring["label"], undoes=restoring.get("undoes"))
+        if restoring.get("nothing"):
+            out["nothing"] = restoring["nothing"]
         if isinstance(applied, dict):
-            sandwich = public.get("sandwich_checkpoint_id")
+            # The apply names the sandwich from before its first written file: after a
+            # crash and a second confirmation that is the first one, not the latest.
+            sandwich = applied.get("sandwich_checkpoint_id") or public.get("sandwich_checkpoint_id")
             out.update(
                 files_modified=applied.get("changed_files", 0),
                 review=[],
@@ -153,14 +161,19 @@ class RecoverSteps:
                 status = FinalStatus.ABORTED
             elif sandwich:
                 out["undo"] = (
-                    f"`vibflow checkpoint diff {sandwich}` shows what the restore "
-                    f"changed; restoring from {sandwich} undoes it"
+                    f"`vibflow undo {ctx.run_id}` undoes this restore (it puts back the "
+                    f"files as safety checkpoint {sandwich} holds them); "
+                    f"`vibflow checkpoint diff {sandwich}` shows what changed"
                 )
+                out["undo_command"] = f"vibflow undo {ctx.run_id}"
+                if not review:  # the restore and undo flows: the paths the apply names
+                    review = list(applied.get("paths") or [])
                 out["verify_next"] = self._verify_next(review)
-        elif public.get("sandwich_checkpoint_id") and chosen is not None:
+        elif public.get("sandwich_checkpoint_id") and (chosen is not None or restoring):
             out["cancelled"] = "not confirmed; no files were changed"
-        source = (public.get("restore") or {}).get("from_checkpoint")
-        facts = recap_facts(out, source=source, restored=review)
+        source = restoring.get("from_checkpoint") or restoring.get("from_commit")
+        total = applied.get("paths_total") if isinstance(applied, dict) else None
+        facts = recap_facts(out, source=source, restored=review, total=total)
         return StepResult(
             "done",
             outcome=f"{out['files_modified']} file(s) modified",

@@ -11,7 +11,12 @@ never interleave with a write. The mutex file itself is never deleted
 
 A lease expires (default 60 s, ``recovery.lease_seconds``) unless renewed; a
 lease whose holder process is gone on this host can be taken over at once.
-A second acquirer gets :class:`LeaseBusy` with the operation id and an ETA.
+A second acquirer gets :class:`LeaseBusy` with the operation id and an ETA
+taken from the holder's progress: a restore reports files done / total after
+every batch (``progress.json``, beside the lease, not flushed to disk — it is
+only a hint), and the rate since its first report gives the time left. Only
+before a first rate is known is the ETA the lease's own expiry (an upper
+bound while the holder renews it: it is said so).
 """
 
 from __future__ import annotations
@@ -38,14 +43,54 @@ class LeaseLost(ControlSignal):
 
 
 class LeaseBusy(VibflowError):
-    def __init__(self, operation_id: str, eta_seconds: float) -> None:
+    """Another restore holds the lease.
+
+    ``progress`` is its (files done, files total) when it has reported a rate,
+    and ``eta_seconds`` then comes from that rate; otherwise it is the time
+    until the lease expires.
+    """
+
+    def __init__(
+        self, operation_id: str, eta_seconds: float, progress: tuple[int, int] | None = None
+    ) -> None:
         self.operation_id = operation_id
         self.eta_seconds = max(0.0, eta_seconds)
+        self.progress = progress
+        if progress is not None:
+            where = f", {progress[0]} of {progress[1]} files done"
+            when = f"Try again in about {self.eta_seconds:.0f} s, at its current rate."
+        else:
+            where = ""
+            when = f"Try again in at most {self.eta_seconds:.0f} s, when its lease ends."
         super().__init__(
             ErrorCode.BUSY,
-            f"another restore is running in this project (operation {operation_id})",
-            hint=f"Try again in about {self.eta_seconds:.0f} s, when its lease ends.",
+            f"another restore is running in this project (operation {operation_id}{where})",
+            hint=when,
         )
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the lease holder's restore is: files done of total, since ``started``."""
+
+    operation_id: str
+    generation: int
+    started: str
+    first_done: int  # done at the first report (a resumed restore starts part-way)
+    done: int
+    total: int
+    at: str
+
+    def eta_seconds(self, now: datetime) -> float | None:
+        """Seconds left at the rate seen so far; None before a rate is known."""
+        spent = datetime.fromisoformat(self.at) - datetime.fromisoformat(self.started)
+        seconds = spent.total_seconds()
+        moved = self.done - self.first_done
+        if moved <= 0 or seconds <= 0:
+            return None
+        left = (self.total - self.done) * seconds / moved
+        since = (now - datetime.fromisoformat(self.at)).total_seconds()
+        return max(1.0, left - since)
 
 
 @dataclass(frozen=True)
@@ -82,6 +127,7 @@ class LeaseFile:
         # gone, and the next holder must still get a generation no earlier
         # holder had (restores name their temp files with it).
         self._counter_path = folder / "lease.generation"
+        self.progress_path = folder / "progress.json"
 
     @contextmanager
     def mutex(self) -> Iterator[None]:
@@ -128,7 +174,7 @@ class LeaseFile:
                 generation = max(generation, held.generation)
                 alive = liveness(Owner(held.pid, held.host, held.started, held.owner_id))
                 if held.expires() > now and alive is not Liveness.DEAD:
-                    raise LeaseBusy(held.operation_id, (held.expires() - now).total_seconds())
+                    raise self._busy(held, now)
             record = LeaseRecord(
                 owner_id=owner.token,
                 operation_id=operation_id,
@@ -143,6 +189,25 @@ class LeaseFile:
             self._replace(self._counter_path, json.dumps(record.generation))
             self._write(record)
         return Lease(self, record)
+
+    def _busy(self, held: LeaseRecord, now: datetime) -> LeaseBusy:
+        progress = self.progress_of(held)
+        eta = progress.eta_seconds(now) if progress is not None else None
+        if progress is None or eta is None:
+            return LeaseBusy(held.operation_id, (held.expires() - now).total_seconds())
+        return LeaseBusy(held.operation_id, eta, (progress.done, progress.total))
+
+    def progress_of(self, held: LeaseRecord) -> Progress | None:
+        """The progress the holder of ``held`` reported, if it is that holder's."""
+        try:
+            found = Progress(**json.loads(self.progress_path.read_text(encoding="utf-8")))
+            datetime.fromisoformat(found.started)
+            datetime.fromisoformat(found.at)
+        except (OSError, ValueError, TypeError):
+            return None
+        if (found.operation_id, found.generation) != (held.operation_id, held.generation):
+            return None  # an earlier holder's
+        return found
 
     def adopt(
         self, operation_id: str, generation: int, *, owner: Owner | None = None
@@ -218,6 +283,26 @@ class Lease:
                 }
             )
             self.file._write(self.record)
+
+    def report_progress(self, done: int, total: int) -> None:
+        """Say how far this lease's restore is (read by a second restore's ETA).
+
+        Not under the mutex and not flushed: a lost or stale report only makes
+        someone's ETA fall back to the lease's expiry.
+        """
+        now = self.file.clock().isoformat()
+        mine = self.file.progress_of(self.record)
+        started, first = (mine.started, mine.first_done) if mine is not None else (now, done)
+        record = Progress(
+            operation_id=self.record.operation_id,
+            generation=self.record.generation,
+            started=started,
+            first_done=first,
+            done=done,
+            total=total,
+            at=now,
+        )
+        atomic_write(self.file.progress_path, json.dumps(asdict(record)), durable=False)
 
     def renew_if_due(self) -> None:
         """Renew once a third of the lease's time is used up.

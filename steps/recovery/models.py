@@ -73,9 +73,24 @@ class RecoveryOption(_Model):
     recommended: bool = False
 
 
+#: Hex digits a commit id is shown with (the plan, the confirmation text). Longer
+#: abbreviations read as secrets to the redaction's entropy check; a restore
+#: resolves the abbreviation to the full id once, when it is chosen.
+COMMIT_ABBREV = 8
+
+
 class SafeCheckpointCandidate(_Model):
-    checkpoint_id: str
-    created_at: str
+    """The safe point a restore reads from: a checkpoint, or — when no checkpoint
+    predates the change — the last commit (tracked files only; an untracked file
+    is deleted only when it is listed and confirmed)."""
+
+    kind: Literal["checkpoint", "commit"] = "checkpoint"
+    checkpoint_id: str | None = Field(description="the checkpoint; null for kind commit")
+    commit: str | None = Field(
+        default=None, description="the commit's abbreviated id, for kind commit"
+    )
+    label: str = Field(default="", description="what the options call it")
+    created_at: str | None = Field(description="when the checkpoint was taken; null for a commit")
     predates_change: bool
     metadata_complete: bool
     preview_available: bool = True

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.models import (
+    COMMIT_ABBREV,
     ChangedFile,
     DriftCandidate,
     RecoveryOption,
@@ -35,16 +36,34 @@ def safe_checkpoint(
     mtimes: Mapping[str, float],
     head: str | None,
 ) -> SafeCheckpointCandidate | None:
-    """The newest complete checkpoint that predates the change.
+    """The newest complete checkpoint that predates the change, else the last commit.
 
     A checkpoint predates the change when something changed after it was
     taken: it then holds the earlier content of those files. Files last
     modified before it are identical in it (a checkpoint includes uncommitted
-    work), so restoring them from it changes nothing. When none qualifies, the
-    newest is reported (not selected), so the user sees why restore is blocked.
+    work), so restoring them from it changes nothing.
+
+    When none qualifies, the last commit (``head``) is the safe point: every
+    change the plan lists is a change since it, and tracked files can be put
+    back as committed (``kind: "commit"``). Without a commit either, the newest
+    checkpoint is reported (not selected), so the user sees why restore is
+    blocked; with no checkpoint and no commit there is no candidate.
     """
+    last_commit = (
+        SafeCheckpointCandidate(
+            kind="commit",
+            checkpoint_id=None,
+            commit=head[:COMMIT_ABBREV],
+            label=f"the last commit ({head[:COMMIT_ABBREV]})",
+            created_at=None,
+            predates_change=True,
+            metadata_complete=True,
+        )
+        if head
+        else None
+    )
     if not checkpoints:
-        return None
+        return last_commit
     newest_first = sorted(checkpoints, key=lambda m: m.created_at, reverse=True)
 
     def predates(m: CheckpointMeta) -> bool:
@@ -63,13 +82,17 @@ def safe_checkpoint(
         if m.metadata_complete and m.reason != "sandwich" and predates(m):
             return SafeCheckpointCandidate(
                 checkpoint_id=m.checkpoint_id,
+                label=f"checkpoint {m.checkpoint_id}",
                 created_at=m.created_at,
                 predates_change=True,
                 metadata_complete=True,
             )
+    if last_commit is not None:
+        return last_commit
     m = newest_first[0]
     return SafeCheckpointCandidate(
         checkpoint_id=m.checkpoint_id,
+        label=f"checkpoint {m.checkpoint_id}",
         created_at=m.created_at,
         predates_change=False,
         metadata_complete=m.metadata_complete,
@@ -112,6 +135,8 @@ def build_options(
         return gone, note
 
     drift_gone, drift_note = deleting(drift_paths)
+    # No checkpoint predates the change: the labels say the restore reads the last commit.
+    by_commit = candidate is not None and candidate.kind == "commit"
     options = [
         RecoveryOption(
             level=1,
@@ -133,8 +158,13 @@ def build_options(
         options.append(
             RecoveryOption(
                 level=3,
-                label=f"Partial restore — put back the {n} out-of-scope file(s) from "
-                "the safe checkpoint, keeping your in-scope work.",
+                label=(
+                    f"Partial restore from the last commit — put back the {n} out-of-scope "
+                    "file(s) as committed, keeping your in-scope work."
+                    if by_commit
+                    else f"Partial restore — put back the {n} out-of-scope file(s) from "
+                    "the safe checkpoint, keeping your in-scope work."
+                ),
                 affected_paths=drift_paths,
                 deletes=drift_gone,
                 estimated_impact=f"{n} file(s) restored{drift_note}; a safety checkpoint is "
@@ -150,8 +180,13 @@ def build_options(
         options.append(
             RecoveryOption(
                 level=4,
-                label=f"Full rollback — restore all {len(all_paths)} changed file(s) to the safe "
-                "checkpoint.",
+                label=(
+                    f"Full rollback from the last commit — restore all {len(all_paths)} "
+                    "changed file(s) as committed."
+                    if by_commit
+                    else f"Full rollback — restore all {len(all_paths)} changed file(s) to the "
+                    "safe checkpoint."
+                ),
                 affected_paths=all_paths,
                 deletes=all_gone,
                 estimated_impact=f"{len(all_paths)} file(s) restored, including in-scope "

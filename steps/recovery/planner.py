@@ -69,7 +69,7 @@ def plan(
         summary=_summary(
             len(relevant),
             len(candidates),
-            candidate is not None and candidate.predates_change,
+            None if candidate is None or not candidate.predates_change else candidate.kind,
             len(signals.changed) - len(relevant),
             has_commits=signals.head is not None,
         ),
@@ -112,7 +112,9 @@ def _iso(ts: float) -> str | None:
         return None  # a commit dated beyond what a datetime holds (crafted history)
 
 
-def _summary(changed: int, drifting: int, safe: bool, generated: int, *, has_commits: bool) -> str:
+def _summary(
+    changed: int, drifting: int, safe: str | None, generated: int, *, has_commits: bool
+) -> str:
     since = "since the last commit" if has_commits else "in this repository (no commits yet)"
     if changed == 0:
         extra = f" ({generated} generated file(s) ignored)" if generated else ""
@@ -123,8 +125,10 @@ def _summary(changed: int, drifting: int, safe: bool, generated: int, *, has_com
     else:
         parts.append("none look outside what you are working on")
     parts.append(
-        "a safe checkpoint from before the change exists"
-        if safe
-        else "no checkpoint predates the change"
+        {
+            "checkpoint": "a safe checkpoint from before the change exists",
+            "commit": "no checkpoint predates the change, so the last commit is the safe "
+            "point for tracked files",
+        }.get(safe or "", "no checkpoint predates the change")
     )
     return "; ".join(parts) + "."

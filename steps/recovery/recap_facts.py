@@ -26,14 +26,16 @@ def recap_facts(
     *,
     source: str | None,
     restored: Sequence[str],
+    total: int | None = None,
 ) -> dict[str, Any]:
-    """``result`` is the result step's output; ``source`` the checkpoint restored
-    from; ``restored`` the paths the user confirmed (all of them)."""
+    """``result`` is the result step's output; ``source`` the checkpoint (or commit)
+    restored from; ``restored`` the paths the user confirmed (or a sample of them,
+    with ``total`` their number)."""
     label = str(result.get("label") or "")
     modified = int(result.get("files_modified") or 0)
     skipped = list(result.get("skipped") or [])
     sandwich = result.get("sandwich_checkpoint_id")
-    if result.get("chosen") is None:
+    if not result.get("label"):
         return {
             "headline": "recover ended without a choice; no files were changed",
             "bullets": ["No option was chosen; the working tree was left as it was."],
@@ -49,9 +51,9 @@ def recap_facts(
         bullets.append(f"Stopped: {result['aborted']}; {_plural(modified, 'file')} changed first.")
     elif sandwich:
         headline = f"recover restored {_plural(modified, 'file')} from {source}"
-        total = len(restored)
-        same = max(total - modified - len(skipped), 0)
-        line = f"Put back {modified} of the {total} confirmed file(s) from {source}"
+        confirmed = total if total is not None else len(restored)
+        same = max(confirmed - modified - len(skipped), 0)
+        line = f"Put back {modified} of the {confirmed} confirmed file(s) from {source}"
         if same:
             line += f"; {same} already matched it"
         bullets.append(line + ".")
@@ -73,8 +75,10 @@ def recap_facts(
     actions += [str(c) for c in result.get("verify_next") or []]
     if sandwich and not result.get("cancelled") and not result.get("aborted"):
         artifacts += [{"kind": "file", "ref": p} for p in list(restored)[:FILES_SHOWN]]
-        if len(restored) > FILES_SHOWN:
-            bullets.append(f"{len(restored) - FILES_SHOWN} more restored file(s) not listed.")
+        count = total if total is not None else len(restored)
+        listed = min(len(restored), FILES_SHOWN)
+        if count > listed:
+            bullets.append(f"{count - listed} more restored file(s) not listed.")
     return {
         "headline": headline,
         "bullets": bullets,

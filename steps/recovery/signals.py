@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from vibflow.engine.errors import VibflowError
+from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of
@@ -214,7 +215,10 @@ def collect(
         listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
         logging = pool.submit(recent_commits, git, head)
         tracked = diffing.result()
-        untracked = [p for p in listing.result() if not p.startswith(".vibflow/")]
+        # vibflow's own files (its state, a killed restore's temp files) are never drift.
+        untracked = [
+            p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
+        ]
         found_commits = logging.result()
     changed: list[ChangedFile] = []
     for c in tracked:

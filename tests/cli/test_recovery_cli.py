@@ -48,7 +48,10 @@ OPTION_KEYS = {
     "blocked_reason",
 }
 CANDIDATE_KEYS = {
+    "kind",
     "checkpoint_id",
+    "commit",
+    "label",
     "created_at",
     "predates_change",
     "metadata_complete",

@@ -2,8 +2,9 @@
 place errors become messages and exit statuses.
 
 Each command module owns its commands (``run_cmd``: run, step, resume, recap,
-demo; ``runs_cmd``, ``flows_cmd``, ``audit_cmd``, ``memory_cmd`` (memory and
-hooks), ``checkpoint_cmd``, ``recover_cmd``); this module mounts them, and
+demo; ``restore_cmd``: undo and checkpoint restore; ``runs_cmd``,
+``flows_cmd``, ``audit_cmd``, ``memory_cmd`` (memory and hooks),
+``checkpoint_cmd``, ``recover_cmd``); this module mounts them, and
 nothing imports it back. Exit statuses: 0 ok (a run left waiting is ok), 1
 failure, 2 bad input (click's usage errors too), 3 refused by a guard or busy,
 130 interrupted, 141 the reader of our output went away (as for any tool
@@ -30,6 +31,7 @@ from vibflow.cli import (
     flows_cmd,
     memory_cmd,
     recover_cmd,
+    restore_cmd,
     run_cmd,
     runs_cmd,
 )
@@ -69,11 +71,13 @@ def _main(
 # `--help` lists commands in the order they are mounted, then the groups.
 for _command in run_cmd.COMMANDS:
     app.command()(_command)
+app.command("undo")(restore_cmd.undo)
 app.add_typer(runs_cmd.app, name="runs")
 app.add_typer(flows_cmd.app, name="flows")
 app.add_typer(audit_cmd.app, name="audit")
 app.add_typer(memory_cmd.memory_app, name="memory")
 app.add_typer(memory_cmd.hooks_app, name="hooks")
+checkpoint_cmd.app.command("restore")(restore_cmd.checkpoint_restore)
 app.add_typer(checkpoint_cmd.app, name="checkpoint")
 app.add_typer(recover_cmd.app, name="recover")
 

@@ -29,6 +29,8 @@ def recover(
         return
     if explain and preview:
         raise VibflowError(ErrorCode.BAD_INPUT, "choose one of --explain and --preview")
+    from vibflow.steps.recovery.interrupted import interrupted_restores
+
     project = project_for(ctx)
     advisor = project.recovery
     advice = advisor.advise()
@@ -37,11 +39,19 @@ def recover(
     project.audit.append(
         "recovery_preview" if preview else "recovery_explain", result="ok", **advice.audit_facts()
     )
+    # A restore a crash left half-done comes first: resuming it is the way on.
+    stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
     if as_json:
-        emit_json(advice.payload)
+        emit_json({**advice.payload, "interrupted_restores": stopped})
         return
     from vibflow.cli import recover_render
 
+    for run in stopped:
+        typer.echo(
+            f"An interrupted restore exists: run {run['run_id']} ({run['flow']}) stopped "
+            f"part-way through {run['files_total']} file(s). Resume it with "
+            f"`{run['resume_command']}` (files edited since are asked about again).\n"
+        )
     render = recover_render.preview if preview else recover_render.explain
     typer.echo(render(advice.payload, show_all), nl=False)
 

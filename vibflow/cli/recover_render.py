@@ -112,6 +112,12 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
             "Safe checkpoint: none yet — `vibflow checkpoint create` before letting an "
             "agent loose makes full rollback possible next time."
         )
+    elif cand.get("kind") == "commit":
+        out.append(
+            f"Safe point: {cand.get('label') or 'the last commit'} — no checkpoint predates "
+            "the change, so a restore puts tracked files back as committed (untracked files "
+            "are deleted only when listed and confirmed)."
+        )
     elif cand.get("predates_change"):
         out.append(
             f"Safe checkpoint: {cand['checkpoint_id']} ({cand['created_at']}), "

@@ -208,6 +208,11 @@ def _finish(
         raise typer.Exit(int(code))
 
 
+#: Render a run (prompting at its waits on a terminal) and exit by its status: for
+#: the commands elsewhere that start runs of their own flows (restore, undo).
+finish_run = _finish
+
+
 def recap(
     ctx: typer.Context,
     run_id: str | None = typer.Argument(

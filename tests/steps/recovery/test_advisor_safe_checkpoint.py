@@ -1,5 +1,5 @@
-"""The advisor's safe checkpoint: none, or one taken after the change, means no restore
-is recommended; the newest checkpoint that predates the change is the candidate.
+"""The advisor's safe checkpoint: the newest checkpoint that predates the change is the
+candidate; with none (or only one taken after the change) the last commit is.
 
 Each scenario builds a git repository in ``tmp_path``, changes files the way a user or
 an AI agent would, and reads ``vibflow recover --explain/--preview --json`` through the
@@ -7,11 +7,13 @@ real CLI (helpers in ``vibflow_testing.advisor``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from vibflow_testing.advisor import checkpoint, commit_app, option, recover, set_memory, settle
 from vibflow_testing.cli import Cli
+from vibflow_testing.git import git
 from vibflow_testing.repo import write
 
 pytestmark = pytest.mark.cli  # every test here spawns the CLI
@@ -24,29 +26,31 @@ def _drifted(repo: Path) -> None:
     write(repo, "src/services/auth.py", "loosened\n")
 
 
-def test_no_checkpoint_means_no_restore_recommended(repo: Path, cli: Cli) -> None:
-    """Without a checkpoint: no safe candidate, partial restore shown blocked with why,
-    full rollback not offered, and the recommendation is a non-restoring level."""
+def test_no_checkpoint_offers_the_last_commit_as_the_safe_point(repo: Path, cli: Cli) -> None:
+    """Without a checkpoint: the last commit is the candidate (kind commit), both restore
+    options are offered labelled "from the last commit" (blocked only while apply is off),
+    and the text preview names it as the safe point."""
     commit_app(repo)
     set_memory(repo, explicit={"src/ui/login.py": "the form"})
     _drifted(repo)
     plan = recover(cli, "--preview")
-    assert plan["safe_checkpoint_candidate"] is None
-    assert option(plan, 4) is None
-    partial = option(plan, 3)
-    assert partial is not None
-    assert "no checkpoint" in partial["blocked_reason"]
-    assert not partial["recommended"]
-    assert plan["options"][0]["recommended"] is True
-    assert plan["options"][0]["level"] <= 2
-    assert plan["level"] <= 2
+    cand = plan["safe_checkpoint_candidate"]
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert (cand["kind"], cand["commit"], cand["checkpoint_id"]) == ("commit", head[:8], None)
+    assert cand["predates_change"] is True
+    for level in (3, 4):
+        opt = option(plan, level)
+        assert opt is not None
+        assert "from the last commit" in opt["label"]
+        assert "switched off" in opt["blocked_reason"]
+    assert "the last commit is the safe point" in plan["summary"]
     human = cli("recover", "--preview").stdout
-    assert "Cannot run now: no checkpoint" in human
+    assert f"Safe point: the last commit ({head[:8]})" in human
 
 
 def test_checkpoint_taken_after_the_change_is_not_safe(repo: Path, cli: Cli) -> None:
-    """A checkpoint taken after the agent's edits is reported but predates_change is false;
-    restore is blocked for that reason and full rollback is not offered."""
+    """A checkpoint taken after the agent's edits is not the safe point: the last commit
+    is (and the summary says no checkpoint predates the change)."""
     commit_app(repo)
     set_memory(repo, explicit={"src/ui/login.py": "the form"})
     _drifted(repo)
@@ -54,10 +58,9 @@ def test_checkpoint_taken_after_the_change_is_not_safe(repo: Path, cli: Cli) -> 
     ckpt = checkpoint(cli)
     plan = recover(cli, "--preview")
     cand = plan["safe_checkpoint_candidate"]
-    assert cand["checkpoint_id"] == ckpt
-    assert cand["predates_change"] is False
-    assert option(plan, 4) is None
-    assert "predates" in option(plan, 3)["blocked_reason"]
+    assert cand["checkpoint_id"] is None
+    assert cand["kind"] == "commit"  # that checkpoint is a copy of now: the commit is safe
+    assert ckpt not in json.dumps(plan["options"])
     assert "no checkpoint predates the change" in plan["summary"]
 
 

@@ -13,9 +13,15 @@ from vibflow.steps.recovery.options import safe_checkpoint
 # -- safe checkpoint --------------------------------------------------------------------------
 
 
-def test_no_checkpoints_no_candidate() -> None:
-    """No checkpoints: no candidate (levels 3-4 are not offered)."""
-    assert safe_checkpoint([], {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD) is None
+def test_no_checkpoints_the_last_commit_is_the_candidate() -> None:
+    """No checkpoints: the last commit is the safe point (kind commit, abbreviated id);
+    without a commit either, there is no candidate (levels 3-4 are not offered)."""
+    got = safe_checkpoint([], {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD)
+    assert got is not None
+    assert (got.kind, got.commit, got.checkpoint_id) == ("commit", HEAD[:8], None)
+    assert got.predates_change is True
+    assert got.label == f"the last commit ({HEAD[:8]})"
+    assert safe_checkpoint([], {"f.py": ts("2026-01-01T10:00:00Z")}, None) is None
 
 
 def test_newest_complete_checkpoint_before_the_change_is_selected() -> None:
@@ -33,13 +39,18 @@ def test_newest_complete_checkpoint_before_the_change_is_selected() -> None:
     assert got.metadata_complete is True
 
 
-def test_when_none_predates_the_newest_is_reported_unselected() -> None:
-    """No checkpoint before the change: the newest is reported with predates_change false."""
+def test_when_none_predates_the_last_commit_is_selected() -> None:
+    """No checkpoint before the change: the last commit is the safe point; without a
+    commit the newest checkpoint is reported with predates_change false."""
     cps = [ckpt(1, "2026-01-01T11:00:00Z"), ckpt(2, "2026-01-01T12:00:00Z")]
     got = safe_checkpoint(cps, {"f.py": ts("2026-01-01T10:00:00Z")}, HEAD)
     assert got is not None
-    assert got.checkpoint_id == cps[1].checkpoint_id
-    assert got.predates_change is False
+    assert (got.kind, got.commit, got.predates_change) == ("commit", HEAD[:8], True)
+    unborn = safe_checkpoint(cps, {"f.py": ts("2026-01-01T10:00:00Z")}, None)
+    assert unborn is not None
+    assert unborn.kind == "checkpoint"
+    assert unborn.checkpoint_id == cps[1].checkpoint_id
+    assert unborn.predates_change is False
 
 
 def test_checkpoint_at_the_exact_change_time_predates() -> None:
@@ -57,9 +68,9 @@ def test_unknown_change_time_uses_the_checkpoint_base_head() -> None:
     same = safe_checkpoint([ckpt(1, "2026-01-01T10:00:00Z")], {}, HEAD)
     other = safe_checkpoint([ckpt(1, "2026-01-01T10:00:00Z", head="b" * 40)], {}, HEAD)
     assert same is not None
-    assert same.predates_change is True
+    assert (same.kind, same.predates_change) == ("checkpoint", True)
     assert other is not None
-    assert other.predates_change is False
+    assert other.kind == "commit"  # the checkpoint does not predate: the last commit does
 
 
 def test_naive_and_bad_timestamps() -> None:
@@ -71,4 +82,4 @@ def test_naive_and_bad_timestamps() -> None:
     assert naive is not None
     assert naive.predates_change is True
     assert bad is not None
-    assert bad.predates_change is False
+    assert bad.kind == "commit"  # a checkpoint of unknown time is never the safe point
