@@ -32,6 +32,7 @@ from vibflow_testing.apply import (
     ok_json,
     option,
     start,
+    stored_option,
     to_confirm,
     tree_state,
 )
@@ -235,7 +236,7 @@ def test_without_a_checkpoint_a_full_rollback_restores_the_last_commit(repo: Pat
     assert (cand["kind"], cand["commit"]) == ("commit", head[:8])
     full = option(run, 4)
     assert "from the last commit" in full["label"]
-    assert full["deletes"] == [NEW_FILE]
+    assert stored_option(repo, run, 4)["deletes"] == [NEW_FILE]
     at = choose(repo, run, 4)
     assert at["confirmation_expected"] == f"APPLY {head[:8]}"
     confirm_run(repo, at)
