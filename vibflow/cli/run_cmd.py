@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from vibflow.engine.journal import RunRecord
     from vibflow.wiring import Project
 
+ALL_OPT = typer.Option(
+    False,
+    "--all",
+    help="At a terminal, list every file when a run explains or asks (not the first few).",
+)
+
 
 def run(
     ctx: typer.Context,
@@ -35,6 +41,7 @@ def run(
         help="Walk the flow without writing: evaluate guards, run read-only "
         "steps, skip (and list) steps that change anything.",
     ),
+    show_all: bool = ALL_OPT,
 ) -> None:
     """Start a run of FLOW and advance it until it waits, blocks, fails or ends."""
     from vibflow.engine.inputs import parse_pairs
@@ -47,7 +54,7 @@ def run(
         output.dry_run(report, as_json)
         return
     result = project.runner.start(loaded, pairs)
-    _finish(project, result, as_json)
+    _finish(project, result, as_json, show_all=show_all)
 
 
 def step(
@@ -56,13 +63,18 @@ def step(
     event: str = typer.Argument(..., help="The event to send (see the run's 'waiting for')."),
     inputs: list[str] | None = INPUT_OPT,
     as_json: bool = JSON_OPT,
+    show_all: bool = ALL_OPT,
 ) -> None:
-    """Send EVENT (with typed inputs) to a waiting run, then advance it."""
+    """Send EVENT (with typed inputs) to a waiting run, then advance it.
+
+    A list input takes comma-separated values in one --input, e.g. a recover
+    restore of only some files: --input option=OPTION_ID --input paths=a.py,src/b.py
+    """
     from vibflow.engine.inputs import parse_pairs
 
     project = project_for(ctx)
     result = project.runner.send(run_id, event, parse_pairs(inputs or []))
-    _finish(project, result, as_json)
+    _finish(project, result, as_json, show_all=show_all)
 
 
 def resume(
@@ -85,6 +97,7 @@ def resume(
         help="Re-run an interrupted step that is not known to be safe to repeat.",
     ),
     as_json: bool = JSON_OPT,
+    show_all: bool = ALL_OPT,
 ) -> None:
     """Continue an interrupted, blocked or waiting run from its last state."""
     project = project_for(ctx)
@@ -105,7 +118,7 @@ def resume(
             )
         if fork:
             result = runner.fork(hint["run_id"], hint["state"])
-            _finish(project, result, as_json)
+            _finish(project, result, as_json, show_all=show_all)
             return
         run_id = hint["run_id"]
     elif fork:
@@ -113,10 +126,10 @@ def resume(
     target = runner.pick(run_id)
     changes = _definition_changes(project, target)
     if target.status == "waiting":
-        _finish(project, target, as_json, changes=changes)
+        _finish(project, target, as_json, changes=changes, show_all=show_all)
         return
     result = runner.resume(target.run_id, rerun_step=rerun_step or _confirm_rerun(project, target))
-    _finish(project, result, as_json, changes=changes)
+    _finish(project, result, as_json, changes=changes, show_all=show_all)
 
 
 def _definition_changes(project: Project, run: RunRecord) -> dict[str, list[str]] | None:
@@ -153,12 +166,22 @@ def _finish(
     as_json: bool,
     *,
     changes: dict[str, list[str]] | None = None,
+    show_all: bool = False,
 ) -> None:
-    """Render a run, prompting at waits on a terminal; exit by its status."""
+    """Render a run, prompting at waits on a terminal; exit by its status.
+
+    Only a person at a terminal is asked (stdin and stdout both terminals, no
+    ``--json``); scripts and agents get the run as it stands and its commands.
+    """
     runner = project.runner
-    while not as_json and result.status == "waiting" and sys.stdin.isatty():
-        output.run_summary(result, False, changes=changes)
-        answer = output.prompt_wait(runner.definition_of(result), result)
+    while not as_json and result.status == "waiting" and sys.stdin.isatty() and sys.stdout.isatty():
+        output.run_summary(result, False, changes=changes, prompting=True)
+        answer = output.prompt_wait(
+            runner.definition_of(result),
+            result,
+            stored=project.run_plans.load(result.run_id),
+            show_all=show_all,
+        )
         if answer is None:
             break
         event, values = answer
