@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-_RANGE = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?$")
+_RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 
 
 class PickError(ValueError):
@@ -35,7 +35,9 @@ class Pick:
 
 
 def _tokens(answer: str) -> list[str]:
-    return [t.strip() for t in re.split(r"[,\s]+", answer) if t.strip()]
+    """Comma- or space-separated parts; ``3 - 5`` is one range."""
+    joined = re.sub(r"(?<=\d)\s*-\s*(?=\d)", "-", answer)
+    return [t for t in re.split(r"[,\s]+", joined) if t]
 
 
 @lru_cache(maxsize=64)

@@ -161,6 +161,12 @@ def guide_choice(prompt: WaitPrompt) -> Answer:
         if word in _LIST_WORDS:
             _explanation(prompt, True)
             continue
+        if not answer:
+            typer.echo(
+                f"  type a number from 1 to {len(options)} (a restore is never what Enter "
+                "picks), c to cancel or q to stop"
+            )
+            continue
         if not answer.isdigit() or not 1 <= int(answer) <= len(options):
             typer.echo(
                 f"  '{answer}' is not one of the choices; type a number from 1 to "
