@@ -208,3 +208,29 @@ def test_without_a_terminal_nothing_is_asked_and_the_paths_input_is_named(
     assert "restoring 2 file(s), 1 of them DELETED (not in the checkpoint)" in chose.stdout
     assert f"`vibflow resume {run_id} --all` lists them all" in chose.stdout
     assert "the JSON lists" not in chose.stdout
+
+
+def test_a_subset_too_large_to_send_is_asked_again(tmp_path: Path) -> None:
+    """A subset the run's context cannot carry is reported and the menu asked
+    again — the run keeps waiting at choose, nothing is restored."""
+    files = {f"src/pkg/module_number_{i:05d}.py": f"v = {i}\n" for i in range(2600)}
+    root = init_repo(tmp_path / "big", files | {"README": "r\n"})
+    assert vf(root, "checkpoint", "create").returncode == 0
+    for rel, text in files.items():
+        write(root, rel, text + "# drifted\n")
+    write(root, "README", "changed\n")
+    before = _tree(root)
+    code, text = drive(
+        root,
+        ["run", "recover"],
+        [
+            ("Which one (", "2"),  # full rollback
+            ("Which files (", "src/**"),  # every file but README: 2,600 paths
+            ("Which one (", "q"),
+        ],
+        env=APPLY,
+    )
+    assert code == 0, text
+    assert "nothing was sent, the run still waits" in text
+    assert "is waiting at 'choose'" in text
+    assert _tree(root) == before

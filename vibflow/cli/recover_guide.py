@@ -237,7 +237,7 @@ def _choose_files(prompt: WaitPrompt, option: Mapping[str, Any]) -> list[str] | 
             typer.echo(f"  all {len(paths)} file(s)")
             return []
         typer.echo(f"  {len(chosen.paths)} of {len(paths)} file(s):")
-        for line in _listing(chosen.paths, label, prompt.show_all, "all are kept"):
+        for line in _listing(chosen.paths, label, prompt.show_all, "all chosen"):
             typer.echo(line)
         return list(chosen.paths)
 

@@ -185,7 +185,17 @@ def _finish(
         if answer is None:
             break
         event, values = answer
-        result = runner.send(result.run_id, event, values)
+        try:
+            result = runner.send(result.run_id, event, values)
+        except VibflowError as exc:
+            # Refused before anything was recorded (e.g. a file subset too large
+            # for the run's context): the person at the terminal answers again
+            # instead of losing the walk-through. Anything else ends as before.
+            now = runner.get(result.run_id)
+            if (now.status, now.state) != (result.status, result.state):
+                raise
+            typer.echo(f"vibflow: {exc.message}; nothing was sent, the run still waits")
+            result = now
         changes = None
     output.run_summary(result, as_json, changes=changes)
     code = {"blocked": Outcome.REFUSED, "failed": Outcome.FAILURE, "aborted": Outcome.FAILURE}.get(
