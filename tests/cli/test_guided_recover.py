@@ -130,6 +130,7 @@ def test_three_wrong_confirmations_stop_and_leave_the_run_waiting(drifted: Path)
         [
             ("Which one (", "1"),
             ("Which files (", ""),
+            ("c cancels, q stops)", "list"),  # not a try: every file, then asked again
             ("c cancels, q stops)", "yes"),
             ("c cancels, q stops)", "APPLY"),
             ("c cancels, q stops)", "apply it"),
@@ -138,6 +139,10 @@ def test_three_wrong_confirmations_stop_and_leave_the_run_waiting(drifted: Path)
     )
     assert code == 0, text
     assert "nothing was restored after 3 tries" in text
+    assert "… and 5 more — 'list' shows them all" in text
+    after_list = text.split("Type exactly")[1]
+    assert all(m in after_list for m in MODULES)
+    assert "(1 try left)" in text
     assert "is waiting at 'confirm'" in text
     run_id = re.findall(r"run (run_[0-9a-f]{32})", text)[0]
     assert f"vibflow resume {run_id}" in text
@@ -167,13 +172,14 @@ def test_all_lists_every_file_in_the_explanation_and_the_file_list(drifted: Path
         ["run", "recover", "--all"],
         [
             ("Which one (", "4"),
+            ("Which files (", "b"),  # back to the menu
+            ("Which one (", "4"),
             ("Which files (", "q"),
-            ("Which files (", "b"),
-            ("Which one (", "q"),
         ],
         env=APPLY,
     )
     assert code == 0, text
+    assert text.count("This restores 28 file(s):") == 2
     assert "use --all to list them" not in text
     assert "more — 'list' numbers them all" not in text
     assert all(m in text for m in MODULES)
@@ -234,3 +240,19 @@ def test_a_subset_too_large_to_send_is_asked_again(tmp_path: Path) -> None:
     assert "nothing was sent, the run still waits" in text
     assert "is waiting at 'choose'" in text
     assert _tree(root) == before
+
+
+def test_cancel_at_the_confirmation_ends_the_run_without_changes(drifted: Path) -> None:
+    """`c` at the confirmation cancels: the run ends, saying nothing was changed."""
+    before = _tree(drifted)
+    code, text = drive(
+        drifted,
+        ["run", "recover"],
+        [("Which one (", "1"), ("Which files (", "src/app/m0*"), ("c cancels, q stops)", "c")],
+        env=APPLY,
+    )
+    assert code == 0, text
+    assert "Restore 9 file(s) from checkpoint" in text
+    assert "No file is deleted." in text
+    assert "finished at 'result'" in text
+    assert _tree(drifted) == before

@@ -45,6 +45,10 @@ _CANCEL_WORDS = ("c", "cancel")
 _LIST_WORDS = ("all", "list", "l")
 
 
+class _Stopped(Exception):
+    """The user typed q at a nested prompt: stop asking, the run keeps waiting."""
+
+
 def _full_plan(prompt: WaitPrompt) -> Mapping[str, Any] | None:
     """The stored plan, if it is the one this run shows."""
     shown = (prompt.public.get("plan") or {}).get("plan_id")
@@ -179,7 +183,11 @@ def guide_choice(prompt: WaitPrompt) -> Answer:
             continue
         values: dict[str, Any] = {"option": option["option_id"]}
         if option.get("level", 0) >= 3:
-            paths = _choose_files(prompt, option)
+            try:
+                paths = _choose_files(prompt, option)
+            except _Stopped:
+                typer.echo(_stop_hint(prompt.run_id))
+                return None
             if paths is None:
                 continue  # back to the menu
             if paths:
@@ -217,13 +225,15 @@ def _choose_files(prompt: WaitPrompt, option: Mapping[str, Any]) -> list[str] | 
         typer.echo(line)
     question = (
         "Which files (Enter = all; e.g. 1-5,8  src/**  *.py  !3 leaves one out; "
-        "'list' shows all, b goes back)"
+        "'list' shows all, b goes back, q stops)"
     )
     while True:
         answer = str(typer.prompt(question, default="", show_default=False)).strip()
         word = answer.lower()
         if word in ("b", "back"):
             return None
+        if word in _STOP_WORDS:
+            raise _Stopped
         if word in ("list", "l"):
             for line in _listing(paths, label, True, "", True):
                 typer.echo(line)
