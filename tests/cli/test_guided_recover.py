@@ -214,6 +214,8 @@ def test_without_a_terminal_nothing_is_asked_and_the_paths_input_is_named(
     assert "restoring 2 file(s), 1 of them DELETED (not in the checkpoint)" in chose.stdout
     assert f"`vibflow resume {run_id} --all` lists them all" in chose.stdout
     assert "the JSON lists" not in chose.stdout
+    helped = vf(drifted, "step", "--help")
+    assert "--input paths=a.py,src/b.py" in " ".join(helped.stdout.split())
 
 
 def test_a_subset_too_large_to_send_is_asked_again(tmp_path: Path) -> None:
