@@ -70,6 +70,7 @@ def test_guided_restore_of_a_subset_restores_only_the_chosen_files(drifted: Path
         [
             ("Which one (", ""),  # a restore is recommended, so Enter picks nothing
             ("Which one (", "restore"),
+            ("Which one (", "9"),
             ("Which one (", "4"),  # full rollback
             ("Which files (", "40"),
             ("Which files (", "1-3, docs/**"),
@@ -87,10 +88,11 @@ def test_guided_restore_of_a_subset_restores_only_the_chosen_files(drifted: Path
     assert "Outside what you are working on — please review (26):" in flat
     assert "use --all to list them" in flat
     asked = re.findall(r"Which one \([^\n]*", flat)
-    assert len(asked) == 3
+    assert len(asked) == 4
     assert not any("Enter =" in q for q in asked)
     assert "a restore is never what Enter picks" in flat
     assert "'restore' is not one of the choices" in flat
+    assert "'9' is not one of the choices" in flat
 
     # The files are numbered (capped at 20 with a way to see all), then narrowed.
     rows = {int(n): path for n, _letter, path in ROW.findall(flat.split("This restores")[1])}

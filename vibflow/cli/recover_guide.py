@@ -90,13 +90,18 @@ def _listing(
 # -- choose -----------------------------------------------------------------------------
 
 
+def _restores(option: Mapping[str, Any]) -> bool:
+    """Whether choosing ``option`` changes files (levels 3 and up take a sandwich)."""
+    return bool(option.get("level", 0) >= 3 or option.get("requires_sandwich"))
+
+
 def _menu(options: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = ["", "Ways back:"]
     for n, opt in enumerate(options, start=1):
         tags = []
         if opt.get("recommended"):
             tags.append("recommended")
-        if opt.get("level", 0) < 3:
+        if not _restores(opt):
             tags.append("changes no files")
         else:
             count = opt.get("affected_paths_total")
@@ -116,7 +121,7 @@ def _default_option(options: Sequence[Mapping[str, Any]]) -> int | None:
     """The recommended option's number if it changes no files; a restore is never
     what Enter picks."""
     for n, opt in enumerate(options, start=1):
-        if opt.get("recommended") and opt.get("level", 0) < 3 and not opt.get("blocked_reason"):
+        if opt.get("recommended") and not _restores(opt) and not opt.get("blocked_reason"):
             return n
     return None
 
@@ -182,7 +187,7 @@ def guide_choice(prompt: WaitPrompt) -> Answer:
             typer.echo(f"  option {answer} cannot run now: {option['blocked_reason']}")
             continue
         values: dict[str, Any] = {"option": option["option_id"]}
-        if option.get("level", 0) >= 3:
+        if _restores(option):
             try:
                 paths = _choose_files(prompt, option)
             except _Stopped:
