@@ -197,7 +197,7 @@ def test_without_a_terminal_nothing_is_asked_and_the_paths_input_is_named(
     assert started.returncode == 0, started.stderr
     assert "What happened:" not in started.stdout
     assert "Which one" not in started.stdout
-    assert "--input paths=PATH,PATH (comma-separated)" in started.stdout
+    assert "--input paths=PATH once per file" in started.stdout
     run_id = re.findall(r"run (run_[0-9a-f]{32})", started.stdout)[0]
     plan = as_json(vf(drifted, "runs", "show", run_id, "--json"))["plan"]
     full = next(o for o in plan["options"] if o["level"] == 4)
@@ -209,7 +209,9 @@ def test_without_a_terminal_nothing_is_asked_and_the_paths_input_is_named(
         "--input",
         f"option={full['option_id']}",
         "--input",
-        "paths=docs/new.md,src/app/m01.py",
+        "paths=docs/new.md",
+        "--input",
+        "paths=src/app/m01.py",
         env=APPLY,
     )
     assert chose.returncode == 0, chose.stderr
@@ -217,7 +219,7 @@ def test_without_a_terminal_nothing_is_asked_and_the_paths_input_is_named(
     assert f"`vibflow resume {run_id} --all` lists them all" in chose.stdout
     assert "the JSON lists" not in chose.stdout
     helped = vf(drifted, "step", "--help")
-    assert "--input paths=a.py,src/b.py" in " ".join(helped.stdout.split())
+    assert "--input paths=a.py --input paths=src/b.py" in " ".join(helped.stdout.split())
 
 
 def test_a_subset_too_large_to_send_is_asked_again(tmp_path: Path) -> None:

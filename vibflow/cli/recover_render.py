@@ -183,7 +183,7 @@ class RecoverRunView:
             if any(o.get("level", 0) >= 3 and not o.get("blocked_reason") for o in options):
                 out.append(
                     "  to restore only some of a restore's files, add "
-                    "--input paths=PATH,PATH (comma-separated)"
+                    "--input paths=PATH once per file"
                 )
         return out
 

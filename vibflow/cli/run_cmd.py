@@ -67,8 +67,9 @@ def step(
 ) -> None:
     """Send EVENT (with typed inputs) to a waiting run, then advance it.
 
-    A list input takes comma-separated values in one --input, e.g. a recover
-    restore of only some files: --input option=OPTION_ID --input paths=a.py,src/b.py
+    A list input repeats its key once per value (one value may also hold
+    several, comma-separated), e.g. a recover restore of only some files:
+    --input option=OPTION_ID --input paths=a.py --input paths=src/b.py
     """
     from vibflow.engine.inputs import parse_pairs
 
