@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
+
+from vibflow.engine.errors import VibflowError
 
 if TYPE_CHECKING:
     from vibflow.engine.catalog import FlowEntry
@@ -86,23 +89,47 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
     return data
 
 
+@dataclass(frozen=True)
+class WaitPrompt:
+    """What a flow's view may use to guide one wait at a terminal."""
+
+    run_id: str
+    wait: str
+    events: tuple[str, ...]
+    public: Mapping[str, Any]
+    #: The inputs the run has received so far (its context's ``inputs``).
+    inputs: Mapping[str, Any]
+    #: What the flow keeps beside the run, if anything (recover: the whole plan).
+    stored: Mapping[str, Any] | None
+    #: ``--all``: list every file instead of the first few.
+    show_all: bool
+
+
+#: A guided answer: the event to send and its inputs, or None to stop asking.
+Answer = tuple[str, dict[str, Any]] | None
+
+
 class RunView(Protocol):
     """What one flow adds to the generic run rendering, read from the run's public
     context. Each hook answers ``None`` (or no lines) for a run that is not its own;
     ``recover_render.RecoverRunView`` is the recover flow's (its plan's options, the
-    confirmation text, the apply result)."""
+    confirmation text, the apply result, and the guided choice at a terminal)."""
 
     def next_commands(
         self, run_id: str, wait: str | None, public: Mapping[str, Any]
     ) -> list[str] | None: ...
 
-    def wait_lines(self, wait: str, public: Mapping[str, Any]) -> list[str]: ...
+    def wait_lines(self, run_id: str, wait: str, public: Mapping[str, Any]) -> list[str]: ...
 
     def result_lines(self, public: Mapping[str, Any]) -> list[str]: ...
 
-    def prompts_for(self, key: str) -> bool: ...
+    def guides(self, wait: str, public: Mapping[str, Any]) -> bool:
+        """Whether this view asks the whole wait itself at a terminal."""
+        ...
 
-    def ask(self, key: str, public: Mapping[str, Any]) -> str | None: ...
+    def guide(self, prompt: WaitPrompt) -> Answer:
+        """Ask the wait at a terminal: the event and inputs to send, or None to stop."""
+        ...
 
 
 def _views() -> tuple[RunView, ...]:
@@ -133,8 +160,15 @@ def _next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
 
 
 def run_summary(
-    run: RunRecord, as_json: bool, *, changes: dict[str, list[str]] | None = None
+    run: RunRecord,
+    as_json: bool,
+    *,
+    changes: dict[str, list[str]] | None = None,
+    prompting: bool = False,
 ) -> None:
+    """One run as JSON or text. ``prompting``: the terminal is about to ask the
+    wait, so the commands to continue (and what a guiding view asks itself) are
+    left out — they are printed if the user stops."""
     data = run_json(run)
     if changes:
         data["definition_changes"] = changes
@@ -169,9 +203,11 @@ def run_summary(
         w = data["waiting_for"]
         typer.echo(f"  waiting for: {w['wait']} (events: {', '.join(w['events'])})")
         for view in views:
-            for line in view.wait_lines(w["wait"], public):
+            if prompting and view.guides(w["wait"], public):
+                continue
+            for line in view.wait_lines(run.run_id, w["wait"], public):
                 typer.echo(line)
-    for cmd in data["next_commands"]:
+    for cmd in [] if prompting else data["next_commands"]:
         typer.echo(f"  next: {cmd}")
     for view in views:
         for line in view.result_lines(public):
@@ -180,52 +216,75 @@ def run_summary(
         typer.echo(f"  recap: vibflow recap {run.run_id}")
 
 
-def prompt_wait(defn: FlowDefinition, run: RunRecord) -> tuple[str, dict[str, Any]] | None:
-    """Ask on a terminal which event to send, and its inputs."""
+def prompt_wait(
+    defn: FlowDefinition,
+    run: RunRecord,
+    *,
+    stored: Mapping[str, Any] | None = None,
+    show_all: bool = False,
+) -> Answer:
+    """Ask on a terminal which event to send, and its inputs; None to stop.
+
+    A flow's view that guides this wait asks it all itself (recover: the
+    explanation, a numbered menu, the files to restore, the confirmation);
+    otherwise the events are offered by number or name and the inputs asked
+    one by one, each re-asked until it has the declared type.
+    """
     state = defn.states[run.state]
-    events = list(state.on)
-    for number, event in enumerate(events, start=1):
-        typer.echo(f"  {number}) {event}")
-    choice = typer.prompt("Choose (number or name, empty to stop)", default="", show_default=False)
-    choice = choice.strip()
-    if not choice:
-        return None
-    if choice.isdigit() and 1 <= int(choice) <= len(events):
-        event = events[int(choice) - 1]
-    elif choice in events:
-        event = choice
-    else:
-        typer.echo(f"'{choice}' is not one of: {', '.join(events)}")
-        return prompt_wait(defn, run)
-    values: dict[str, Any] = {}
     public = _public(run)
-    views = _views()
+    wait = state.wait or ""
+    for view in _views():
+        if view.guides(wait, public):
+            inputs = run.context.get("inputs")
+            return view.guide(
+                WaitPrompt(
+                    run_id=run.run_id,
+                    wait=wait,
+                    events=tuple(state.on),
+                    public=public,
+                    inputs=inputs if isinstance(inputs, dict) else {},
+                    stored=stored,
+                    show_all=show_all,
+                )
+            )
+    events = list(state.on)
+    while True:
+        for number, event in enumerate(events, start=1):
+            typer.echo(f"  {number}) {event}")
+        choice = typer.prompt(
+            "Choose (number or name, empty to stop)", default="", show_default=False
+        ).strip()
+        if not choice:
+            return None
+        if choice.isdigit() and 1 <= int(choice) <= len(events):
+            event = events[int(choice) - 1]
+            break
+        if choice in events:
+            event = choice
+            break
+        typer.echo(f"'{choice}' is not one of: {', '.join(events)}")
+    values: dict[str, Any] = {}
     for key, type_name in state.inputs.items():
-        optional = type_name.endswith("?")
         # Optional inputs serve scripts and agents (--input); on a terminal only
-        # what is needed is asked, plus what a flow's view asks for itself.
-        if optional and (event == "cancel" or not any(v.prompts_for(key) for v in views)):
+        # what is needed is asked.
+        if type_name.endswith("?"):
             continue
-        value = _ask(key, type_name, public, optional, views)
-        if value != "":
-            values[key] = value
+        values[key] = _ask(key, type_name, f"state '{run.state}'")
     return event, values
 
 
-def _ask(
-    key: str,
-    type_name: str,
-    public: dict[str, Any],
-    optional: bool,
-    views: tuple[RunView, ...],
-) -> str:
-    """Prompt for one input; a flow's view may offer real choices instead."""
-    for view in views:
-        answer = view.ask(key, public)
-        if answer is not None:
-            return answer
-    label = f"{key} ({type_name.rstrip('?')})"
-    return str(typer.prompt(label, default="" if optional else None, show_default=False))
+def _ask(key: str, type_name: str, where: str) -> str:
+    """Prompt for one required input until the answer has the declared type."""
+    from vibflow.engine.inputs import coerce
+
+    while True:
+        value = str(typer.prompt(f"{key} ({type_name})"))
+        try:
+            coerce({key: type_name}, {key: value}, where=where)
+        except VibflowError as exc:
+            typer.echo(f"  {exc.message}; try again")
+            continue
+        return value
 
 
 def runs_table(runs: list[RunRecord], as_json: bool) -> None:

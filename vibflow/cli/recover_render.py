@@ -7,16 +7,18 @@ shows everything), and the output always states that no files were modified.
 
 :class:`RecoverRunView` is what a recover run adds to the generic run
 rendering in ``output``: its options and their ids, the exact confirmation
-text, what the restore will touch, and the apply result.
+text, what the restore will touch, and the apply result; at a terminal it
+hands the waits to ``recover_guide``, which asks them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import typer
+if TYPE_CHECKING:
+    from vibflow.cli.output import Answer, WaitPrompt
 
 TOP = 8
 
@@ -160,26 +162,34 @@ class RecoverRunView:
             ]
         return None
 
-    def wait_lines(self, wait: str, public: Mapping[str, Any]) -> list[str]:
+    def wait_lines(self, run_id: str, wait: str, public: Mapping[str, Any]) -> list[str]:
         """Under "waiting for": edits since the safety checkpoint, the restore's size,
-        and the options to choose from."""
+        and the options to choose from (and how to restore only some files)."""
         out = [
             f"  changed since the safety checkpoint: {edited} — a new safety "
             "checkpoint holds your edit; confirm again to restore over it"
             for edited in public.get("post_sandwich_edits") or []
         ]
-        if public.get("paths_total", 0) > len(public.get("paths") or []):
+        if wait == "confirmation" and "paths_total" in public:
+            deletes = (public.get("restore") or {}).get("deletes_total") or 0
             out.append(
-                f"  restoring {public['paths_total']} file(s) (the JSON lists the first "
-                f"{len(public['paths'])})"
+                f"  restoring {public['paths_total']} file(s)"
+                + (f", {deletes} of them DELETED (not in the checkpoint)" if deletes else "")
+                + f" — at a terminal, `vibflow resume {run_id} --all` lists them all"
             )
         if wait == "option":
-            for opt in (public.get("plan") or {}).get("options") or []:
+            options = (public.get("plan") or {}).get("options") or []
+            for opt in options:
                 why = opt.get("blocked_reason")
                 rec = " (recommended)" if opt.get("recommended") else ""
                 out.append(
                     f"  option {opt['option_id']}{rec}: {opt['label']}"
                     + (f" [cannot run: {why}]" if why else "")
+                )
+            if any(o.get("level", 0) >= 3 and not o.get("blocked_reason") for o in options):
+                out.append(
+                    "  to restore only some of a restore's files, add "
+                    "--input paths=PATH once per file"
                 )
         return out
 
@@ -205,33 +215,17 @@ class RecoverRunView:
         out += [f"  verify next: {cmd}" for cmd in outcome.get("verify_next") or []]
         return out
 
-    def prompts_for(self, key: str) -> bool:
-        """On a terminal the option and the confirmation are asked even when optional."""
-        return key in ("option", "confirmation")
+    def guides(self, wait: str, public: Mapping[str, Any]) -> bool:
+        """The recover waits, once their step has published what they ask about."""
+        if wait == "option":
+            return bool((public.get("plan") or {}).get("options"))
+        return wait == "confirmation" and bool(public.get("confirmation_expected"))
 
-    def ask(self, key: str, public: Mapping[str, Any]) -> str | None:
-        """The option as a numbered choice; the confirmation after saying what it restores."""
-        options = (public.get("plan") or {}).get("options") or []
-        if key == "option" and options:
-            for n, opt in enumerate(options, start=1):
-                why = opt.get("blocked_reason")
-                typer.echo(f"    {n}. {opt['label']}" + (f"  [cannot run: {why}]" if why else ""))
-            pick = str(typer.prompt("Which one (number)", default="1")).strip()
-            if pick.isdigit() and 1 <= int(pick) <= len(options):
-                return str(options[int(pick) - 1]["option_id"])
-            return pick
-        if key == "confirmation" and public.get("confirmation_expected"):
-            expected = public["confirmation_expected"]
-            files = public.get("paths") or []
-            typer.echo(
-                f"    restoring {len(files)} file(s): "
-                + ", ".join(files[:8])
-                + (" …" if len(files) > 8 else "")
-            )
-            typer.echo(f"    safety checkpoint: {public.get('sandwich_checkpoint_id')}")
-            return str(
-                typer.prompt(
-                    f"Type exactly '{expected}' to restore", default="", show_default=False
-                )
-            )
-        return None
+    def guide(self, prompt: WaitPrompt) -> Answer:
+        """At a terminal: the explanation and a numbered menu (then the files, for a
+        restore), or what the restore changes and deletes before its confirmation."""
+        from vibflow.cli import recover_guide
+
+        if prompt.wait == "option":
+            return recover_guide.guide_choice(prompt)
+        return recover_guide.guide_confirmation(prompt)

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from vibflow.engine.journal import RunRecord
     from vibflow.wiring import Project
 
+ALL_OPT = typer.Option(
+    False,
+    "--all",
+    help="At a terminal, list every file when a run explains or asks (not the first few).",
+)
+
 
 def run(
     ctx: typer.Context,
@@ -40,6 +46,7 @@ def run(
         help="Walk the flow without writing: evaluate guards, run read-only "
         "steps, skip (and list) steps that change anything.",
     ),
+    show_all: bool = ALL_OPT,
 ) -> None:
     """Start a run of FLOW and advance it until it waits, blocks, fails or ends."""
     from vibflow.engine.inputs import coerce
@@ -59,7 +66,7 @@ def run(
         output.dry_run(report, as_json)
         return
     result = project.runner.start(loaded, pairs)
-    _finish(project, result, as_json)
+    _finish(project, result, as_json, show_all=show_all)
 
 
 def step(
@@ -75,8 +82,14 @@ def step(
     ),
     inputs: list[str] | None = INPUT_OPT,
     as_json: bool = JSON_OPT,
+    show_all: bool = ALL_OPT,
 ) -> None:
-    """Send EVENT (with typed inputs) to a waiting run, then advance it."""
+    """Send EVENT (with typed inputs) to a waiting run, then advance it.
+
+    A list input repeats its key once per value (one value may also hold
+    several, comma-separated), e.g. a recover restore of only some files:
+    --input option=OPTION_ID --input paths=a.py --input paths=src/b.py
+    """
     from vibflow.engine.kinds import FINISHED
 
     project = project_for(ctx)
@@ -91,7 +104,7 @@ def step(
             f"`vibflow run {target.flow}` starts a new run.",
         )
     result = project.runner.send(run_id, event, _pairs(inputs))
-    _finish(project, result, as_json)
+    _finish(project, result, as_json, show_all=show_all)
 
 
 def _pairs(inputs: list[str] | None) -> dict[str, str | list[str]]:
@@ -121,6 +134,7 @@ def resume(
         help="Re-run an interrupted step that is not known to be safe to repeat.",
     ),
     as_json: bool = JSON_OPT,
+    show_all: bool = ALL_OPT,
 ) -> None:
     """Continue an interrupted, blocked or waiting run from its last state."""
     project = project_for(ctx)
@@ -141,7 +155,7 @@ def resume(
             )
         if fork:
             result = runner.fork(hint["run_id"], hint["state"])
-            _finish(project, result, as_json)
+            _finish(project, result, as_json, show_all=show_all)
             return
         run_id = hint["run_id"]
     elif fork:
@@ -149,10 +163,10 @@ def resume(
     target = runner.pick(run_id)
     changes = _definition_changes(project, target)
     if target.status == "waiting":
-        _finish(project, target, as_json, changes=changes)
+        _finish(project, target, as_json, changes=changes, show_all=show_all)
         return
     result = runner.resume(target.run_id, rerun_step=rerun_step or _confirm_rerun(project, target))
-    _finish(project, result, as_json, changes=changes)
+    _finish(project, result, as_json, changes=changes, show_all=show_all)
 
 
 def _definition_changes(project: Project, run: RunRecord) -> dict[str, list[str]] | None:
@@ -189,16 +203,36 @@ def _finish(
     as_json: bool,
     *,
     changes: dict[str, list[str]] | None = None,
+    show_all: bool = False,
 ) -> None:
-    """Render a run, prompting at waits on a terminal; exit by its status."""
+    """Render a run, prompting at waits on a terminal; exit by its status.
+
+    Only a person at a terminal is asked (stdin and stdout both terminals, no
+    ``--json``); scripts and agents get the run as it stands and its commands.
+    """
     runner = project.runner
-    while not as_json and result.status == "waiting" and sys.stdin.isatty():
-        output.run_summary(result, False, changes=changes)
-        answer = output.prompt_wait(runner.definition_of(result), result)
+    while not as_json and result.status == "waiting" and sys.stdin.isatty() and sys.stdout.isatty():
+        output.run_summary(result, False, changes=changes, prompting=True)
+        answer = output.prompt_wait(
+            runner.definition_of(result),
+            result,
+            stored=project.run_plans.load(result.run_id),
+            show_all=show_all,
+        )
         if answer is None:
             break
         event, values = answer
-        result = runner.send(result.run_id, event, values)
+        try:
+            result = runner.send(result.run_id, event, values)
+        except VibflowError as exc:
+            # Refused before anything was recorded (e.g. a file subset too large
+            # for the run's context): the person at the terminal answers again
+            # instead of losing the walk-through. Anything else ends as before.
+            now = runner.get(result.run_id)
+            if (now.status, now.state) != (result.status, result.state):
+                raise
+            typer.echo(f"vibflow: {exc.message}; nothing was sent, the run still waits")
+            result = now
         changes = None
     output.run_summary(result, as_json, changes=changes)
     code = {"blocked": Outcome.REFUSED, "failed": Outcome.FAILURE, "aborted": Outcome.FAILURE}.get(
