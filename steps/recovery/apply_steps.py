@@ -43,6 +43,10 @@ from vibflow.steps.recovery.services import RecoveryServices
 
 SHOWN_PATHS = 200  # paths shown in the run's JSON; the job file keeps them all
 UNSAVED = "too large for the safety checkpoint, so a restore of it could not be undone"
+NOT_STORED = (
+    "a likely secret file the checkpoint left out (it holds no copy), so it is never "
+    "deleted or overwritten"
+)
 NOT_CONFIRMED = "deleting it was not part of what you confirmed"
 
 
@@ -298,9 +302,17 @@ class _Restore:
         )
         # A file the sandwich could not hold (over the size cap) could not be put
         # back after the restore: it is left alone and reported.
-        unsaved = {s.path for s in sandwich_meta.skipped}
+        unsaved = {
+            s.path: UNSAVED
+            if s.reason == "too_large"
+            else f"{s.why}: not in the safety checkpoint, so a restore of it could not be undone"
+            for s in sandwich_meta.skipped
+        }
+        # A secret file the source checkpoint left out is absent from it, which
+        # must not read as "did not exist then": it is never deleted or overwritten.
+        unsaved.update({s.path: NOT_STORED for s in self.source.skipped if s.secret})
         pending = [
-            restore.Item(i.path, "skip", reason=UNSAVED) if i.path in unsaved else i
+            restore.Item(i.path, "skip", reason=unsaved[i.path]) if i.path in unsaved else i
             for i in pending
         ]
         edited, stale = _compare(svc.root, pending, at_sandwich)
