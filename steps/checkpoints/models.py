@@ -57,6 +57,10 @@ class CheckpointMeta(BaseModel):
     file_count: int = 0
     untracked_count: int = 0
     skipped: list[Skipped] = Field(default_factory=list)
+    unscanned_count: int = Field(
+        default=0,
+        description="new untracked files stored without a secret scan (over the scan budget)",
+    )
     metadata_complete: bool = True
     commit: str = ""
     tree: str = ""
@@ -134,6 +138,7 @@ class SecretFilesPolicy(BaseModel):
     allow: tuple[SecretPattern, ...] = DEFAULT_SECRET_ALLOW
     scan_content: bool = True
     scan_max_kb: int = Field(default=256, ge=1, le=64 * 1024)
+    scan_budget_mb: float = Field(default=4, ge=0)
     scan_generic: bool = False
 
     def fingerprint(self) -> str:

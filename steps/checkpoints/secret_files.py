@@ -30,11 +30,12 @@ from __future__ import annotations
 import bisect
 import json
 import os
+import re
 import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from fnmatch import fnmatchcase, translate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,9 +56,18 @@ CACHE_VERSION = 1
 
 
 @dataclass(frozen=True)
+class ContentVerdicts:
+    """Files left out for what they hold, and how many new files were not scanned."""
+
+    skipped: list[Skipped]
+    unscanned: int
+
+
+@dataclass(frozen=True)
 class _Candidate:
     path: str
     key: list[int]  # the stat data a cached verdict is tied to
+    size: int
 
 
 class SecretFiles:
@@ -68,7 +78,10 @@ class SecretFiles:
         self.policy = policy
         self.cache_file = cache_file
         self._names = [p.lower() for p in (*policy.names, *policy.extra_names)]
-        self._allow = [p.lower() for p in policy.allow]
+        # One search per file for the common answer ("no pattern matches"); the
+        # pattern that matched is looked up only for the few files that do.
+        self._any_name = _one_regex(self._names)
+        self._any_allowed = _one_regex([p.lower() for p in policy.allow])
 
     @property
     def fingerprint(self) -> str:
@@ -78,14 +91,21 @@ class SecretFiles:
         """The secret-file pattern ``rel`` matches (``allow`` excepted), or ``None``."""
         low = rel.lower()
         base = low.rsplit("/", 1)[-1]
-        if any(_matches(p, low, base) for p in self._allow):
+        if not _search(self._any_name, low, base) or _search(self._any_allowed, low, base):
             return None
         return next((p for p in self._names if _matches(p, low, base)), None)
 
-    def by_content(self, files: Sequence[tuple[str, os.stat_result]]) -> list[Skipped]:
-        """The ``files`` (path, lstat) in which the detectors find a secret."""
+    def by_content(
+        self, files: Sequence[tuple[str, os.stat_result]], *, every_file: bool = True
+    ) -> ContentVerdicts:
+        """Which of ``files`` (path, lstat) the detectors find a secret in.
+
+        ``every_file``: ``files`` are all the untracked files there are, so
+        cached verdicts of any other file are dropped (they were deleted or
+        became ignored); otherwise the cache only gains.
+        """
         if not self.policy.scan_content or not files:
-            return []
+            return ContentVerdicts([], 0)
         cap = self.policy.scan_max_kb * 1024
         started = time.time_ns()
         cache = self._load_cache()
@@ -99,13 +119,16 @@ class SecretFiles:
             if known is not None and known[0] == key:
                 verdicts[rel] = known
             else:
-                todo.append(_Candidate(rel, key))
-        for cand, kinds in self._scan(todo):
+                todo.append(_Candidate(rel, key, st.st_size))
+        now, later = self._within_budget(todo)
+        for cand, kinds in self._scan(now):
             if started - cand.key[1] > RACY_NS:
                 verdicts[cand.path] = [cand.key, kinds]
             else:  # judged now, but not trusted next time: scanned again then
                 verdicts[cand.path] = [None, kinds]
         cacheable = {p: v for p, v in verdicts.items() if v[0] is not None}
+        if not every_file:
+            cacheable = {**cache, **cacheable}
         if cacheable != cache:
             self._save_cache(cacheable)
         out: list[Skipped] = []
@@ -114,7 +137,19 @@ class SecretFiles:
             counted = self._counted(known[1]) if known is not None else []
             if counted:
                 out.append(Skipped(path=rel, reason="secret_content", detail=", ".join(counted)))
-        return out
+        return ContentVerdicts(out, len(later))
+
+    def _within_budget(self, todo: list[_Candidate]) -> tuple[list[_Candidate], list[_Candidate]]:
+        """(scanned now, left for a later checkpoint): the files most likely to hold
+        a secret first — configuration-like names, then the smallest."""
+        budget = int(self.policy.scan_budget_mb * 1024 * 1024)
+        ranked = sorted(todo, key=lambda c: (not _config_like(c.path), c.size, c.path))
+        used = 0
+        for n, cand in enumerate(ranked):
+            used += cand.size
+            if used > budget:
+                return ranked[:n], ranked[n:]
+        return ranked, []
 
     def _counted(self, kinds: list[str]) -> list[str]:
         if self.policy.scan_generic:
@@ -206,6 +241,38 @@ def _kinds_per_file(
         kind = span.replacement.removeprefix("[REDACTED:").removesuffix("]")
         found[bisect.bisect_right(starts, span.start) - 1].add(kind)
     return [(cand, sorted(kinds)) for (cand, _), kinds in zip(batch, found, strict=True)]
+
+
+_CONFIG_SUFFIXES = (
+    ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties",
+    ".xml", ".txt", ".sh", ".rc",
+)  # fmt: skip
+
+
+def _config_like(rel: str) -> bool:
+    base = rel.rsplit("/", 1)[-1].lower()
+    return "." not in base.lstrip(".") or base.endswith(_CONFIG_SUFFIXES)
+
+
+def _one_regex(patterns: Sequence[str]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """(name patterns, path patterns) each joined into one regex (``None``: no such
+    pattern); ``fnmatch.translate`` makes each one an anchored regex."""
+    names = [translate(p) for p in patterns if "/" not in p]
+    paths = [translate(p) for p in patterns if "/" in p]
+    return (
+        re.compile("|".join(names)) if names else None,
+        re.compile("|".join(paths)) if paths else None,
+    )
+
+
+def _search(
+    joined: tuple[re.Pattern[str] | None, re.Pattern[str] | None], low_path: str, low_base: str
+) -> bool:
+    by_name, by_path = joined
+    return bool(
+        (by_name is not None and by_name.match(low_base))
+        or (by_path is not None and by_path.match(low_path))
+    )
 
 
 def _matches(pattern: str, low_path: str, low_base: str) -> bool:

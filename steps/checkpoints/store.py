@@ -72,6 +72,7 @@ class _Snapshot:
     file_count: int
     untracked: list[str]
     skipped: list[Skipped] = field(default_factory=list)
+    unscanned: int = 0
 
 
 def _now() -> str:
@@ -151,7 +152,7 @@ class CheckpointStore:
         if progress:
             progress("listing untracked files")
         listed = self.git.z("ls-files", "-z", "--others", "--exclude-standard")
-        untracked, skipped = self._filter_untracked(listed)
+        untracked, skipped, unscanned = self._filter_untracked(listed)
         current = set(untracked)
         gone = sorted(previous - current)
         # Record every untracked file that may enter the private index *before*
@@ -191,7 +192,7 @@ class CheckpointStore:
             # harmless; leaving one out would silently drop it from checkpoints).
             self.git.run("update-index", "--add", "-z", "--stdin", stdin=gitstate.nul(new), env=env)
         tree = self.git.text("write-tree", env=env)
-        snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped)
+        snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped, unscanned)
         state.update({"untracked": untracked, "missing_tracked": sorted(missing), "tree": tree})
         return snap, state
 
@@ -202,7 +203,10 @@ class CheckpointStore:
             return len(self.git.run("ls-files", "-z", env=env).split(b"\0")) - 1
         return gitstate.index_entries(self._index)
 
-    def _filter_untracked(self, listed: list[str]) -> tuple[list[str], list[Skipped]]:
+    def _filter_untracked(
+        self, listed: list[str], *, every_file: bool = True
+    ) -> tuple[list[str], list[Skipped], int]:
+        """(included, left out, how many included were not scanned for secrets)."""
         cap = self.policy.size_cap_bytes
         fits: list[tuple[str, os.stat_result]] = []
         skipped: list[Skipped] = []
@@ -227,10 +231,10 @@ class CheckpointStore:
                 skipped.append(Skipped(path=rel, reason="too_large", size=st.st_size))
                 continue
             fits.append((rel, st))
-        secret = self.secrets.by_content(fits)
-        left_out = {s.path for s in secret}
+        found = self.secrets.by_content(fits, every_file=every_file)
+        left_out = {s.path for s in found.skipped}
         kept = [rel for rel, _ in fits if rel not in left_out]
-        return kept, sorted(skipped + secret, key=lambda s: s.path)
+        return kept, sorted(skipped + found.skipped, key=lambda s: s.path), found.unscanned
 
     def _unchanged_last(self) -> CheckpointMeta | None:
         """The last checkpoint, when nothing it covers has changed since — or ``None``.
@@ -292,7 +296,7 @@ class CheckpointStore:
             return False
         # The same rules a snapshot applies (a content verdict comes from the
         # scan cache unless the file changed since).
-        keep, now = self._filter_untracked(untracked)
+        keep, now, _ = self._filter_untracked(untracked, every_file=False)
         if keep or any(s.reason == "unreadable" for s in now):
             return False
         return sorted((s.path, s.reason) for s in now) == before
@@ -385,6 +389,7 @@ class CheckpointStore:
                 file_count=snap.file_count,
                 untracked_count=len(snap.untracked),
                 skipped=snap.skipped,
+                unscanned_count=snap.unscanned,
                 tree=snap.tree,
             )
             if progress:

@@ -59,6 +59,11 @@ def checkpoint_create(
     verb = "nothing changed since" if meta.reused else "created"
     typer.echo(f"{verb} checkpoint {meta.checkpoint_id} ({meta.file_count} files)")
     _echo_skipped(meta, shown)
+    if meta.unscanned_count:
+        typer.echo(
+            f"  {meta.unscanned_count} new untracked file(s) stored without a secret scan "
+            "(over recovery.checkpoints.secrets.scan_budget_mb); the next checkpoints scan them"
+        )
 
 
 @app.command("list")

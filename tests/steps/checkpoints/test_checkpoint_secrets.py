@@ -178,15 +178,47 @@ def test_a_file_is_judged_again_when_it_changes(tmp_path: Path) -> None:
 
 def test_only_new_or_changed_files_are_scanned_again(tmp_path: Path) -> None:
     """The scan's verdicts are kept by stat data for files older than the racy window: an
-    unchanged file is not read again (its cached verdict stands), a fresh one is."""
+    unchanged file is not read again (its cached verdict stands), a fresh one is; a
+    no-change checkpoint keeps every verdict, and a deleted file's goes."""
     root = init_repo(tmp_path / "r", {"f.txt": "1\n"})
     write(root, "old.py", f"T = '{TOKEN}'\n", old=True)
+    write(root, "other.py", "x = 1\n", old=True)
     write(root, "fresh.py", "x = 1\n")
     store = make_store(root)
+    cache_file = root / ".vibflow" / "checkpoints" / "secret_scan.json"
+
+    def cached() -> dict[str, list[object]]:
+        return json.loads(cache_file.read_text(encoding="utf-8"))["files"]  # type: ignore[no-any-return]
+
     store.create()
-    cache = json.loads((root / ".vibflow" / "checkpoints" / "secret_scan.json").read_text())
-    assert set(cache["files"]) == {"old.py"}
-    assert "github_token" in cache["files"]["old.py"][1]
+    assert set(cached()) == {"old.py", "other.py"}
+    assert "github_token" in cached()["old.py"][1]  # type: ignore[operator]
+    assert store.create().reused
+    assert set(cached()) == {"old.py", "other.py"}
+    (root / "other.py").unlink()
+    store.create()
+    assert set(cached()) == {"old.py"}
+
+
+def test_the_scan_budget_stores_the_rest_unscanned_and_a_later_checkpoint_scans_it(
+    tmp_path: Path,
+) -> None:
+    """Over the per-checkpoint scan budget, new files are stored unscanned and counted
+    (configuration-like names are scanned first); the next checkpoint scans them and a
+    file holding a token then leaves it."""
+    root = init_repo(tmp_path / "r", {"f.txt": "1\n"})
+    settings = f"# deploy settings\ntoken: {TOKEN}\n"
+    write(root, "deploy.yaml", settings)
+    write(root, "tiny.py", f"T='{TOKEN}'\n")
+    budget = (len(settings) + 1) / (1024 * 1024)
+    first = make_store(root, **secrets(scan_budget_mb=budget)).create()
+    assert reasons(first) == {"deploy.yaml": ("secret_content", "github_token")}
+    assert "tiny.py" in tree_of(root, first.commit)
+    assert first.unscanned_count == 1
+    second = make_store(root).create()
+    assert "tiny.py" not in tree_of(root, second.commit)
+    assert second.unscanned_count == 0
+    assert set(reasons(second)) == {"deploy.yaml", "tiny.py"}
 
 
 def test_a_checkpoint_with_only_left_out_secrets_changed_is_reused(tmp_path: Path) -> None:
