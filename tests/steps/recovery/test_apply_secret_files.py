@@ -18,16 +18,21 @@ from vibflow_testing.repo import write
 
 from vibflow.steps.recovery.apply_steps import NOT_STORED
 
+ALLOW_ENV = (
+    "recovery:\n  checkpoints:\n    secrets:\n      allow: [.env]\n      scan_content: false\n"
+)
 ENV = b"API_KEY=" + GHP.encode() + b"\nNAME=caf\xc3\xa9\r\nNO_NEWLINE=\xff"
 
 
-def app(repo: Path) -> str:
-    """An app committed without .env in .gitignore, memory on its intent, a checkpoint;
-    returns the checkpoint id."""
+def app(repo: Path, policy: str | None = None) -> str:
+    """An app committed without .env in .gitignore, memory on its intent, a checkpoint
+    (taken under ``policy``, when given); returns the checkpoint id."""
     write(repo, "src/app.py", "def f():\n    return 1\n")
     write(repo, "config.yaml", "x: 1\n")
     write(repo, ".gitignore", "*.log\n")
     commit_all(repo)
+    if policy is not None:
+        write(repo, ".vibflow/policy.yaml", policy)
     proc = vf(repo, "memory", "intent", "Fix the app function", "--yes")
     assert proc.returncode == 0, proc.stderr
     write(repo, ".env", ENV)
@@ -82,3 +87,27 @@ def test_a_file_left_out_for_its_token_is_not_deleted_once_the_token_is_gone(
     assert (repo / "src/app.py").read_text(encoding="utf-8") == "def f():\n    return 1\n"
     why = {s["path"]: s["why"] for s in done["result"]["skipped"]}  # type: ignore[index]
     assert why["src/local.py"] == NOT_STORED
+
+
+def test_a_secret_file_the_safety_checkpoint_left_out_is_not_overwritten(repo: Path) -> None:
+    """The source checkpoint stored .env (the policy let it in then); the safety
+    checkpoint, under today's policy, did not: restoring .env could not be undone, so it
+    is left as it is and the result gives that reason (not "too large")."""
+    ckpt = app(repo, ALLOW_ENV)
+    assert ok_json(vf(repo, "checkpoint", "show", ckpt, "--json"))["skipped"] == []
+    (repo / ".vibflow/policy.yaml").unlink()
+    time.sleep(0.05)
+    write(repo, "src/app.py", "def f():\n    return 4\n")
+    agent_env = b"API_KEY=rotated\n"
+    write(repo, ".env", agent_env)
+    run = start(repo)
+    assert ".env" in option(run, 4)["affected_paths"]
+    done = ok_json(confirm(repo, choose(repo, run, 4)))
+    assert (done["status"], done["state"]) == ("done", "result"), done
+    assert (repo / ".env").read_bytes() == agent_env
+    assert (repo / "src/app.py").read_text(encoding="utf-8") == "def f():\n    return 1\n"
+    why = {s["path"]: s["why"] for s in done["result"]["skipped"]}
+    assert why == {
+        ".env": "likely secret (its name matches .env): not in the safety checkpoint, "
+        "so a restore of it could not be undone"
+    }
