@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from vibflow_testing.cli import Cli, as_json
-from vibflow_testing.git import git
+from vibflow_testing.git import git, git_proc
 from vibflow_testing.redaction import GHP
 from vibflow_testing.repo import write
 
@@ -49,6 +49,8 @@ def test_show_and_list_name_left_out_files_and_why_not_their_content(repo: Path,
     assert "skipped .env: likely secret (its name matches .env)" in created
     assert "skipped src/conf.py: likely secret (it holds github_token)" in created
     cid = created.split()[2]
+    commit = as_json(ok(cli("checkpoint", "show", cid, "--json")))["commit"]
+    assert git_proc(repo, "show", f"{commit}:.env", check=False).returncode != 0
     shown = ok(cli("checkpoint", "show", cid)).stdout
     assert "skipped: 2 file(s) left out:" in shown
     assert "  skipped .env: likely secret (its name matches .env)" in shown

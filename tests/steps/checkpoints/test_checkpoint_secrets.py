@@ -235,6 +235,23 @@ def test_a_checkpoint_with_only_left_out_secrets_changed_is_reused(tmp_path: Pat
     assert again.meta.checkpoint_id == first.meta.checkpoint_id
 
 
+def test_an_edited_left_out_file_is_judged_again_on_the_fast_path(tmp_path: Path) -> None:
+    """A left-out file edited but still holding a token: the last checkpoint still holds
+    everything and is reused; once the token is gone the file is stored in a new one."""
+    root = init_repo(tmp_path / "r", {"f.txt": "1\n"}, old=True)
+    write(root, "conf.py", f"T = '{TOKEN}'\n", old=True)
+    store = make_store(root)
+    first = create(store)
+    write(root, "conf.py", f"T = '{TOKEN}'  # still here\n")
+    again = create(store)
+    assert again.fast
+    assert again.meta.checkpoint_id == first.meta.checkpoint_id
+    write(root, "conf.py", "T = None\n")
+    third = create(store)
+    assert not third.meta.reused
+    assert content(root, third.meta, "conf.py") == b"T = None\n"
+
+
 def test_a_changed_secret_rule_is_not_reused(tmp_path: Path) -> None:
     """A file stored under one policy is left out under a stricter one: a new checkpoint,
     not the last one reused, and the file is gone from it."""
