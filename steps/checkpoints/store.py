@@ -279,7 +279,7 @@ class CheckpointStore:
         head, clean, untracked = gitstate.parse_status(out)
         if not clean or head != last.get("head"):
             return None
-        if not self._still_skipped(untracked, last["meta"].get("skipped", [])):
+        if not self._still_skipped(untracked, _reasons(last)):
             return None
         if self._nested_repo_appeared(previous):
             return None
@@ -287,12 +287,12 @@ class CheckpointStore:
             return None  # an ignore rule outside the tree (info/exclude) changed
         return self._last_meta(git_dir, last)
 
-    def _still_skipped(self, untracked: list[str], skipped: list[Any]) -> bool:
+    def _still_skipped(self, untracked: list[str], before: list[tuple[str, str]] | None) -> bool:
         """Is every untracked file (none of them in the private index) one the last
-        checkpoint left out, for the same reason, and still to be left out?"""
+        checkpoint left out (``before``: path, reason), for the same reason, and
+        still to be left out?"""
         names = sorted(u.rstrip("/") for u in untracked if not u.startswith(".vibflow/"))
-        before = sorted((s.get("path"), s.get("reason")) for s in skipped if isinstance(s, dict))
-        if names != [path for path, _ in before]:
+        if before is None or names != [path for path, _ in before]:
             return False
         # The same rules a snapshot applies (a content verdict comes from the
         # scan cache unless the file changed since).
