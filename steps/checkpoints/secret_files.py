@@ -16,9 +16,14 @@ must not be copied there. Two rules, both policy (``recovery.checkpoints.secrets
 
 Tracked files are never judged here: tracking a file is the user's choice.
 
-Scanning costs about 0.2 s per MB, so it is bounded: files over
-``scan_max_kb`` and binary files are not scanned, and a file is scanned again
-only when its stat data changed. The verdicts are cached in a private file
+The detectors read about 1.5 MB of text a second, so scanning is bounded:
+files over ``scan_max_kb`` and binary files are not scanned, a file is
+scanned again only when its stat data changed, and one checkpoint scans at
+most ``scan_budget_mb`` of new text (configuration-like names first, then the
+smallest files); the rest is stored unscanned, counted in the checkpoint's
+``unscanned_count``, and scanned by the next checkpoints — a drift of tens of
+thousands of new files must not make the sandwich checkpoint take minutes.
+The verdicts are cached in a private file
 next to the snapshot index; a verdict is cached only for a file last modified
 well before the scan began (the racy-git rule: a same-size rewrite within the
 file system's timestamp granularity would otherwise keep a stale "clean").
@@ -45,8 +50,9 @@ from vibflow.steps.checkpoints.models import SecretFilesPolicy, Skipped
 if TYPE_CHECKING:
     from vibflow.steps.redaction.spans import Span
 
-# Kinds of finding that mark a file a secret whatever else it holds; every other
-# kind (keyword assignments, high-entropy strings, URL credentials) is generic.
+# Generic kinds of finding (keyword assignments, high-entropy strings, URL
+# credentials): they count only with `scan_generic`; every other kind — a vendor
+# token, a private key, a JWT, a bearer header — always does.
 GENERIC_KINDS = frozenset({"credential", "high_entropy", "high_entropy_hex", "url_credentials"})
 # A verdict is cached only for files last modified this long before the scan.
 RACY_NS = 2_000_000_000
