@@ -102,7 +102,11 @@ class SecretFiles:
         return next((p for p in self._names if _matches(p, low, base)), None)
 
     def by_content(
-        self, files: Sequence[tuple[str, os.stat_result]], *, every_file: bool = True
+        self,
+        files: Sequence[tuple[str, os.stat_result]],
+        *,
+        every_file: bool = True,
+        progress: Callable[[str], None] | None = None,
     ) -> ContentVerdicts:
         """Which of ``files`` (path, lstat) the detectors find a secret in.
 
@@ -112,21 +116,12 @@ class SecretFiles:
         """
         if not self.policy.scan_content or not files:
             return ContentVerdicts([], 0)
-        cap = self.policy.scan_max_kb * 1024
         started = time.time_ns()
         cache = self._load_cache()
-        verdicts: dict[str, list[Any]] = {}
-        todo: list[_Candidate] = []
-        for rel, st in files:
-            if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or st.st_size > cap:
-                continue  # links, empty files and large files are not scanned
-            key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-            known = cache.get(rel)
-            if known is not None and known[0] == key:
-                verdicts[rel] = known
-            else:
-                todo.append(_Candidate(rel, key, st.st_size))
+        verdicts, todo = self._known(files, cache)
         now, later = self._within_budget(todo)
+        if now and progress is not None:
+            progress(f"scanning {len(now)} new or changed untracked file(s) for secrets")
         for cand, kinds in self._scan(now):
             if started - cand.key[1] > RACY_NS:
                 verdicts[cand.path] = [cand.key, kinds]
@@ -144,6 +139,25 @@ class SecretFiles:
             if counted:
                 out.append(Skipped(path=rel, reason="secret_content", detail=", ".join(counted)))
         return ContentVerdicts(out, len(later))
+
+    def _known(
+        self, files: Sequence[tuple[str, os.stat_result]], cache: dict[str, list[Any]]
+    ) -> tuple[dict[str, list[Any]], list[_Candidate]]:
+        """(cached verdicts still valid, files to scan): a verdict holds while the
+        file's stat data is what it was when it was scanned."""
+        cap = self.policy.scan_max_kb * 1024
+        verdicts: dict[str, list[Any]] = {}
+        todo: list[_Candidate] = []
+        for rel, st in files:
+            if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or st.st_size > cap:
+                continue  # links, empty files and large files are not scanned
+            key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            known = cache.get(rel)
+            if known is not None and known[0] == key:
+                verdicts[rel] = known
+            else:
+                todo.append(_Candidate(rel, key, st.st_size))
+        return verdicts, todo
 
     def _within_budget(self, todo: list[_Candidate]) -> tuple[list[_Candidate], list[_Candidate]]:
         """(scanned now, left for a later checkpoint): the files most likely to hold

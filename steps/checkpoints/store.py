@@ -152,7 +152,7 @@ class CheckpointStore:
         if progress:
             progress("listing untracked files")
         listed = self.git.z("ls-files", "-z", "--others", "--exclude-standard")
-        untracked, skipped, unscanned = self._filter_untracked(listed)
+        untracked, skipped, unscanned = self._filter_untracked(listed, progress=progress)
         current = set(untracked)
         gone = sorted(previous - current)
         # Record every untracked file that may enter the private index *before*
@@ -204,7 +204,7 @@ class CheckpointStore:
         return gitstate.index_entries(self._index)
 
     def _filter_untracked(
-        self, listed: list[str], *, every_file: bool = True
+        self, listed: list[str], *, every_file: bool = True, progress: Progress | None = None
     ) -> tuple[list[str], list[Skipped], int]:
         """(included, left out, how many included were not scanned for secrets)."""
         cap = self.policy.size_cap_bytes
@@ -231,7 +231,7 @@ class CheckpointStore:
                 skipped.append(Skipped(path=rel, reason="too_large", size=st.st_size))
                 continue
             fits.append((rel, st))
-        found = self.secrets.by_content(fits, every_file=every_file)
+        found = self.secrets.by_content(fits, every_file=every_file, progress=progress)
         left_out = {s.path for s in found.skipped}
         kept = [rel for rel, _ in fits if rel not in left_out]
         return kept, sorted(skipped + found.skipped, key=lambda s: s.path), found.unscanned
