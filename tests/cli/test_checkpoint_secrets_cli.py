@@ -19,6 +19,7 @@ from vibflow.steps.redaction import redact_payload
 
 ENV_VALUE = "s3cr3t-do-not-print"
 PRIVATE_IP = "10.0.0.7"
+NO_BUDGET = "recovery:\n  checkpoints:\n    secrets:\n      scan_budget_mb: 0\n"
 
 
 def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
@@ -119,3 +120,17 @@ def test_diff_redacts_secret_shaped_file_names_as_recover_does(repo: Path, cli: 
     assert f"added     {shown}  +1 -0" in text
     assert {c["path"] for c in data["changes"]} == {shown, "README.md"}
     assert shown in recover
+
+
+def test_create_says_how_many_new_files_went_unscanned(repo: Path, cli: Cli) -> None:
+    """Over the scan budget (0 here), create says how many new files were stored without a
+    secret scan and the JSON counts them; the next checkpoint under the default scans."""
+    write(repo, ".vibflow/policy.yaml", NO_BUDGET)
+    write(repo, "notes.txt", "plain\n")
+    text = ok(cli("checkpoint", "create")).stdout
+    assert "1 new untracked file(s) stored without a secret scan" in text
+    cid = text.split()[2]
+    assert as_json(ok(cli("checkpoint", "show", cid, "--json")))["unscanned_count"] == 1
+    (repo / ".vibflow/policy.yaml").unlink()
+    write(repo, "notes.txt", "plain, edited\n")
+    assert as_json(ok(cli("checkpoint", "create", "--json")))["unscanned_count"] == 0
