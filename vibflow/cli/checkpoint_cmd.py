@@ -32,7 +32,7 @@ def _progress() -> Callable[[str], None] | None:
 
 
 def _shown(ctx: typer.Context, metas: list[CheckpointMeta]) -> list[dict[str, Any]]:
-    """The metadata as shown: message and left-out paths redacted, reasons in words."""
+    """The metadata as shown: message and left-out paths redacted."""
     from vibflow.steps.checkpoints.report import shown_metas
 
     return shown_metas(metas, project_for(ctx).root)
