@@ -2,19 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 REF_PREFIX = "refs/vibflow/checkpoints/"
 META_MARKER = "vibflow-checkpoint-v1"
 
 
+SkipReason = Literal["too_large", "nested_repo", "unreadable", "secret_name", "secret_content"]
+# Left out because the file likely holds a secret: the checkpoint has no copy, so
+# nothing restored from it may delete or overwrite that file.
+SECRET_REASONS: frozenset[str] = frozenset({"secret_name", "secret_content"})
+_WHY = {
+    "too_large": "too large",
+    "nested_repo": "nested repo",
+    "unreadable": "unreadable",
+    "secret_name": "likely secret (its name matches {detail})",
+    "secret_content": "likely secret (it holds {detail})",
+}
+
+
 class Skipped(BaseModel):
+    """An untracked file a checkpoint left out, and why (never its content)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
     path: str
-    reason: Literal["too_large", "nested_repo", "unreadable"]
+    reason: SkipReason
     size: int | None = None
+    # Which secret-name pattern matched, or which kinds of secret were found.
+    detail: str | None = None
+
+    @property
+    def secret(self) -> bool:
+        return self.reason in SECRET_REASONS
+
+    @property
+    def why(self) -> str:
+        """The reason in words."""
+        text = _WHY[self.reason]
+        if "{detail}" in text:
+            text = text.format(detail=self.detail or "the secret-file list")
+        return text
 
 
 class CheckpointMeta(BaseModel):
@@ -27,10 +57,93 @@ class CheckpointMeta(BaseModel):
     file_count: int = 0
     untracked_count: int = 0
     skipped: list[Skipped] = Field(default_factory=list)
+    unscanned_count: int = Field(
+        default=0,
+        description="new untracked files stored without a secret scan (over the scan budget)",
+    )
     metadata_complete: bool = True
     commit: str = ""
     tree: str = ""
     reused: bool = Field(default=False, description="nothing changed since this checkpoint")
+
+
+# Kept equal to policies/recovery.yaml (a test pins it): the code default serves
+# callers that have no PolicySet at hand.
+DEFAULT_SECRET_NAMES: tuple[str, ...] = (
+    # environment files
+    ".env",
+    ".env.*",
+    "*.env",
+    ".envrc",
+    # keys and certificates with their private half
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "*.jks",
+    "*.keystore",
+    "*.p8",
+    "*.ppk",
+    "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    # credential stores of common tools
+    ".netrc",
+    "_netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".htpasswd",
+    ".pgpass",
+    "credentials",
+    "credentials.json",
+    "credentials.yml",
+    "credentials.yaml",
+    "client_secret*.json",
+    "service-account*.json",
+    "secrets.json",
+    "secrets.yml",
+    "secrets.yaml",
+    "*.tfvars",
+    "*.tfstate",
+    "*.tfstate.backup",
+)
+DEFAULT_SECRET_ALLOW: tuple[str, ...] = (
+    ".env.example",
+    ".env.sample",
+    ".env.template",
+    ".env.dist",
+)
+
+
+def _check_secret_pattern(pattern: str) -> str:
+    if not pattern.strip() or pattern.startswith("/") or "\\" in pattern:
+        raise ValueError(
+            "a secret-file pattern is a file-name glob ('*.pem') or a project-relative "
+            "glob with '/' ('config/prod/*.yaml'), never empty, absolute or with '\\'"
+        )
+    return pattern
+
+
+SecretPattern = Annotated[str, AfterValidator(_check_secret_pattern)]
+
+
+class SecretFilesPolicy(BaseModel):
+    """Which untracked files a checkpoint leaves out as likely secrets."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    names: tuple[SecretPattern, ...] = DEFAULT_SECRET_NAMES
+    extra_names: tuple[SecretPattern, ...] = ()
+    allow: tuple[SecretPattern, ...] = DEFAULT_SECRET_ALLOW
+    scan_content: bool = True
+    scan_max_kb: int = Field(default=256, ge=1, le=64 * 1024)
+    scan_budget_mb: float = Field(default=4, ge=0)
+    scan_generic: bool = False
+
+    def fingerprint(self) -> str:
+        """Changes whenever a setting that decides what is left out changes."""
+        return json.dumps(self.model_dump(mode="json"), sort_keys=True)
 
 
 class CheckpointPolicy(BaseModel):
@@ -39,6 +152,7 @@ class CheckpointPolicy(BaseModel):
     keep_last: int = Field(default=50, ge=1)
     keep_days: int = Field(default=14, ge=0)
     protect_sandwiches: int = Field(default=5, ge=0)
+    secrets: SecretFilesPolicy = SecretFilesPolicy()
 
     @property
     def size_cap_bytes(self) -> int:

@@ -11,9 +11,11 @@ at the private copy.
 
 Included: tracked changes and untracked, non-ignored files, listed one by one
 (``ls-files -o``, never collapsed directories). Skipped and listed in the
-metadata: untracked files over the size cap and nested repositories. Never
-included: ignored files (``.env``), vibflow's own ``.vibflow/`` and the temp
-files a killed restore left (``.NAME.vibflow-restore-N.tmp``).
+metadata: untracked files over the size cap, nested repositories and
+untracked files that likely hold a secret (:mod:`.secret_files`: by name, or
+by what the redaction detectors find in them). Never included: ignored files,
+vibflow's own ``.vibflow/`` and the temp files a killed restore left
+(``.NAME.vibflow-restore-N.tmp``). The message is stored redacted.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from vibflow.steps.checkpoints.models import (
     FileChange,
     Skipped,
 )
+from vibflow.steps.checkpoints.report import redact_message
+from vibflow.steps.checkpoints.secret_files import SecretFiles
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git, GitError
 
@@ -70,6 +74,7 @@ class _Snapshot:
     file_count: int
     untracked: list[str]
     skipped: list[Skipped] = field(default_factory=list)
+    unscanned: int = 0
 
 
 def _now() -> str:
@@ -84,6 +89,7 @@ class CheckpointStore:
         self.dir = state_dir.resolve() / "checkpoints"
         self._index = self.dir / "index"
         self._state_file = self.dir / "snapshot.json"
+        self.secrets = SecretFiles(self.root, self.policy.secrets, self.dir / "secret_scan.json")
 
     # -- snapshots ------------------------------------------------------------
 
@@ -148,7 +154,7 @@ class CheckpointStore:
         if progress:
             progress("listing untracked files")
         listed = self.git.z("ls-files", "-z", "--others", "--exclude-standard")
-        untracked, skipped = self._filter_untracked(listed)
+        untracked, skipped, unscanned = self._filter_untracked(listed, progress=progress)
         current = set(untracked)
         gone = sorted(previous - current)
         # Record every untracked file that may enter the private index *before*
@@ -188,7 +194,7 @@ class CheckpointStore:
             # harmless; leaving one out would silently drop it from checkpoints).
             self.git.run("update-index", "--add", "-z", "--stdin", stdin=gitstate.nul(new), env=env)
         tree = self.git.text("write-tree", env=env)
-        snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped)
+        snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped, unscanned)
         state.update({"untracked": untracked, "missing_tracked": sorted(missing), "tree": tree})
         return snap, state
 
@@ -199,9 +205,12 @@ class CheckpointStore:
             return len(self.git.run("ls-files", "-z", env=env).split(b"\0")) - 1
         return gitstate.index_entries(self._index)
 
-    def _filter_untracked(self, listed: list[str]) -> tuple[list[str], list[Skipped]]:
+    def _filter_untracked(
+        self, listed: list[str], *, every_file: bool = True, progress: Progress | None = None
+    ) -> tuple[list[str], list[Skipped], int]:
+        """(included, left out, how many included were not scanned for secrets)."""
         cap = self.policy.size_cap_bytes
-        keep: list[str] = []
+        fits: list[tuple[str, os.stat_result]] = []
         skipped: list[Skipped] = []
         for rel in listed:
             if rel.startswith(".vibflow/") or is_restore_temp(rel):
@@ -209,16 +218,25 @@ class CheckpointStore:
             if rel.endswith("/"):
                 skipped.append(Skipped(path=rel.rstrip("/"), reason="nested_repo"))
                 continue
+            # Before the size: a large secret file is left out as a secret, which
+            # is what keeps a restore from ever deleting it.
+            rule = self.secrets.name_rule(rel)
+            if rule is not None:
+                skipped.append(Skipped(path=rel, reason="secret_name", detail=rule))
+                continue
             try:
-                size = (self.root / rel).lstat().st_size
+                st = (self.root / rel).lstat()
             except OSError:
                 skipped.append(Skipped(path=rel, reason="unreadable"))
                 continue
-            if size > cap:
-                skipped.append(Skipped(path=rel, reason="too_large", size=size))
+            if st.st_size > cap:
+                skipped.append(Skipped(path=rel, reason="too_large", size=st.st_size))
                 continue
-            keep.append(rel)
-        return keep, skipped
+            fits.append((rel, st))
+        found = self.secrets.by_content(fits, every_file=every_file, progress=progress)
+        left_out = {s.path for s in found.skipped}
+        kept = [rel for rel, _ in fits if rel not in left_out]
+        return kept, sorted(skipped + found.skipped, key=lambda s: s.path), found.unscanned
 
     def _unchanged_last(self) -> CheckpointMeta | None:
         """The last checkpoint, when nothing it covers has changed since — or ``None``.
@@ -230,10 +248,12 @@ class CheckpointStore:
         """
         state = self._state()
         last = state.get("last") or {}
-        if not last.get("meta") or not self._index.exists():
+        if not isinstance(last.get("meta"), dict) or not self._index.exists():
             return None
         if last.get("size_cap") != self.policy.size_cap_bytes:
             return None  # files included under the old cap may be over the new one
+        if last.get("secrets") != self.secrets.fingerprint:
+            return None  # the secret-file rules changed: files may move in or out
         if state.get("tree") is None or state["tree"] != last.get("tree"):
             return None  # the private index moved on since (a diff against the work tree)
         git_dir = self.git.git_dir()
@@ -261,7 +281,7 @@ class CheckpointStore:
         head, clean, untracked = gitstate.parse_status(out)
         if not clean or head != last.get("head"):
             return None
-        if not self._still_skipped(untracked, last.get("skipped", [])):
+        if not self._still_skipped(untracked, _reasons(last)):
             return None
         if self._nested_repo_appeared(previous):
             return None
@@ -269,19 +289,19 @@ class CheckpointStore:
             return None  # an ignore rule outside the tree (info/exclude) changed
         return self._last_meta(git_dir, last)
 
-    def _still_skipped(self, untracked: list[str], skipped: list[str]) -> bool:
+    def _still_skipped(self, untracked: list[str], before: list[tuple[str, str]] | None) -> bool:
+        """Is every untracked file (none of them in the private index) one the last
+        checkpoint left out (``before``: path, reason), for the same reason, and
+        still to be left out?"""
         names = sorted(u.rstrip("/") for u in untracked if not u.startswith(".vibflow/"))
-        if names != sorted(skipped):
+        if before is None or names != [path for path, _ in before]:
             return False
-        for name in untracked:
-            if name.endswith("/"):
-                continue  # a nested repository: skipped whatever its size
-            try:
-                if (self.root / name).lstat().st_size <= self.policy.size_cap_bytes:
-                    return False
-            except OSError:
-                return False
-        return True
+        # The same rules a snapshot applies (a content verdict comes from the
+        # scan cache unless the file changed since).
+        keep, now, _ = self._filter_untracked(untracked, every_file=False)
+        if keep or any(s.reason == "unreadable" for s in now):
+            return False
+        return sorted((s.path, s.reason) for s in now) == before
 
     def _any_now_ignored(self, paths: list[str]) -> bool:
         # "./" keeps a name starting with ":" from reading as pathspec magic.
@@ -351,11 +371,13 @@ class CheckpointStore:
             snap, state = self._snapshot(progress)
             last = state.get("last") or {}
             skipped_now = sorted(s.path for s in snap.skipped)
-            if (last.get("tree"), last.get("head"), last.get("skipped", [])) == (
-                snap.tree,
-                snap.head,
-                skipped_now,
-            ):
+            reasons_now = sorted((s.path, s.reason) for s in snap.skipped)
+            if (
+                last.get("tree"),
+                last.get("head"),
+                last.get("skipped", []),
+                _reasons(last),
+            ) == (snap.tree, snap.head, skipped_now, reasons_now):
                 existing = self._find(last.get("checkpoint_id", ""))
                 if existing is not None and reason != "sandwich":
                     self._save_state(state)
@@ -363,12 +385,13 @@ class CheckpointStore:
             meta = CheckpointMeta(
                 checkpoint_id=f"ckpt_{uuid.uuid4().hex}",
                 created_at=_now(),
-                message=message[:500],
+                message=redact_message(message, self.root),
                 reason=reason,
                 base_head=snap.head,
                 file_count=snap.file_count,
                 untracked_count=len(snap.untracked),
                 skipped=snap.skipped,
+                unscanned_count=snap.unscanned,
                 tree=snap.tree,
             )
             if progress:
@@ -390,6 +413,7 @@ class CheckpointStore:
                 "commit": commit,
                 "meta": meta.model_dump(mode="json", exclude={"commit", "reused"}),
                 "size_cap": self.policy.size_cap_bytes,
+                "secrets": self.secrets.fingerprint,
             }
             self._save_state(state)
             # Growth stays bounded: every new checkpoint applies the retention policy.
@@ -465,6 +489,18 @@ def tree_diff(git: Git, old: str, new: str) -> list[FileChange]:
         )
         for c in diffs.tree_to_tree(git, old, new)
     ]
+
+
+def _reasons(last: dict[str, Any]) -> list[tuple[str, str]] | None:
+    """(path, reason) of each file the last checkpoint left out, from its saved meta."""
+    meta = last.get("meta")
+    if not isinstance(meta, dict) or not isinstance(meta.get("skipped", []), list):
+        return None
+    return sorted(
+        (str(s.get("path")), str(s.get("reason")))
+        for s in meta.get("skipped", [])
+        if isinstance(s, dict)
+    )
 
 
 _ID = re.compile(r"ckpt_[0-9a-f]{32}")

@@ -54,6 +54,10 @@ from vibflow.steps.recovery.services import RecoveryServices
 
 _HEX = re.compile(r"[0-9a-f]{7,64}")
 UNSAVED = "too large for the safety checkpoint, so a restore of it could not be undone"
+NOT_STORED = (
+    "a likely secret file the checkpoint left out (it holds no copy), so it is never "
+    "deleted or overwritten"
+)
 NOT_CONFIRMED = "deleting it was not part of what you confirmed"
 
 
@@ -171,7 +175,11 @@ class RestoreSteps:
                     },
                     audit={"result": "busy"},
                 )
-        return _Restore(svc, ctx, job, lease, source, sandwich_meta).run(paths)
+        not_stored: frozenset[str] = frozenset()
+        if job.source_kind != "commit":
+            held = svc.checkpoints.get(job.from_checkpoint or "")
+            not_stored = frozenset(s.path for s in held.skipped if s.secret)
+        return _Restore(svc, ctx, job, lease, source, sandwich_meta, not_stored).run(paths)
 
     # -- guards on the transition into apply ------------------------------------------
 
@@ -287,8 +295,12 @@ class _Restore:
         lease: Lease,
         source: str,
         sandwich_meta: CheckpointMeta,
+        not_stored: frozenset[str] = frozenset(),
     ) -> None:
+        """``source`` is the commit files are read from; ``not_stored`` the secret
+        files its checkpoint left out."""
         self.svc = svc
+        self.not_stored = not_stored
         self.ctx = ctx
         self.job = job
         self.lease = lease
@@ -334,9 +346,17 @@ class _Restore:
         )
         # A file the sandwich could not hold (over the size cap) could not be put
         # back after the restore: it is left alone and reported.
-        unsaved = {s.path for s in sandwich_meta.skipped}
+        unsaved = {
+            s.path: UNSAVED
+            if s.reason == "too_large"
+            else f"{s.why}: not in the safety checkpoint, so a restore of it could not be undone"
+            for s in sandwich_meta.skipped
+        }
+        # A secret file the source checkpoint left out is absent from it, which
+        # must not read as "did not exist then": it is never deleted or overwritten.
+        unsaved.update(dict.fromkeys(self.not_stored, NOT_STORED))
         pending = [
-            restore.Item(i.path, "skip", reason=UNSAVED) if i.path in unsaved else i
+            restore.Item(i.path, "skip", reason=unsaved[i.path]) if i.path in unsaved else i
             for i in pending
         ]
         edited, stale = _compare(svc.root, pending, at_sandwich, lease.renew_if_due)

@@ -186,7 +186,9 @@ def test_policy_cap_skips_and_reports_large_untracked_files(repo: Path, cli: Cli
     assert "skipped big.bin: too large" in text.stdout
     cid = text.stdout.split()[2]
     data = as_json(ok(cli("checkpoint", "show", cid, "--json")))
-    assert data["skipped"] == [{"path": "big.bin", "reason": "too_large", "size": 20_000}]
+    assert data["skipped"] == [
+        {"path": "big.bin", "reason": "too_large", "size": 20_000, "detail": None}
+    ]
     assert tree_paths(repo, data["commit"]) == {"README.md", "small.txt"}
 
 

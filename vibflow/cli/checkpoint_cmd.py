@@ -31,8 +31,17 @@ def _progress() -> Callable[[str], None] | None:
     return show
 
 
-def _meta_json(meta: CheckpointMeta) -> dict[str, Any]:
-    return meta.model_dump(mode="json")
+def _shown(ctx: typer.Context, metas: list[CheckpointMeta]) -> list[dict[str, Any]]:
+    """The metadata as shown: message and left-out paths redacted."""
+    from vibflow.steps.checkpoints.report import shown_metas
+
+    return shown_metas(metas, project_for(ctx).root)
+
+
+def _echo_skipped(meta: CheckpointMeta, shown: dict[str, Any]) -> None:
+    """One line per file left out: its (redacted) path and why, never its content."""
+    for s, safe in zip(meta.skipped, shown["skipped"], strict=True):
+        typer.echo(f"  skipped {safe['path']}: {s.why}")
 
 
 @app.command("create")
@@ -43,28 +52,38 @@ def checkpoint_create(
 ) -> None:
     """Snapshot tracked changes and untracked files (ignored files never)."""
     meta = project_for(ctx).checkpoints.create(message, progress=_progress())
+    (shown,) = _shown(ctx, [meta])
     if as_json:
-        emit_json(_meta_json(meta))
+        emit_json(shown)
         return
     verb = "nothing changed since" if meta.reused else "created"
     typer.echo(f"{verb} checkpoint {meta.checkpoint_id} ({meta.file_count} files)")
-    for s in meta.skipped:
-        typer.echo(f"  skipped {s.path}: {s.reason.replace('_', ' ')}")
+    _echo_skipped(meta, shown)
+    if meta.unscanned_count:
+        typer.echo(
+            f"  {meta.unscanned_count} new untracked file(s) stored without a secret scan "
+            "(over recovery.checkpoints.secrets.scan_budget_mb); the next checkpoints scan them"
+        )
 
 
 @app.command("list")
 def checkpoint_list(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """All checkpoints, oldest first, and the space only they keep alive."""
+    from vibflow.steps.checkpoints.report import left_out_summary
+
     store = project_for(ctx).checkpoints
     metas = store.all()
     size = store.size_bytes() if metas else 0
+    shown = _shown(ctx, metas)
     if as_json:
-        emit_json({"checkpoints": [_meta_json(m) for m in metas], "store_bytes": size})
+        emit_json({"checkpoints": shown, "store_bytes": size})
         return
     if not metas:
         typer.echo('no checkpoints yet — `vibflow checkpoint create -m "before the agent"`')
-    for m in metas:
-        typer.echo(f"{m.checkpoint_id}  {m.created_at}  {m.reason:<10} {m.message}")
+    for m, data in zip(metas, shown, strict=True):
+        left_out = left_out_summary(m.skipped)
+        tail = f"  ({left_out})" if left_out else ""
+        typer.echo(f"{m.checkpoint_id}  {m.created_at}  {m.reason:<10} {data['message']}{tail}")
     if metas:
         typer.echo(f"{len(metas)} checkpoint(s); {size / 1024:.0f} KiB kept alive only by them")
 
@@ -90,11 +109,16 @@ def checkpoint_prune(
 def checkpoint_show(ctx: typer.Context, checkpoint_id: str, as_json: bool = JSON_OPT) -> None:
     """One checkpoint's metadata."""
     meta = project_for(ctx).checkpoints.get(checkpoint_id)
+    (shown,) = _shown(ctx, [meta])
     if as_json:
-        emit_json(_meta_json(meta))
+        emit_json(shown)
         return
-    for key, value in _meta_json(meta).items():
-        typer.echo(f"{key}: {value}")
+    for key, value in shown.items():
+        if key == "skipped":
+            typer.echo(f"skipped: {len(value)} file(s) left out" + (":" if value else ""))
+            _echo_skipped(meta, shown)
+        else:
+            typer.echo(f"{key}: {value}")
 
 
 @app.command("diff")
@@ -105,19 +129,17 @@ def checkpoint_diff(
     as_json: bool = JSON_OPT,
 ) -> None:
     """What changed from checkpoint A to B (or to the working tree)."""
-    changes = project_for(ctx).checkpoints.diff(a, b)
+    from vibflow.steps.checkpoints.report import shown_diff
+
+    project = project_for(ctx)
+    # File names are redacted as the recover payload's are (a secret-shaped name).
+    shown = shown_diff(a, b, project.checkpoints.diff(a, b), project.root)
     if as_json:
-        emit_json(
-            {
-                "from": a,
-                "to": b or "working_tree",
-                "changes": [c.model_dump(mode="json") for c in changes],
-            }
-        )
+        emit_json(shown)
         return
-    if not changes:
+    if not shown["changes"]:
         typer.echo("no changes")
-    for c in changes:
-        counts = "binary" if c.binary else f"+{c.added_lines or 0} -{c.deleted_lines or 0}"
-        old = f" (from {c.old_path})" if c.old_path else ""
-        typer.echo(f"{c.status:<9} {c.path}{old}  {counts}")
+    for c in shown["changes"]:
+        counts = "binary" if c["binary"] else f"+{c['added_lines'] or 0} -{c['deleted_lines'] or 0}"
+        old = f" (from {c['old_path']})" if c["old_path"] else ""
+        typer.echo(f"{c['status']:<9} {c['path']}{old}  {counts}")

@@ -42,12 +42,14 @@ def test_an_included_file_ignored_via_core_excludes_file_leaves_the_next_checkpo
     """An included untracked file newly ignored by core.excludesFile is dropped, not reused."""
     root = old_repo(tmp_path / "r", {"f.txt": "1\n"})
     store = make_store(root)
-    write(root, "secret.key", "k\n")
+    # Not a secret-shaped name (those are never included, ignored or not).
+    write(root, "local.dat", "k\n")
     first = create(store)
-    excludes = write(tmp_path, "global-ignore", "*.key\n")
+    assert "local.dat" in tree_of(root, first.meta.commit)
+    excludes = write(tmp_path, "global-ignore", "*.dat\n")
     run_git(root, "config", "core.excludesFile", str(excludes))
     out = create(store)
-    assert "secret.key" not in tree_of(root, out.meta.commit)
+    assert "local.dat" not in tree_of(root, out.meta.commit)
     assert_same_answer(root, store, first.meta, out, skipped=[])
 
 
