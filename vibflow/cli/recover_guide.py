@@ -26,7 +26,7 @@ import typer
 from vibflow.cli.file_pick import PickError, pick
 
 if TYPE_CHECKING:
-    from vibflow.cli.output import Answer, WaitPrompt
+    from vibflow.cli.views import Answer, WaitPrompt
 
 #: Files listed before "… and N more" unless --all (or 'list' at the prompt).
 SHOWN = 20

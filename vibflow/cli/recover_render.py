@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from vibflow.cli.output import Answer, WaitPrompt
+    from vibflow.cli.views import Answer, WaitPrompt
 
 TOP = 8
 

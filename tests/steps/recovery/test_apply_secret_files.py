@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from vibflow_testing.apply import choose, commit_all, confirm, ok_json, option, start
+from vibflow_testing.apply import choose, commit_all, confirm, ok_json, start, stored_option
 from vibflow_testing.cli import vf
 from vibflow_testing.redaction import GHP
 from vibflow_testing.repo import write
@@ -43,7 +43,7 @@ def full_rollback(repo: Path, deleted: str) -> dict[str, object]:
     """Run recover, choose the full rollback (which lists ``deleted`` for deletion) and
     confirm it; returns the finished run."""
     run = start(repo)
-    assert deleted in option(run, 4)["deletes"]
+    assert deleted in stored_option(repo, run, 4)["deletes"]
     at = choose(repo, run, 4)
     done = ok_json(confirm(repo, at))
     assert (done["status"], done["state"]) == ("done", "result"), done
@@ -101,7 +101,7 @@ def test_a_secret_file_the_safety_checkpoint_left_out_is_not_overwritten(repo: P
     agent_env = b"API_KEY=rotated\n"
     write(repo, ".env", agent_env)
     run = start(repo)
-    assert ".env" in option(run, 4)["affected_paths"]
+    assert ".env" in stored_option(repo, run, 4)["affected_paths"]
     done = ok_json(confirm(repo, choose(repo, run, 4)))
     assert (done["status"], done["state"]) == ("done", "result"), done
     assert (repo / ".env").read_bytes() == agent_env
