@@ -47,8 +47,20 @@ def plan(
     zone = infer_zone(signals.changed, memory, categories, commits)
     candidates = [] if degraded else labels
     candidate = safe_checkpoint(signals.checkpoints, signals.mtimes, signals.head)
+    base = signals.base
+    held = (
+        base.holds
+        if base is not None
+        and candidate is not None
+        and base.checkpoint_id == candidate.checkpoint_id
+        else None
+    )
     options = build_options(
-        signals.changed, candidates, candidate, apply_blocked_reason=apply_blocked_reason
+        signals.changed,
+        candidates,
+        candidate,
+        apply_blocked_reason=apply_blocked_reason,
+        held=held,
     )
     narrowed = any(z.source != "diff_fallback" for z in zone)
     notes = []

@@ -1,9 +1,12 @@
 """Collect what recovery planning looks at — read-only.
 
-git diff against HEAD (renames followed, names exact with ``-z``), untracked
-files one by one, recent commits on HEAD, checkpoints, memory (explicit
-relevant files, intent and its freshness, recent patch targets), and path
-categories from policy. Nothing here writes to the work tree or to git.
+git diff against HEAD (renames followed, names exact with ``-z``; a file moved
+without git pairs with its exact copy), untracked files one by one, the safe
+checkpoint's differences from HEAD (so a file it held and the agent deleted is
+a change too, and a restore's deletions are judged against it), recent commits
+on HEAD, checkpoints, memory (explicit relevant files, intent and its
+freshness, recent patch targets), and path categories from policy. Nothing
+here writes to the work tree or to git.
 
 Recent commits cost one ``git log`` bounded in commits and age, on HEAD's
 first-parent line (a merge counts as the one commit that brought its files
@@ -30,6 +33,7 @@ from typing import Any
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.models import ChangedFile
+from vibflow.steps.recovery.options import safe_checkpoint
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
@@ -54,6 +58,22 @@ class Signals:
     intent: str | None
     intent_stale: bool
     commits: list[RecentCommit] = field(default_factory=list)  # newest first
+    #: The safe checkpoint the changes were also compared with, if one predates them.
+    base: CheckpointBase | None = None
+
+
+@dataclass(frozen=True)
+class CheckpointBase:
+    """How the safe checkpoint differs from HEAD, by name: enough to tell, for any
+    changed path, whether the checkpoint holds it (a restore writes it) or not (a
+    restore deletes it), without listing the whole checkpoint."""
+
+    checkpoint_id: str
+    added: frozenset[str]  # in the checkpoint, not in HEAD (untracked then, or staged)
+    removed: frozenset[str]  # in HEAD, not in the checkpoint (deleted then)
+
+    def holds(self, path: str, in_head: bool) -> bool:
+        return path in self.added if not in_head else path not in self.removed
 
 
 def memory_signals(view: Any) -> tuple[MemorySignals, str | None, bool]:
@@ -205,9 +225,10 @@ def collect(
     categories: Mapping[str, Sequence[str]],
     generated: Any,
     scratch_index: Path,
+    corrections: Mapping[str, str] | None = None,
 ) -> Signals:
     head = git.head()
-    # The three listings are independent reads: run side by side, git works on
+    # The listings are independent reads: run side by side, git works on
     # the other core while this process parses and waits.
     with ThreadPoolExecutor(3, "vibflow-signals") as pool:
         diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, head or diffs.EMPTY_TREE)
@@ -216,6 +237,7 @@ def collect(
         tracked = diffing.result()
         untracked = [p for p in listing.result() if not p.startswith(".vibflow/")]
         found_commits = logging.result()
+    tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
     changed: list[ChangedFile] = []
     for c in tracked:
         changed.append(
@@ -252,10 +274,58 @@ def collect(
             mtimes[item.path] = (root / item.path).lstat().st_mtime
         except OSError:
             continue  # deleted: no time of its own
+    # The checkpoint is chosen on the changes against HEAD alone, exactly as the
+    # planner chooses it (same inputs), so both name the same one.
+    candidate = safe_checkpoint(checkpoints, mtimes, head)
+    base = None
+    if candidate is not None and candidate.predates_change and candidate.metadata_complete:
+        meta = next(m for m in checkpoints if m.checkpoint_id == candidate.checkpoint_id)
+        base, lost = since_checkpoint(root, git, head, meta, changed)
+        if meta.base_head != head:
+            # Commits since the checkpoint differ from it too; they are not drift.
+            lost = []
+        changed += [_changed(p, s, None, None, None, False, categories, generated) for p, s in lost]
     mem, intent, stale = memory_signals(memory_view)
+    if corrections:
+        mem = replace(mem, corrections=dict(corrections))
     set_at, anchor = intent_anchor(memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
-    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits)
+    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base)
+
+
+def since_checkpoint(
+    root: Path,
+    git: Git,
+    head: str | None,
+    meta: CheckpointMeta,
+    changed: Sequence[ChangedFile],
+) -> tuple[CheckpointBase, list[tuple[str, str]]]:
+    """How the checkpoint differs from HEAD, and the changes since the checkpoint that
+    the diff against HEAD cannot see: a file the checkpoint held beyond HEAD (an
+    untracked ``.env``, a new module) that is gone now is ``deleted``; a file whose
+    uncommitted edit the checkpoint held and that equals HEAD again is ``modified``.
+
+    One ``diff-tree`` of HEAD against the checkpoint (its cost grows with what they
+    differ in, not with the project), then one ``lstat`` per file the checkpoint
+    held beyond HEAD and the listing above does not name.
+    """
+    delta = diffs.names_between(git, head or diffs.EMPTY_TREE, meta.tree or meta.commit)
+    added = frozenset(c.path for c in delta if c.status == "added")
+    removed = frozenset(c.path for c in delta if c.status == "deleted")
+    listed = {c.path for c in changed} | {c.old_path for c in changed if c.old_path}
+    lost: list[tuple[str, str]] = []
+    for c in delta:
+        if c.path in listed or c.path.startswith(".vibflow/"):
+            continue
+        if c.status == "added":
+            try:
+                (root / c.path).lstat()
+            except (FileNotFoundError, NotADirectoryError):
+                lost.append((c.path, "deleted"))
+            # Present but not listed: ignored since — not vibflow's to judge.
+        elif c.status in ("modified", "type_changed"):
+            lost.append((c.path, "modified"))  # back to HEAD's content: the edit is lost
+    return CheckpointBase(meta.checkpoint_id, added, removed), lost
 
 
 def _changed(
