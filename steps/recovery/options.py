@@ -10,7 +10,7 @@ the most useful one that can actually run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 
 from vibflow.steps.checkpoints.models import CheckpointMeta
@@ -91,6 +91,8 @@ def build_options(
     *,
     apply_blocked_reason: str | None,
     held: Callable[[str, bool], bool] | None = None,
+    unsaved: Collection[str] = (),
+    settled: Collection[str] = (),
 ) -> list[RecoveryOption]:
     """All options, the recommended one first (marked ``recommended``).
 
@@ -121,15 +123,28 @@ def build_options(
     n = len(drift)
     holds = held or (lambda _path, in_head: in_head)
 
+    left_out = set(unsaved)
+    same = set(settled)
+
     def touched(changes: Sequence[ChangedFile]) -> tuple[list[str], list[str], str]:
-        paths = list(dict.fromkeys(p for c in changes for p, _ in sides(c)))
-        gone = list(
-            dict.fromkeys(p for c in changes for p, in_head in sides(c) if not holds(p, in_head))
-        )
-        put_back = len(paths) - len(gone)
-        impact = f"{len(paths)} path(s) changed: {put_back} restored"
+        pairs = [(p, in_head) for c in changes for p, in_head in sides(c)]
+        kept = [
+            (p, in_head)
+            for p, in_head in pairs
+            if p not in left_out and not (p in same and holds(p, in_head))
+        ]
+        paths = list(dict.fromkeys(p for p, _ in kept))
+        gone = list(dict.fromkeys(p for p, in_head in kept if not holds(p, in_head)))
+        impact = f"{len(paths)} path(s) changed: {len(paths) - len(gone)} restored"
         if gone:
             impact += f", {len(gone)} deleted (not in the checkpoint)"
+        every = {p for p, _ in pairs}
+        skipped = len(every & left_out)
+        if skipped:
+            impact += f"; {skipped} left as they are (the checkpoint could not hold them)"
+        already = len(every - left_out - set(paths))
+        if already:
+            impact += f"; {already} already as the checkpoint holds them"
         return paths, gone, impact
 
     options = [
@@ -142,12 +157,13 @@ def build_options(
     ]
     if drift_changes:
         drift_paths, drift_gone, drift_impact = touched(drift_changes)
+        review = list(dict.fromkeys(p for c in drift_changes for p, _ in sides(c)))
         options.append(
             RecoveryOption(
                 level=2,
                 label=f"Targeted repair — review the {n} file(s) outside your intent "
                 "and fix or revert them yourself.",
-                affected_paths=drift_paths,
+                affected_paths=review,
                 estimated_impact="you edit the files; vibflow changes nothing",
             )
         )

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from vibflow.engine.errors import VibflowError
+from vibflow.steps.checkpoints import restore
 from vibflow.steps.checkpoints.models import CheckpointMeta
-from vibflow.steps.recovery.models import ChangedFile
+from vibflow.steps.recovery.models import ChangedFile, SafeCheckpointCandidate
 from vibflow.steps.recovery.options import safe_checkpoint
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of
 from vibflow.steps.workspace import diffs
@@ -71,6 +72,8 @@ class CheckpointBase:
     checkpoint_id: str
     added: frozenset[str]  # in the checkpoint, not in HEAD (untracked then, or staged)
     removed: frozenset[str]  # in HEAD, not in the checkpoint (deleted then)
+    unsaved: frozenset[str] = frozenset()  # left out of it (too large, unreadable)
+    settled: frozenset[str] = frozenset()  # changed since HEAD, but as it holds them
 
     def holds(self, path: str, in_head: bool) -> bool:
         return path in self.added if not in_head else path not in self.removed
@@ -274,23 +277,95 @@ def collect(
             mtimes[item.path] = (root / item.path).lstat().st_mtime
         except OSError:
             continue  # deleted: no time of its own
-    # The checkpoint is chosen on the changes against HEAD alone, exactly as the
-    # planner chooses it (same inputs), so both name the same one.
-    candidate = safe_checkpoint(checkpoints, mtimes, head)
-    base = None
-    if candidate is not None and candidate.predates_change and candidate.metadata_complete:
-        meta = next(m for m in checkpoints if m.checkpoint_id == candidate.checkpoint_id)
-        base, lost = since_checkpoint(root, git, head, meta, changed)
-        if meta.base_head != head:
-            # Commits since the checkpoint differ from it too; they are not drift.
-            lost = []
-        changed += [_changed(p, s, None, None, None, False, categories, generated) for p, s in lost]
+    base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes)
+    changed += [_changed(p, s, None, None, None, False, categories, generated) for p, s in lost]
     mem, intent, stale = memory_signals(memory_view)
     if corrections:
         mem = replace(mem, corrections=dict(corrections))
     set_at, anchor = intent_anchor(memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
     return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base)
+
+
+def against_checkpoint(
+    root: Path,
+    git: Git,
+    head: str | None,
+    checkpoints: Sequence[CheckpointMeta],
+    changed: Sequence[ChangedFile],
+    mtimes: dict[str, float],
+) -> tuple[CheckpointBase | None, list[tuple[str, str]]]:
+    """The safe checkpoint's differences from HEAD, and the changes only it shows.
+
+    The checkpoint is chosen exactly as the planner chooses it (the same function
+    on the same ``mtimes``), so both name the same one. A file deleted since the
+    checkpoint has no time of its own, so a deletion only the checkpoint shows
+    (an untracked file it held) is timed by the folder it was in — the folder
+    records when an entry left it. Those times join ``mtimes`` (the planner sees
+    them too), which is what lets a deletion alone make the checkpoint predate
+    the change.
+    """
+    candidate = safe_checkpoint(checkpoints, mtimes, head)
+    meta = _probe(checkpoints, candidate, head)
+    if meta is None:
+        return None, []
+    base, lost = since_checkpoint(root, git, head, meta, changed)
+    if meta.base_head != head:
+        lost = []  # commits since the checkpoint differ from it too: not drift
+    for path, status in lost:
+        if status == "deleted":
+            mtimes[path] = _folder_time(root, path)
+    if lost:
+        chosen = safe_checkpoint(checkpoints, mtimes, head)
+        if chosen is None or chosen.checkpoint_id != meta.checkpoint_id:
+            meta = _probe(checkpoints, chosen, head, newest_only=False)
+            if meta is None:
+                return None, []
+            base, lost = since_checkpoint(root, git, head, meta, changed)
+            if meta.base_head != head:
+                lost = []
+    return base, lost
+
+
+def _probe(
+    checkpoints: Sequence[CheckpointMeta],
+    candidate: SafeCheckpointCandidate | None,
+    head: str | None,
+    *,
+    newest_only: bool = True,
+) -> CheckpointMeta | None:
+    """The checkpoint to compare with: the candidate when it predates the change;
+    otherwise (``newest_only``) the newest complete one taken on this HEAD, which
+    may hold a file deleted since that makes it predate the change after all.
+
+    ``None`` when there is none, or the candidate is not a vibflow checkpoint (the
+    last commit as the safe point: HEAD is the source, and the diff against it
+    says it all).
+    """
+    if candidate is None:
+        return None
+    if candidate.predates_change and candidate.metadata_complete:
+        return next((m for m in checkpoints if m.checkpoint_id == candidate.checkpoint_id), None)
+    if not newest_only:
+        return None
+    usable = [
+        m
+        for m in checkpoints
+        if m.metadata_complete and m.reason != "sandwich" and m.base_head == head
+    ]
+    return max(usable, key=lambda m: m.created_at, default=None)
+
+
+def _folder_time(root: Path, path: str) -> float:
+    """When the nearest existing folder above ``path`` last changed its entries."""
+    folder = (root / path).parent
+    while True:
+        try:
+            return folder.lstat().st_mtime
+        except OSError:
+            if folder in (root, folder.parent):
+                return 0.0
+            folder = folder.parent
 
 
 def since_checkpoint(
@@ -325,7 +400,50 @@ def since_checkpoint(
             # Present but not listed: ignored since — not vibflow's to judge.
         elif c.status in ("modified", "type_changed"):
             lost.append((c.path, "modified"))  # back to HEAD's content: the edit is lost
-    return CheckpointBase(meta.checkpoint_id, added, removed), lost
+    unsaved = frozenset(s.path for s in meta.skipped)
+    settled = _as_held(root, git, meta, changed)
+    return CheckpointBase(meta.checkpoint_id, added, removed, unsaved, settled), lost
+
+
+#: Filesystems that keep coarse times (FAT: 2 s) may date a later edit earlier.
+_SLACK_SECONDS = 2.0
+
+
+def _as_held(
+    root: Path, git: Git, meta: CheckpointMeta, changed: Sequence[ChangedFile]
+) -> frozenset[str]:
+    """The changed files the checkpoint holds exactly as they are now (content and
+    mode, as the restore itself judges it), so a restore would not touch them:
+    uncommitted work from before it was taken. Only files last written before it
+    (with some slack) are read; one ``ls-tree`` says what it holds for them."""
+    made = _epoch(meta.created_at)
+    if made is None:
+        return frozenset()
+    maybe: list[str] = []
+    for c in changed:
+        if c.generated or c.status in ("deleted", "renamed"):
+            continue  # a deletion or a move is never as the checkpoint holds it
+        try:
+            if (root / c.path).lstat().st_mtime <= made + _SLACK_SECONDS:
+                maybe.append(c.path)
+        except OSError:
+            continue
+    if not maybe:
+        return frozenset()
+    held = restore.plan(git, meta.commit or meta.tree, maybe)
+    return frozenset(
+        i.path
+        for i in held
+        if i.action == "write" and restore.Current.read(root, i.path).is_object(i)
+    )
+
+
+def _epoch(ts: str) -> float | None:
+    try:
+        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
 
 
 def _changed(
