@@ -430,12 +430,34 @@ def _as_held(
             continue
     if not maybe:
         return frozenset()
-    held = restore.plan(git, meta.commit or meta.tree, maybe)
+    held = _held_items(git, meta.commit or meta.tree, maybe)
     return frozenset(
         i.path
         for i in held
         if i.action == "write" and restore.Current.read(root, i.path).is_object(i)
     )
+
+
+#: Past this many paths, one listing of the whole tree beats naming them: git
+#: matches every entry against every pathspec (20,000 names: 7 s; the listing: 0.06 s).
+_PATHSPECS_MAX = 256
+
+
+def _held_items(git: Git, treeish: str, paths: list[str]) -> list[restore.Item]:
+    """What ``treeish`` holds for each of ``paths`` (files only), as the restore reads it."""
+    if len(paths) <= _PATHSPECS_MAX:
+        return restore.plan(git, treeish, paths)
+    wanted = set(paths)
+    items: list[restore.Item] = []
+    listing = git.run("ls-tree", "-r", "-z", "--full-tree", treeish, spool=True)
+    for record in listing.split(b"\0"):
+        meta, _, raw = record.partition(b"\t")
+        name = raw.decode("utf-8", "surrogateescape")
+        if name in wanted:
+            mode, kind, sha = meta.decode("ascii", "replace").split()
+            if kind == "blob":
+                items.append(restore.Item(name, "write", mode, sha))
+    return items
 
 
 def _epoch(ts: str) -> float | None:

@@ -257,3 +257,22 @@ def test_feedback_that_an_explicit_file_is_drift_is_refused(repo: Path) -> None:
     assert "explicit relevant files" in proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     assert not (repo / ".vibflow/recovery/corrections.json").exists()
+
+
+def test_many_untracked_files_the_checkpoint_holds_as_they_are_are_not_restored(
+    repo: Path,
+) -> None:
+    """300 untracked files taken into the checkpoint and left alone are not part of the
+    full rollback (it would not change them); the one edited and the one deleted are."""
+    commit_all(repo)
+    for i in range(300):
+        write(repo, f"data/item{i:03d}.txt", f"item {i}\n")
+    ok_json(vf(repo, "checkpoint", "create", "--json"))
+    time.sleep(0.05)
+    write(repo, "data/item007.txt", "edited\n")
+    (repo / "data/item008.txt").unlink()
+    plan = ok_json(vf(repo, "recover", "--preview", "--json"))
+    full = next(o for o in plan["options"] if o["level"] == 4)
+    assert sorted(full["affected_paths"]) == ["data/item007.txt", "data/item008.txt"]
+    assert full["deletes"] == []
+    assert "298 already as the checkpoint holds them" in full["estimated_impact"]
