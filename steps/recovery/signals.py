@@ -415,7 +415,8 @@ def _as_held(
     """The changed files the checkpoint holds exactly as they are now (content and
     mode, as the restore itself judges it), so a restore would not touch them:
     uncommitted work from before it was taken. Only files last written before it
-    (with some slack) are read; one ``ls-tree`` says what it holds for them."""
+    (with slack for a coarse clock) are read; one ``ls-tree`` says what it holds
+    for them."""
     made = _epoch(meta.created_at)
     if made is None:
         return frozenset()
@@ -424,10 +425,14 @@ def _as_held(
         if c.generated or c.status in ("deleted", "renamed"):
             continue  # a deletion or a move is never as the checkpoint holds it
         try:
-            if (root / c.path).lstat().st_mtime <= made + _SLACK_SECONDS:
-                maybe.append(c.path)
+            st = (root / c.path).lstat()
         except OSError:
             continue
+        # Whole seconds may be a coarse clock rounding a later edit down; finer
+        # times are taken as they are.
+        slack = _SLACK_SECONDS if st.st_mtime_ns % 1_000_000_000 == 0 else 0.0
+        if st.st_mtime < made + slack:
+            maybe.append(c.path)
     if not maybe:
         return frozenset()
     held = _held_items(git, meta.commit or meta.tree, maybe)
