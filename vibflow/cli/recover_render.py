@@ -32,7 +32,11 @@ _LETTER = {
 }
 
 
-def _changes(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+def _changes(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
+    """Each changed path's entry; ``None`` for a plan without them (a run's compact
+    plan), whose paths are then listed without a status."""
+    if "changed" not in plan:
+        return None
     return {c["path"]: c for c in plan.get("changed") or [] if isinstance(c, dict)}
 
 
@@ -111,7 +115,7 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
             f"Outside what you are working on — please review ({len(drift)}):",
             *_paths(drift, show_all, changes),
         ]
-    if zone or drift:
+    if (zone or drift) and changes is not None:
         out.append("  (M modified, A added, D deleted, R renamed, ?? new and untracked)")
     generated = plan.get("excluded_generated", [])
     if generated:
@@ -171,9 +175,11 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
 
 
 def _one_line_per_change(
-    paths: Sequence[str], changes: Mapping[str, Mapping[str, Any]]
+    paths: Sequence[str], changes: Mapping[str, Mapping[str, Any]] | None
 ) -> list[str]:
     """A rename's old name is listed with its new one (``R old → new``), not alone."""
+    if changes is None:
+        return list(paths)
     listed = set(paths)
     folded = {
         str(c["old_path"])
