@@ -128,11 +128,7 @@ def build_options(
 
     def touched(changes: Sequence[ChangedFile]) -> tuple[list[str], list[str], str]:
         pairs = [(p, in_head) for c in changes for p, in_head in sides(c)]
-        kept = [
-            (p, in_head)
-            for p, in_head in pairs
-            if p not in left_out and not (p in same and holds(p, in_head))
-        ]
+        kept = [(p, in_head) for p, in_head in pairs if p not in left_out and p not in same]
         paths = list(dict.fromkeys(p for p, _ in kept))
         gone = list(dict.fromkeys(p for p, in_head in kept if not holds(p, in_head)))
         impact = f"{len(paths)} path(s) changed: {len(paths) - len(gone)} restored"

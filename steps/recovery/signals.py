@@ -34,7 +34,7 @@ from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.models import ChangedFile, SafeCheckpointCandidate
-from vibflow.steps.recovery.options import safe_checkpoint
+from vibflow.steps.recovery.options import safe_checkpoint, sides
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
@@ -400,9 +400,10 @@ def since_checkpoint(
             # Present but not listed: ignored since — not vibflow's to judge.
         elif c.status in ("modified", "type_changed"):
             lost.append((c.path, "modified"))  # back to HEAD's content: the edit is lost
-    unsaved = frozenset(s.path for s in meta.skipped)
-    settled = _as_held(root, git, meta, changed)
-    return CheckpointBase(meta.checkpoint_id, added, removed, unsaved, settled), lost
+    base = CheckpointBase(
+        meta.checkpoint_id, added, removed, frozenset(s.path for s in meta.skipped)
+    )
+    return replace(base, settled=_as_held(root, git, meta, changed, base)), lost
 
 
 #: Filesystems that keep coarse times (FAT: 2 s) may date a later edit earlier.
@@ -410,37 +411,43 @@ _SLACK_SECONDS = 2.0
 
 
 def _as_held(
-    root: Path, git: Git, meta: CheckpointMeta, changed: Sequence[ChangedFile]
+    root: Path, git: Git, meta: CheckpointMeta, changed: Sequence[ChangedFile], base: CheckpointBase
 ) -> frozenset[str]:
-    """The changed files the checkpoint holds exactly as they are now (content and
-    mode, as the restore itself judges it), so a restore would not touch them:
-    uncommitted work from before it was taken. Only files last written before it
-    (with slack for a coarse clock) are read; one ``ls-tree`` says what it holds
-    for them."""
+    """The paths of changed files a restore from the checkpoint would leave as they
+    are: missing now and absent from it, or present with the content and mode it
+    holds (as the restore itself judges it) — uncommitted work, or a move, from
+    before it was taken. Only files last written before it (with slack for a coarse
+    clock) are read; one ``ls-tree`` says what it holds for them."""
     made = _epoch(meta.created_at)
     if made is None:
         return frozenset()
+    same: set[str] = set()
     maybe: list[str] = []
     for c in changed:
-        if c.generated or c.status in ("deleted", "renamed"):
-            continue  # a deletion or a move is never as the checkpoint holds it
-        try:
-            st = (root / c.path).lstat()
-        except OSError:
+        if c.generated:
             continue
-        # Whole seconds may be a coarse clock rounding a later edit down; finer
-        # times are taken as they are.
-        slack = _SLACK_SECONDS if st.st_mtime_ns % 1_000_000_000 == 0 else 0.0
-        if st.st_mtime < made + slack:
-            maybe.append(c.path)
-    if not maybe:
-        return frozenset()
-    held = _held_items(git, meta.commit or meta.tree, maybe)
-    return frozenset(
-        i.path
-        for i in held
-        if i.action == "write" and restore.Current.read(root, i.path).is_object(i)
-    )
+        for path, in_head in sides(c):
+            try:
+                st = (root / path).lstat()
+            except (FileNotFoundError, NotADirectoryError):
+                if not base.holds(path, in_head):
+                    same.add(path)  # gone, and the checkpoint lacks it too
+                continue
+            except OSError:
+                continue
+            # Whole seconds may be a coarse clock rounding a later edit down; finer
+            # times are taken as they are.
+            slack = _SLACK_SECONDS if st.st_mtime_ns % 1_000_000_000 == 0 else 0.0
+            if st.st_mtime < made + slack and base.holds(path, in_head):
+                maybe.append(path)
+    if maybe:
+        held = _held_items(git, meta.commit or meta.tree, maybe)
+        same.update(
+            i.path
+            for i in held
+            if i.action == "write" and restore.Current.read(root, i.path).is_object(i)
+        )
+    return frozenset(same)
 
 
 #: Past this many paths, one listing of the whole tree beats naming them: git

@@ -276,3 +276,25 @@ def test_many_untracked_files_the_checkpoint_holds_as_they_are_are_not_restored(
     assert sorted(full["affected_paths"]) == ["data/item007.txt", "data/item008.txt"]
     assert full["deletes"] == []
     assert "298 already as the checkpoint holds them" in full["estimated_impact"]
+
+
+def test_a_move_made_before_the_checkpoint_is_not_undone_or_counted(repo: Path) -> None:
+    """The user's own `git mv` before the checkpoint is what the checkpoint holds: full
+    rollback neither lists nor counts it, and the apply changes exactly the files the
+    preview counted (here the config alone)."""
+    for rel, text in APP.items():
+        write(repo, rel, text)
+    commit_all(repo)
+    git(repo, "mv", "lib/util.py", "lib/helpers.py")
+    ckpt = ok_json(vf(repo, "checkpoint", "create", "--json"))["checkpoint_id"]
+    time.sleep(0.05)
+    write(repo, "config.yaml", "shop:\n  currency: USD\n")
+    run = start(repo)
+    full = option(run, 4)
+    assert full["affected_paths"] == ["config.yaml"]
+    at = choose(repo, run, 4)
+    assert at["confirmation_expected"] == f"APPLY {ckpt}"
+    done = ok_json(confirm(repo, at))
+    assert done["changed_files"] == 1
+    assert (repo / "lib/helpers.py").read_bytes() == UTIL
+    assert not (repo / "lib/util.py").exists()
