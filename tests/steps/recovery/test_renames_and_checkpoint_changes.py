@@ -298,3 +298,27 @@ def test_a_move_made_before_the_checkpoint_is_not_undone_or_counted(repo: Path) 
     assert done["changed_files"] == 1
     assert (repo / "lib/helpers.py").read_bytes() == UTIL
     assert not (repo / "lib/util.py").exists()
+
+
+def test_an_uncommitted_edit_reverted_by_the_agent_is_seen_and_restored(repo: Path) -> None:
+    """The checkpoint holds the user's uncommitted edit; the agent runs `git checkout --`
+    on it (the file equals the last commit again, so a diff against HEAD shows nothing):
+    recover lists it as modified and full rollback puts the edit back."""
+    for rel, text in APP.items():
+        write(repo, rel, text)
+    commit_all(repo)
+    write(repo, "config.yaml", "shop:\n  currency: EUR\n  vat: true\n")
+    ckpt, at_checkpoint = (
+        ok_json(vf(repo, "checkpoint", "create", "--json"))["checkpoint_id"],
+        tree_state(repo),
+    )
+    time.sleep(0.05)
+    git(repo, "checkout", "--", "config.yaml")
+    plan = ok_json(vf(repo, "recover", "--json"))
+    assert changes(plan) == {"config.yaml": ("modified", None)}
+    run = start(repo)
+    at = choose(repo, run, 4)
+    assert at["confirmation_expected"] == f"APPLY {ckpt}"
+    done = ok_json(confirm(repo, at))
+    assert done["changed_files"] == 1
+    assert tree_state(repo) == at_checkpoint
