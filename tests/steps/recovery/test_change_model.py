@@ -13,10 +13,10 @@ import pytest
 from vibflow_testing.recovery_inputs import CATEGORIES, SAFE, changed, mem
 
 from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery.checkpoint_base import CheckpointBase
 from vibflow.steps.recovery.corrections import judge
 from vibflow.steps.recovery.models import DriftCandidate
 from vibflow.steps.recovery.options import build_options
-from vibflow.steps.recovery.signals import CheckpointBase
 from vibflow.steps.recovery.zone import MARKED_DRIFT, MARKED_IN_SCOPE, MemorySignals, drift
 from vibflow.steps.recovery.zone import infer_zone as zone_of
 
