@@ -155,7 +155,10 @@ def render(result: DemoResult, *, kept: bool = True) -> str:
     vib = command_name()
     plan = result.plan
     run_id = result.run.run_id
-    best = next((o for o in plan.get("options", []) if o.get("recommended")), None)
+    # The command to type must run now: the recommended option, unless the apply
+    # switch blocks it (then the first one that can run; the preview says why).
+    runnable = [o for o in plan.get("options", []) if not o.get("blocked_reason")]
+    best = next((o for o in runnable if o.get("recommended")), runnable[0] if runnable else None)
     lines = [
         "vibflow demo",
         f"  scratch project: {result.root}",

@@ -18,6 +18,7 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
+from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.models import RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.workspace.git import Git
@@ -83,6 +84,7 @@ class RecoveryAdvisor:
         self._clock = clock
         self._apply_enabled = apply_enabled
         self.labels = LabelStore(self.dir / "drift_labels.jsonl")
+        self.corrections = CorrectionStore(self.dir / "corrections.json")
         self._last: Advice | None = None
 
     def breaker(self) -> BreakerState:
@@ -98,6 +100,7 @@ class RecoveryAdvisor:
             categories=self._policy.categories,
             generated=self._generated,
             scratch_index=self.dir / "diff.index",
+            corrections=self.corrections.for_intent(_intent_text(view)),
         )
         plan = planner.plan(
             found,
@@ -138,8 +141,10 @@ class RecoveryAdvisor:
         plan = data.get("plan") if isinstance(data, dict) else None
         return plan if isinstance(plan, dict) else None
 
-    def feedback(self, plan_id: str, correct: list[str], wrong: list[str]) -> BreakerState:
-        """Record which drift labels of the latest preview were right or wrong."""
+    def feedback(self, plan_id: str, correct: list[str], wrong: list[str]) -> FeedbackOutcome:
+        """Record which labels of the latest preview were right or wrong: every
+        verdict feeds the circuit breaker; a wrong one is also remembered for the
+        active intent, so its next plans label the path as the user said."""
         last = self.last_preview()
         if last is None or last.get("plan_id") != plan_id:
             raise VibflowError(
@@ -147,17 +152,24 @@ class RecoveryAdvisor:
                 "feedback applies to the latest preview, and this plan id is not it",
                 hint="Run `vibflow recover --preview` and give feedback on its plan id.",
             )
-        labelled = set(last.get("feedback_paths", []))
-        unknown = [p for p in [*correct, *wrong] if p not in labelled]
-        if unknown:
-            raise VibflowError(
-                ErrorCode.BAD_INPUT,
-                f"{len(unknown)} of the given paths were not drift candidates in that plan",
-                hint="Give only paths the preview listed as outside your intent.",
-            )
-        if set(correct) & set(wrong):
-            raise VibflowError(ErrorCode.BAD_INPUT, "a path cannot be both --correct and --wrong")
-        if not correct and not wrong:
-            raise VibflowError(ErrorCode.BAD_INPUT, "give at least one --correct or --wrong path")
-        verdicts = [(p, True) for p in correct] + [(p, False) for p in wrong]
-        return self.labels.record(plan_id, verdicts, self._clock())
+        verdicts = judge(last, correct, wrong)
+        at = self._clock()
+        state = self.labels.record(plan_id, [(v.path, v.correct) for v in verdicts], at)
+        fixes = {v.path: v.correction for v in verdicts if v.correction is not None}
+        intent = _intent_text(self._memory.read() if self._memory is not None else None)
+        if intent:
+            self.corrections.remember(intent, fixes, at)
+        return FeedbackOutcome(state, fixes if intent else {}, bool(fixes) and not intent)
+
+
+@dataclass(frozen=True)
+class FeedbackOutcome:
+    state: BreakerState
+    remembered: dict[str, Label]  # path → the label the next plans of this intent give it
+    not_remembered: bool  # corrections given, but no active intent to remember them for
+
+
+def _intent_text(view: Any) -> str | None:
+    intent = view.state.active_intent if view is not None else None
+    text = getattr(intent, "text", None)
+    return text if isinstance(text, str) and text.strip() else None

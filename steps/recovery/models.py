@@ -18,6 +18,7 @@ ZoneSource = Literal[
     "project_map_category",
     "anchor_co_occurrence",
     "diff_fallback",
+    "user_feedback",
 ]
 
 

@@ -10,7 +10,7 @@ the most useful one that can actually run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 
 from vibflow.steps.checkpoints.models import CheckpointMeta
@@ -99,14 +99,32 @@ def safe_checkpoint(
     )
 
 
+def sides(c: ChangedFile) -> list[tuple[str, bool]]:
+    """The paths one change touches, each with whether HEAD holds it: a rename is
+    one change with two paths (the old name in HEAD, the new one not)."""
+    if c.status == "renamed" and c.old_path:
+        return [(c.old_path, True), (c.path, False)]
+    return [(c.path, c.status not in ("added", "untracked"))]
+
+
 def build_options(
     changed: Sequence[ChangedFile],
     drift: Sequence[DriftCandidate],
     candidate: SafeCheckpointCandidate | None,
     *,
     apply_blocked_reason: str | None,
+    held: Callable[[str, bool], bool] | None = None,
+    unsaved: Collection[str] = (),
+    settled: Collection[str] = (),
 ) -> list[RecoveryOption]:
-    """All options, the recommended one first (marked ``recommended``)."""
+    """All options, the recommended one first (marked ``recommended``).
+
+    ``held(path, in_head)`` says whether the restore's source holds a path (the
+    safe checkpoint's differences from HEAD); without it, HEAD's answer. A path
+    the source does not hold is in the option's ``deletes``: restoring deletes it.
+    Which option is recommended does not depend on ``apply_blocked_reason`` (the
+    feature flag): the flag decides whether an option can run, not which is safest.
+    """
     relevant = [c for c in changed if not c.generated]
     if not relevant:
         return [
@@ -123,18 +141,31 @@ def build_options(
         restore_block = "no checkpoint exists yet, so there is nothing safe to restore from"
     elif not usable:
         restore_block = "no safe checkpoint predates the change"
-    elif apply_blocked_reason:
-        restore_block = apply_blocked_reason
-    drift_paths = [d.path for d in drift]
-    n = len(drift_paths)
-    new_files = {c.path for c in relevant if c.status in ("added", "untracked")}
+    by_path = {c.path: c for c in relevant}
+    drift_changes = [by_path[d.path] for d in drift if d.path in by_path]
+    n = len(drift)
+    holds = held or (lambda _path, in_head: in_head)
 
-    def deleting(paths: Sequence[str]) -> tuple[list[str], str]:
-        gone = [p for p in paths if p in new_files]
-        note = f"; {len(gone)} new file(s) would be deleted" if gone else ""
-        return gone, note
+    left_out = set(unsaved)
+    same = set(settled)
 
-    drift_gone, drift_note = deleting(drift_paths)
+    def touched(changes: Sequence[ChangedFile]) -> tuple[list[str], list[str], str]:
+        pairs = [(p, in_head) for c in changes for p, in_head in sides(c)]
+        kept = [(p, in_head) for p, in_head in pairs if p not in left_out and p not in same]
+        paths = list(dict.fromkeys(p for p, _ in kept))
+        gone = list(dict.fromkeys(p for p, in_head in kept if not holds(p, in_head)))
+        impact = f"{len(paths)} path(s) changed: {len(paths) - len(gone)} restored"
+        if gone:
+            impact += f", {len(gone)} deleted (not in the checkpoint)"
+        every = {p for p, _ in pairs}
+        skipped = len(every & left_out)
+        if skipped:
+            impact += f"; {skipped} left as they are (the checkpoint could not hold them)"
+        already = len(every - left_out - set(paths))
+        if already:
+            impact += f"; {already} already as the checkpoint holds them"
+        return paths, gone, impact
+
     # No checkpoint predates the change: the labels say the restore reads the last commit.
     by_commit = candidate is not None and candidate.kind == "commit"
     options = [
@@ -145,13 +176,15 @@ def build_options(
             estimated_impact="no file changes; informational",
         )
     ]
-    if drift_paths:
+    if drift_changes:
+        drift_paths, drift_gone, drift_impact = touched(drift_changes)
+        review = list(dict.fromkeys(p for c in drift_changes for p, _ in sides(c)))
         options.append(
             RecoveryOption(
                 level=2,
                 label=f"Targeted repair — review the {n} file(s) outside your intent "
                 "and fix or revert them yourself.",
-                affected_paths=drift_paths,
+                affected_paths=review,
                 estimated_impact="you edit the files; vibflow changes nothing",
             )
         )
@@ -167,40 +200,50 @@ def build_options(
                 ),
                 affected_paths=drift_paths,
                 deletes=drift_gone,
-                estimated_impact=f"{n} file(s) restored{drift_note}; a safety checkpoint is "
-                "taken first so this can be undone",
+                estimated_impact=f"{drift_impact}; a safety checkpoint is taken first so "
+                "this can be undone",
                 requires_sandwich=True,
                 requires_lock=True,
                 blocked_reason=restore_block,
             )
         )
     if usable:
-        all_paths = [c.path for c in relevant]
-        all_gone, all_note = deleting(all_paths)
+        all_paths, all_gone, all_impact = touched(relevant)
         options.append(
             RecoveryOption(
                 level=4,
                 label=(
-                    f"Full rollback from the last commit — restore all {len(all_paths)} "
+                    f"Full rollback from the last commit — restore all {len(relevant)} "
                     "changed file(s) as committed."
                     if by_commit
-                    else f"Full rollback — restore all {len(all_paths)} changed file(s) to the "
+                    else f"Full rollback — restore all {len(relevant)} changed file(s) to the "
                     "safe checkpoint."
                 ),
                 affected_paths=all_paths,
                 deletes=all_gone,
-                estimated_impact=f"{len(all_paths)} file(s) restored, including in-scope "
-                f"work{all_note}; a safety checkpoint is taken first",
+                estimated_impact=f"{all_impact}, including in-scope work; a safety "
+                "checkpoint is taken first",
                 requires_sandwich=True,
                 requires_lock=True,
                 blocked_reason=restore_block,
             )
         )
-    runnable = [o for o in options if o.blocked_reason is None]
+    # Ranked on what could run with the flag on: switching the flag must not
+    # change which option is the safest, only whether it can run now.
+    possible = [o for o in options if o.blocked_reason is None]
     # Prefer a partial restore, then targeted repair, then explaining: the
     # least destructive option that deals with the drift.
     order = {3: 0, 2: 1, 1: 2, 4: 3}
-    best = min(runnable, key=lambda o: order.get(o.level, 9))
-    ranked = [best.model_copy(update={"recommended": True})]
+    best = min(possible, key=lambda o: order.get(o.level, 9))
+    if apply_blocked_reason:
+        options = [
+            o.model_copy(update={"blocked_reason": apply_blocked_reason})
+            if o.requires_sandwich and o.blocked_reason is None
+            else o
+            for o in options
+        ]
+    ranked = [
+        o.model_copy(update={"recommended": True}) for o in options if o.option_id == best.option_id
+    ]
     ranked += [o for o in sorted(options, key=lambda o: o.level) if o.option_id != best.option_id]
     return ranked

@@ -47,8 +47,17 @@ def plan(
     zone = infer_zone(signals.changed, memory, categories, commits)
     candidates = [] if degraded else labels
     candidate = safe_checkpoint(signals.checkpoints, signals.mtimes, signals.head)
+    base = signals.base
+    if base is None or candidate is None or base.checkpoint_id != candidate.checkpoint_id:
+        base = None  # the source is HEAD: the diff against it says what a restore deletes
     options = build_options(
-        signals.changed, candidates, candidate, apply_blocked_reason=apply_blocked_reason
+        signals.changed,
+        candidates,
+        candidate,
+        apply_blocked_reason=apply_blocked_reason,
+        held=base.holds if base is not None else None,
+        unsaved=base.unsaved if base is not None else (),
+        settled=base.settled if base is not None else (),
     )
     narrowed = any(z.source != "diff_fallback" for z in zone)
     notes = []

@@ -1,9 +1,12 @@
 """Collect what recovery planning looks at — read-only.
 
-git diff against HEAD (renames followed, names exact with ``-z``), untracked
-files one by one, recent commits on HEAD, checkpoints, memory (explicit
-relevant files, intent and its freshness, recent patch targets), and path
-categories from policy. Nothing here writes to the work tree or to git.
+git diff against HEAD (renames followed, names exact with ``-z``; a file moved
+without git pairs with its exact copy), untracked files one by one, the safe
+checkpoint's differences from HEAD (so a file it held and the agent deleted is
+a change too, and a restore's deletions are judged against it), recent commits
+on HEAD, checkpoints, memory (explicit relevant files, intent and its
+freshness, recent patch targets), and path categories from policy. Nothing
+here writes to the work tree or to git.
 
 Recent commits cost one ``git log`` bounded in commits and age, on HEAD's
 first-parent line (a merge counts as the one commit that brought its files
@@ -30,6 +33,7 @@ from typing import Any
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
+from vibflow.steps.recovery.checkpoint_base import CheckpointBase, against_checkpoint
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of
 from vibflow.steps.workspace import diffs
@@ -55,6 +59,8 @@ class Signals:
     intent: str | None
     intent_stale: bool
     commits: list[RecentCommit] = field(default_factory=list)  # newest first
+    #: The safe checkpoint the changes were also compared with, if one predates them.
+    base: CheckpointBase | None = None
 
 
 def memory_signals(view: Any) -> tuple[MemorySignals, str | None, bool]:
@@ -206,9 +212,10 @@ def collect(
     categories: Mapping[str, Sequence[str]],
     generated: Any,
     scratch_index: Path,
+    corrections: Mapping[str, str] | None = None,
 ) -> Signals:
     head = git.head()
-    # The three listings are independent reads: run side by side, git works on
+    # The listings are independent reads: run side by side, git works on
     # the other core while this process parses and waits.
     with ThreadPoolExecutor(3, "vibflow-signals") as pool:
         diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, head or diffs.EMPTY_TREE)
@@ -220,6 +227,7 @@ def collect(
             p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
         ]
         found_commits = logging.result()
+    tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
     changed: list[ChangedFile] = []
     for c in tracked:
         changed.append(
@@ -256,10 +264,14 @@ def collect(
             mtimes[item.path] = (root / item.path).lstat().st_mtime
         except OSError:
             continue  # deleted: no time of its own
+    base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes)
+    changed += [_changed(p, s, None, None, None, False, categories, generated) for p, s in lost]
     mem, intent, stale = memory_signals(memory_view)
+    if corrections:
+        mem = replace(mem, corrections=dict(corrections))
     set_at, anchor = intent_anchor(memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
-    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits)
+    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base)
 
 
 def _changed(

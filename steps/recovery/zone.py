@@ -5,6 +5,9 @@ The zone is built in priority order, each entry with its source and reason:
 1. ``explicit`` — every explicitly relevant file in memory (changed or not;
    a directory entry covers what is under it; a renamed one is followed to
    its new name). These can never become drift candidates (P0 gate 4).
+1b. ``user_feedback`` — a changed file the user said belongs to this intent
+   (``recover feedback``). A file the user said is drift is kept out of every
+   source below and is a drift candidate, saying so.
 2. ``recent_patch_target`` — files recent observed patches touched, and
    changed files that a commit made since the intent was set also touched
    (the agent's committed work on this intent, edited again since). Older
@@ -13,9 +16,11 @@ The zone is built in priority order, each entry with its source and reason:
    (policy globs) as the files above.
 4. ``diff_fallback`` — with no usable memory, every changed file.
 
-Everything changed outside the zone is a drift candidate that needs the
-user's review — never "unrelated", never reverted automatically. Generated,
-cache and build files are excluded before any of this.
+A rename is one change with two paths: when either name is in the zone, the
+change is (under its new name). Everything changed outside the zone is a
+drift candidate that needs the user's review — never "unrelated", never
+reverted automatically. Generated, cache and build files are excluded before
+any of this.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
@@ -91,6 +96,10 @@ class MemorySignals:
     recent_targets: Sequence[str]
     usable: bool  # False when memory is empty or its intent is stale
     note: str | None = None
+    #: The user's corrections for the active intent (``recover feedback``):
+    #: path → ``"in_scope"`` or ``"drift"``. They outrank every inferred source;
+    #: only explicit relevant files outrank them.
+    corrections: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -167,6 +176,88 @@ def _explicit_reason(entry: str, c: ChangedFile) -> str:
     return f"inside explicit relevant path '{entry}'"
 
 
+#: Why a path the user corrected is labelled the way it is.
+MARKED_IN_SCOPE = "you marked it as part of this intent (recover feedback)"
+MARKED_DRIFT = "you marked it as outside this intent (recover feedback)"
+
+
+def correction(c: ChangedFile, corrections: Mapping[str, str]) -> str | None:
+    """The user's label for a change, given under either of a rename's names."""
+    if not corrections:
+        return None
+    found = corrections.get(c.path)
+    if found is None and c.old_path is not None:
+        found = corrections.get(c.old_path)
+    return found
+
+
+def _follow_renames(
+    changed: Sequence[ChangedFile], zone: dict[str, IntentZoneEntry], held_out: set[str]
+) -> None:
+    """A rename whose old name is in the zone is in it under its new name too: one
+    change is never split between the zone and the drift."""
+    for c in changed:
+        if c.generated or c.old_path is None or c.path in zone or c.path in held_out:
+            continue
+        was = zone.get(c.old_path)
+        if was is not None:
+            zone[c.path] = IntentZoneEntry(
+                path=c.path, source=was.source, reason=f"renamed from '{c.old_path}': {was.reason}"
+            )
+
+
+def _apply_corrections(
+    changed: Sequence[ChangedFile], corrections: Mapping[str, str], zone: dict[str, IntentZoneEntry]
+) -> set[str]:
+    """Add what the user said is in scope; return what they said is drift (both
+    names of a rename), which no inferred source may add."""
+    held_out: set[str] = set()
+    for c in changed:
+        said = None if c.generated or c.path in zone else correction(c, corrections)
+        if said == "in_scope":
+            zone[c.path] = IntentZoneEntry(
+                path=c.path, source="user_feedback", reason=MARKED_IN_SCOPE
+            )
+        elif said == "drift":
+            held_out.update(p for p in (c.path, c.old_path) if p is not None)
+    return held_out
+
+
+def _add_inferred(
+    changed: Sequence[ChangedFile],
+    memory: MemorySignals,
+    categories: Mapping[str, Sequence[str]],
+    commits: Sequence[RecentCommit],
+    zone: dict[str, IntentZoneEntry],
+    held_out: set[str],
+) -> None:
+    """Recent patch and commit targets, then changed files of their categories."""
+    targets = [(p, "a recent patch targeted this file") for p in memory.recent_targets]
+    targets += [
+        (p, f"touched by commit {sha} since the intent was set")
+        for p, sha in _commit_targets(changed, commits).items()
+    ]
+    for path, reason in targets:
+        if path not in held_out:
+            zone.setdefault(
+                path, IntentZoneEntry(path=path, source="recent_patch_target", reason=reason)
+            )
+    _follow_renames(changed, zone, held_out)
+    seed_categories = {cat for p in list(zone) if (cat := category_of(p, categories))}
+    for c in changed:
+        if c.generated or c.path in zone or c.path in held_out:
+            continue
+        cat = c.category
+        if (cat is None or cat not in seed_categories) and c.old_path is not None:
+            cat = category_of(c.old_path, categories)  # moved out of the category
+        if cat is not None and cat in seed_categories:
+            zone[c.path] = IntentZoneEntry(
+                path=c.path,
+                source="project_map_category",
+                reason=f"same category '{cat}' as the files you are working on",
+            )
+
+
 def infer_zone(
     changed: Sequence[ChangedFile],
     memory: MemorySignals,
@@ -185,40 +276,12 @@ def infer_zone(
             zone[c.path] = IntentZoneEntry(
                 path=c.path, source="explicit", reason=_explicit_reason(entry, c)
             )
+    held_out = _apply_corrections(changed, memory.corrections, zone)
     if memory.usable:
-        for path in memory.recent_targets:
-            zone.setdefault(
-                path,
-                IntentZoneEntry(
-                    path=path,
-                    source="recent_patch_target",
-                    reason="a recent patch targeted this file",
-                ),
-            )
-        for path, sha in _commit_targets(changed, commits).items():
-            zone.setdefault(
-                path,
-                IntentZoneEntry(
-                    path=path,
-                    source="recent_patch_target",
-                    reason=f"touched by commit {sha} since the intent was set",
-                ),
-            )
-        seeds = list(zone)
-        seed_categories = {cat for p in seeds if (cat := category_of(p, categories))}
-        for c in changed:
-            if c.generated or c.path in zone:
-                continue
-            cat = c.category
-            if cat is not None and cat in seed_categories:
-                zone[c.path] = IntentZoneEntry(
-                    path=c.path,
-                    source="project_map_category",
-                    reason=f"same category '{cat}' as the files you are working on",
-                )
+        _add_inferred(changed, memory, categories, commits, zone, held_out)
     if not memory.usable or not zone:
         for c in changed:
-            if not c.generated:
+            if not c.generated and c.path not in held_out:
                 zone.setdefault(
                     c.path,
                     IntentZoneEntry(
@@ -240,10 +303,16 @@ def drift(
     zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
     out: list[DriftCandidate] = []
     for c in changed:
-        if c.generated or c.path in in_zone:
+        if c.generated:
             continue
         if explicit_match(c, memory.explicit) is not None:
             continue  # explicit entries are never drift, whatever else happens
+        said = correction(c, memory.corrections)
+        if said == "drift" and c.path not in in_zone:
+            out.append(DriftCandidate(path=c.path, why_outside_zone=MARKED_DRIFT))
+            continue
+        if c.path in in_zone or (c.old_path is not None and c.old_path in in_zone):
+            continue  # a rename with either name in the zone is in it
         reasons = ["not in your explicit relevant files"]
         if c.category and zone_categories and c.category not in zone_categories:
             reasons.append(

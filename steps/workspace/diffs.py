@@ -7,10 +7,11 @@ so a ``git mv`` is one change with its old path, not a delete and an add.
 from __future__ import annotations
 
 import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from vibflow.steps.workspace.git import Git
+from vibflow.steps.workspace.git import Git, GitError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _STATUS = {
@@ -31,6 +32,9 @@ class Change:
     added_lines: int | None = None
     deleted_lines: int | None = None
     binary: bool = False
+    #: The blob the old side held (git's id; ``None`` when there was none): what
+    #: pairs a deleted file with an untracked copy of it (see :func:`pair_moves`).
+    old_sha: str | None = None
 
 
 def _decode(raw: bytes) -> str:
@@ -47,7 +51,7 @@ def parse(listing: bytes) -> list[Change]:
     mistaken for a record.
     """
     fields = listing.split(b"\0")
-    raw: list[tuple[str, str | None, str]] = []  # (status code, old name, name)
+    raw: list[tuple[str, str | None, str, str | None]] = []  # (code, old name, name, old sha)
     counts: dict[str, tuple[int | None, int | None, bool]] = {}
     i = 0
     while i < len(fields):
@@ -55,12 +59,14 @@ def parse(listing: bytes) -> list[Change]:
         if not head:
             i += 1
         elif head.startswith(b":"):
-            code = head.rsplit(b" ", 1)[-1].decode("ascii", "replace")
+            meta = head.decode("ascii", "replace").split(" ")
+            code = meta[-1]
+            old_sha = meta[2] if len(meta) >= 5 and meta[2].strip("0") else None
             if code[:1] in ("R", "C"):
-                raw.append((code, _decode(fields[i + 1]), _decode(fields[i + 2])))
+                raw.append((code, _decode(fields[i + 1]), _decode(fields[i + 2]), old_sha))
                 i += 3
             else:
-                raw.append((code, None, _decode(fields[i + 1])))
+                raw.append((code, None, _decode(fields[i + 1]), old_sha))
                 i += 2
         else:
             added, deleted, name = head.split(b"\t", 2)
@@ -76,14 +82,17 @@ def parse(listing: bytes) -> list[Change]:
                 binary,
             )
     changes: list[Change] = []
-    for code, old_path, path in raw:
+    for code, old_path, path, old_sha in raw:
         add, rem, binary = counts.get(path, (None, None, False))
-        changes.append(Change(path, _STATUS.get(code[:1], "modified"), old_path, add, rem, binary))
+        status = _STATUS.get(code[:1], "modified")
+        changes.append(Change(path, status, old_path, add, rem, binary, old_sha))
     return changes
 
 
 def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
-    return parse(git.run("diff-tree", "-r", "-z", "-M", "--raw", "--numstat", old, new))
+    return parse(
+        git.run("diff-tree", "-r", "-z", "-M", "--no-abbrev", "--raw", "--numstat", old, new)
+    )
 
 
 def head_to_worktree(git: Git, scratch_index: Path, base: str | None = None) -> list[Change]:
@@ -106,4 +115,84 @@ def head_to_worktree(git: Git, scratch_index: Path, base: str | None = None) -> 
     env = {"GIT_INDEX_FILE": str(scratch_index)}
     # One run for names and counts: each run refreshes the whole index and
     # detects renames again.
-    return parse(git.run("diff", "-z", "-M", "--raw", "--numstat", base, "--", env=env))
+    return parse(
+        git.run("diff", "-z", "-M", "--no-abbrev", "--raw", "--numstat", base, "--", env=env)
+    )
+
+
+def names_between(git: Git, old: str, new: str) -> list[Change]:
+    """What differs between two trees, by name and status only: no rename search
+    and no line counts, so no blob is read (git skips identical subtrees)."""
+    return parse(git.run("diff-tree", "-r", "-z", "--no-renames", "--no-abbrev", "--raw", old, new))
+
+
+def pair_moves(
+    git: Git, root: Path, changes: list[Change], untracked: list[str]
+) -> tuple[list[Change], list[str]]:
+    """Pair each deleted tracked file with an untracked file of exactly its content.
+
+    A file moved without git (``mv a b``) shows as a deletion plus an untracked
+    file; paired, it is one rename, as ``git mv`` would show it. Only exact
+    copies pair: judging similarity would read every untracked file, and a
+    drift can hold tens of thousands. The cost is one ``cat-file
+    --batch-check`` (the deleted blobs' sizes) and one ``hash-object`` over the
+    untracked files of a matching size — none at all without a deletion.
+    """
+    gone: dict[str, list[int]] = {}
+    for n, c in enumerate(changes):
+        if c.status == "deleted" and c.old_sha:
+            gone.setdefault(c.old_sha, []).append(n)
+    if not gone or not untracked:
+        return changes, untracked
+    candidates = _same_size(root, untracked, _blob_sizes(git, list(gone)))
+    if not candidates:
+        return changes, untracked
+    try:
+        hashed = git.run(
+            "hash-object",
+            "--stdin-paths",
+            stdin="\n".join(candidates).encode("utf-8", "surrogateescape") + b"\n",
+        ).split()
+    except GitError:
+        return changes, untracked  # one became unreadable meanwhile: leave them unpaired
+    renamed: dict[int, str] = {}  # index of the deletion → the untracked name it moved to
+    for path, sha in zip(candidates, hashed, strict=False):
+        waiting = gone.get(sha.decode("ascii", "replace"))
+        if waiting:
+            renamed[waiting.pop(0)] = path
+    if not renamed:
+        return changes, untracked
+    paired = []
+    for n, c in enumerate(changes):
+        new = renamed.get(n)
+        if new is None:
+            paired.append(c)
+        else:
+            paired.append(Change(new, "renamed", c.path, 0, 0, False, c.old_sha))
+    moved = set(renamed.values())
+    return paired, [p for p in untracked if p not in moved]
+
+
+def _blob_sizes(git: Git, shas: list[str]) -> set[int]:
+    sizes: set[int] = set()
+    checked = git.run("cat-file", "--batch-check", stdin=("\n".join(shas) + "\n").encode())
+    for line in checked.decode("ascii", "replace").splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "blob" and parts[2].isdigit():
+            sizes.add(int(parts[2]))
+    return sizes
+
+
+def _same_size(root: Path, untracked: list[str], sizes: set[int]) -> list[str]:
+    """The untracked regular files whose size is one of ``sizes``."""
+    found: list[str] = []
+    for path in untracked:
+        if path.endswith("/") or "\n" in path:
+            continue  # a nested repository, or a name hash-object cannot be given
+        try:
+            st = (root / path).lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_size in sizes:
+            found.append(path)
+    return found

@@ -198,7 +198,7 @@ def test_explain_and_preview_together_is_bad_input(cli: Cli) -> None:
 def test_explain_and_preview_say_different_things_and_modify_nothing(repo: Path, cli: Cli) -> None:
     """Both state that no files were modified; --explain tells what happened and what is out
     of scope, --preview tells what each option would change (with its id), recommended
-    first, at most three options."""
+    first, every option listed (Full rollback included)."""
     drifted(repo, cli)
     explain = cli("recover", "--explain")
     preview = cli("recover", "--preview")
@@ -213,7 +213,9 @@ def test_explain_and_preview_say_different_things_and_modify_nothing(repo: Path,
     assert "Would change:" in preview.stdout
     assert "What happened:" not in preview.stdout
     numbered = [ln for ln in preview.stdout.splitlines() if re.match(r"^\d\. Level \d", ln)]
-    assert 2 <= len(numbered) <= 3
+    plan = recover(cli, "--preview")
+    assert len(numbered) == len(plan["options"]) == 4
+    assert any("Full rollback" in ln for ln in numbered)
     assert "(recommended)" in numbered[0]
     assert len(re.findall(r"id: opt_[0-9a-f]{32}", preview.stdout)) == len(numbered)
     assert re.search(r"Plan id: rec_[0-9a-f]{32}", preview.stdout)
@@ -366,27 +368,40 @@ def test_choosing_a_blocked_option_is_refused_with_its_reason(
         proc = cli("step", run["run_id"], "choose", "--input", f"option={opt['option_id']}")
         assert proc.returncode == 3
         assert opt["blocked_reason"] in proc.stdout + proc.stderr
+    runnable = next(o for o in run["plan"]["options"] if not o["blocked_reason"])
     proc = cli(
-        "step", run["run_id"], "choose", "--input", f"option={run['recommended_option']}", "--json"
+        "step", run["run_id"], "choose", "--input", f"option={runnable['option_id']}", "--json"
     )
     assert proc.returncode == 0, proc.stderr
     assert as_json(proc)["status"] == "done"
 
 
-def test_choosing_the_recommended_option_finishes_and_changes_nothing(
+def test_the_recommendation_stays_partial_restore_with_apply_off(
+    waiting_run: dict[str, Any],
+) -> None:
+    """With apply off the recommended option is still the partial restore (the safest way
+    back); it says why it cannot run yet — the flag never re-ranks the options."""
+    best = next(o for o in waiting_run["plan"]["options"] if o["recommended"])
+    assert waiting_run["recommended_option"] == best["option_id"]
+    assert best["level"] == 3
+    assert "VIBFLOW_RECOVERY_APPLY=1" in best["blocked_reason"]
+
+
+def test_choosing_targeted_repair_finishes_and_changes_nothing(
     repo: Path, cli: Cli, waiting_run: dict[str, Any]
 ) -> None:
-    """Choosing the recommended option ends the run with files_modified 0 and the same
-    work tree; the result lists the files to review."""
+    """Choosing the targeted repair (read-only) ends the run with files_modified 0 and the
+    same work tree; the result lists the files to review."""
     run = waiting_run
+    repair = next(o for o in run["plan"]["options"] if o["level"] == 2)
     before = tree_digest(repo)
     proc = cli(
-        "step", run["run_id"], "choose", "--input", f"option={run['recommended_option']}", "--json"
+        "step", run["run_id"], "choose", "--input", f"option={repair['option_id']}", "--json"
     )
     assert proc.returncode == 0, proc.stderr
     done = as_json(proc)
     assert done["status"] == "done"
-    assert done["result"]["chosen"] == run["recommended_option"]
+    assert done["result"]["chosen"] == repair["option_id"]
     assert done["result"]["files_modified"] == 0
     assert sorted(done["result"]["review"]) == ["config.yaml", "src/services/auth.py"]
     assert tree_digest(repo) == before
@@ -463,9 +478,10 @@ def test_choose_paths_must_belong_to_the_option(cli: Cli, waiting_run: dict[str,
 
 def test_non_interactive_run_prints_a_choose_command_that_works(repo: Path, cli: Cli) -> None:
     """Without a terminal `vibflow run recover` stops at `choose` and prints a `vibflow step`
-    command with the recommended option id — one that would be accepted as printed."""
+    command for each option that can run — with apply on, the recommended one among them —
+    each accepted as printed."""
     drifted(repo, cli)
-    proc = cli("run", "recover")
+    proc = cli("run", "recover", env={"VIBFLOW_RECOVERY_APPLY": "1"})
     assert proc.returncode == 0, proc.stderr
     last = json.loads((repo / ".vibflow/recovery/last_preview.json").read_text("utf-8"))
     best = next(o for o in last["plan"]["options"] if o.get("recommended"))
@@ -491,7 +507,12 @@ def test_feedback_records_labels_on_the_latest_preview(repo: Path, cli: Cli) -> 
     )
     assert proc.returncode == 0, proc.stderr
     state = as_json(proc)
-    assert state == {"circuit_breaker_state": "active", "accuracy": None, "labels": 2}
+    assert state == {
+        "circuit_breaker_state": "active",
+        "accuracy": None,
+        "labels": 2,
+        "remembered": {"src/services/auth.py": "in_scope"},
+    }
     human = cli("recover", "feedback", plan["plan_id"], "--correct", "config.yaml")
     assert human.returncode == 0
     assert "active" in human.stdout

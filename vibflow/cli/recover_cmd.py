@@ -59,16 +59,26 @@ def recover(
 @app.command("feedback")
 def recover_feedback(
     ctx: typer.Context,
-    plan_id: str,
+    plan_id: str = typer.Argument(..., metavar="PLAN_ID", help="The latest preview's plan id."),
     correct: list[str] | None = typer.Option(
-        None, "--correct", help="A drift label that was right."
+        None,
+        "--correct",
+        metavar="PATH",
+        help="A file the preview labelled right (in scope or outside it). Repeat for more.",
     ),
-    wrong: list[str] | None = typer.Option(None, "--wrong", help="A drift label that was wrong."),
+    wrong: list[str] | None = typer.Option(
+        None,
+        "--wrong",
+        metavar="PATH",
+        help="A file the preview labelled wrong: a drift file that is in scope, or an "
+        "in-scope file that is drift. Remembered for your current intent. Repeat for more.",
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Tell vibflow which drift labels of the latest preview were right."""
+    """Tell vibflow which labels of the latest preview were right or wrong."""
     project = project_for(ctx)
-    state = project.recovery.feedback(plan_id, correct or [], wrong or [])
+    outcome = project.recovery.feedback(plan_id, correct or [], wrong or [])
+    state = outcome.state
     project.audit.append("drift_feedback", result="ok", circuit_breaker_state=state.state)
     if as_json:
         emit_json(
@@ -76,6 +86,7 @@ def recover_feedback(
                 "circuit_breaker_state": state.state,
                 "accuracy": state.accuracy,
                 "labels": state.labels,
+                "remembered": outcome.remembered,
             }
         )
         return
@@ -84,3 +95,11 @@ def recover_feedback(
         f"recorded; drift labelling is {state.state} (accuracy over the last "
         f"{state.labels} labels: {acc})"
     )
+    for path, label in outcome.remembered.items():
+        said = "in scope" if label == "in_scope" else "outside your intent (drift)"
+        typer.echo(f"  remembered for this intent: {path} is {said}")
+    if outcome.not_remembered:
+        typer.echo(
+            "  not remembered for later plans: there is no active intent "
+            "(`vibflow memory intent TEXT` sets one)"
+        )

@@ -23,10 +23,51 @@ if TYPE_CHECKING:
 TOP = 8
 
 
-def _paths(items: Sequence[tuple[str, str]], show_all: bool) -> list[str]:
+#: A change's status as ``git status --short`` shows it.
+_LETTER = {
+    "modified": "M",
+    "added": "A",
+    "deleted": "D",
+    "renamed": "R",
+    "type_changed": "T",
+    "untracked": "??",
+}
+
+
+def _changes(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
+    """Each changed path's entry; ``None`` for a plan without them (a run's compact
+    plan), whose paths are then listed without a status."""
+    if "changed" not in plan:
+        return None
+    return {c["path"]: c for c in plan.get("changed") or [] if isinstance(c, dict)}
+
+
+def _marked(path: str, changes: Mapping[str, Mapping[str, Any]]) -> str:
+    """``M  path``, ``?? path``, ``R  old → new``; an unchanged path (an explicit
+    relevant file no one touched) without a status."""
+    c = changes.get(path)
+    if c is None:
+        return f"   {path}"
+    letter = _LETTER.get(str(c.get("status")), "M")
+    if letter == "R" and c.get("old_path"):
+        return f"R  {c['old_path']} → {path}"
+    return f"{letter:<2} {path}"
+
+
+def _paths(
+    items: Sequence[tuple[str, str]],
+    show_all: bool,
+    changes: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[str]:
+    """Paths with their status (when ``changes`` says it) and why, the top ones unless
+    ``show_all``, the rest counted by folder."""
     shown = items if show_all else items[:TOP]
-    width = min(max((len(p) for p, _ in shown), default=0), 48)
-    lines = [f"    {p:<{width}}  {why}" if why else f"    {p}" for p, why in shown]
+    names = [_marked(p, changes) if changes is not None else p for p, _ in shown]
+    width = min(max((len(n) for n in names), default=0), 52)
+    lines = [
+        f"    {n:<{width}}  {why}" if why else f"    {n}"
+        for n, (_, why) in zip(names, shown, strict=True)
+    ]
     rest = items[len(shown) :]
     if rest:
         folders = Counter(p.split("/")[0] + "/" if "/" in p else "(top level)" for p, _ in rest)
@@ -65,16 +106,19 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
         out.append(commits)
     if plan.get("circuit_breaker_state") == "degraded":
         out.append("Drift labels: OFF (degraded) — recent labels were often wrong.")
+    changes = _changes(plan)
     zone = [(z["path"], z["reason"]) for z in plan.get("intent_zone", [])]
     drift = [(d["path"], d["why_outside_zone"]) for d in plan.get("drift_candidates", [])]
     if zone:
-        out += ["", f"In scope ({len(zone)}):", *_paths(zone, show_all)]
+        out += ["", f"In scope ({len(zone)}):", *_paths(zone, show_all, changes)]
     if drift:
         out += [
             "",
             f"Outside what you are working on — please review ({len(drift)}):",
-            *_paths(drift, show_all),
+            *_paths(drift, show_all, changes),
         ]
+    if (zone or drift) and changes is not None:
+        out.append("  (M modified, A added, D deleted, R renamed, ?? new and untracked)")
     generated = plan.get("excluded_generated", [])
     if generated:
         out += ["", f"Ignored {len(generated)} generated/cache/build file(s), e.g. {generated[0]}"]
@@ -91,13 +135,14 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
 
 def preview(plan: dict[str, Any], show_all: bool = False) -> str:
     out = ["Ways back — read-only preview: no files were modified.", "", f"{plan['summary']}", ""]
-    for n, opt in enumerate(plan.get("options", [])[:3], start=1):
+    changes = _changes(plan)
+    for n, opt in enumerate(plan.get("options", []), start=1):
         tag = " (recommended)" if opt.get("recommended") else ""
         out.append(f"{n}. Level {opt['level']}{tag}: {opt['label']}")
         out.append(f"   Would change: {opt['estimated_impact']}")
-        paths = [(p, "") for p in opt.get("affected_paths", [])]
+        paths = [(p, "") for p in _one_line_per_change(opt.get("affected_paths", []), changes)]
         if paths:
-            out += _paths(paths, show_all)
+            out += _paths(paths, show_all, changes)
         if opt.get("deletes"):
             out.append(
                 "   Would delete (they did not exist at the checkpoint): "
@@ -135,6 +180,21 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
         f"{plan['plan_id']} --correct PATH --wrong PATH`)"
     ]
     return "\n".join(out) + "\n"
+
+
+def _one_line_per_change(
+    paths: Sequence[str], changes: Mapping[str, Mapping[str, Any]] | None
+) -> list[str]:
+    """A rename's old name is listed with its new one (``R old → new``), not alone."""
+    if changes is None:
+        return list(paths)
+    listed = set(paths)
+    folded = {
+        str(c["old_path"])
+        for p, c in changes.items()
+        if c.get("status") == "renamed" and c.get("old_path") and p in listed
+    }
+    return [p for p in paths if p not in folded]
 
 
 class RecoverRunView:

@@ -66,7 +66,8 @@ def test_checkpoint_taken_after_the_change_is_not_safe(repo: Path, cli: Cli) -> 
 
 def test_checkpoint_taken_before_the_change_is_the_safe_candidate(repo: Path, cli: Cli) -> None:
     """A checkpoint from before the edits is selected (predates_change, metadata_complete);
-    restore options need the sandwich and the lock and stay blocked while apply is off."""
+    restore options need the sandwich and the lock and stay blocked while apply is off —
+    partial restore is still the recommended one (the flag does not re-rank)."""
     commit_app(repo)
     set_memory(repo, explicit={"src/ui/login.py": "the form"})
     ckpt = checkpoint(cli)
@@ -83,7 +84,7 @@ def test_checkpoint_taken_before_the_change_is_the_safe_candidate(repo: Path, cl
         assert opt["requires_sandwich"] is True
         assert opt["requires_lock"] is True
         assert opt["blocked_reason"]
-        assert not opt["recommended"]
+        assert opt["recommended"] is (level == 3)
     assert option(plan, 3)["affected_paths"] == ["src/services/auth.py"]
     assert "a safe checkpoint from before the change exists" in plan["summary"]
 

@@ -140,8 +140,9 @@ def test_four_wrong_labels_are_not_enough_to_degrade(repo: Path, cli: Cli) -> No
 
 
 def test_degraded_breaker_recovers_after_enough_correct_labels(repo: Path, cli: Cli) -> None:
-    """After degrading, the user keeps labelling on fresh previews (the files that were
-    drift really were drift) and the breaker returns to active."""
+    """After degrading, the user keeps labelling on fresh previews (now confirming the
+    labels) and the breaker returns to active; the paths the user said were wrongly
+    labelled drift stay in scope for this intent (their corrections are remembered)."""
     _breaker_repo(repo)
     _degrade(cli)
     state = "degraded"
@@ -159,4 +160,6 @@ def test_degraded_breaker_recovers_after_enough_correct_labels(repo: Path, cli: 
         if state == "active":
             break
     assert state == "active"
-    assert drift_of(recover(cli, "--explain")) == set(DRIFT5)
+    plan = recover(cli, "--explain")
+    assert drift_of(plan) == set()
+    assert all(zone_of(plan)[p] == "user_feedback" for p in DRIFT5)

@@ -37,6 +37,7 @@ from vibflow_testing.git import git
 from vibflow_testing.repo import write
 
 from vibflow.steps.checkpoints import restore
+from vibflow.steps.recovery.job import RestoreJobs
 from vibflow.steps.recovery.lease import LeaseFile
 from vibflow.steps.workspace.git import Git
 
@@ -78,9 +79,9 @@ def test_partial_restore_restores_drift_content_and_mode_and_keeps_in_scope_work
     assert not list((repo / "src").rglob("*.vibflow-restore*.tmp"))
 
 
-def test_a_new_file_is_deleted_only_when_the_preview_listed_its_deletion(repo: Path) -> None:
-    """A file absent from the checkpoint that the option did not list under `deletes` (it
-    was committed after the checkpoint) is kept and reported as skipped with why."""
+def _committed_after_the_checkpoint(repo: Path) -> None:
+    """The app and a checkpoint; then the agent commits a new api file, edits it again and
+    loosens auth."""
     for rel, text in APP.items():
         write(repo, rel, text)
     commit_all(repo)
@@ -91,16 +92,45 @@ def test_a_new_file_is_deleted_only_when_the_preview_listed_its_deletion(repo: P
     commit_all(repo, "agent adds an api")
     write(repo, "src/services/new_api.py", "v2\n")
     write(repo, "src/services/auth.py", "loosened\n")
+
+
+def test_a_file_the_checkpoint_lacks_is_previewed_as_a_deletion_and_deleted(
+    repo: Path,
+) -> None:
+    """A file committed after the checkpoint is absent from it: the preview lists it under
+    `deletes` (judged against the checkpoint, not the last commit) and the apply deletes
+    it — the count it previewed."""
+    _committed_after_the_checkpoint(repo)
     run = start(repo)
     opt = stored_option(repo, run, 3)
     assert "src/services/new_api.py" in opt["affected_paths"]
-    assert opt["deletes"] == []
+    assert opt["deletes"] == ["src/services/new_api.py"]
     done = ok_json(confirm(repo, choose(repo, run, 3)))
     assert done["status"] == "done"
-    assert (repo / "src/services/new_api.py").read_text(encoding="utf-8") == "v2\n"
+    assert not (repo / "src/services/new_api.py").exists()
     assert (repo / "src/services/auth.py").read_text(encoding="utf-8") == APP[
         "src/services/auth.py"
     ]
+    assert done["result"]["skipped"] == []
+    assert done["changed_files"] == len(opt["affected_paths"]) == 2
+
+
+def test_a_new_file_is_deleted_only_when_the_confirmed_job_lists_its_deletion(
+    repo: Path,
+) -> None:
+    """A file absent from the checkpoint that the confirmed restore does not list under
+    `deletes` (here: the job record says so) is kept and reported as skipped with why."""
+    _committed_after_the_checkpoint(repo)
+    run = start(repo)
+    at = choose(repo, run, 3)
+    jobs = RestoreJobs(repo / ".vibflow" / "recovery" / "jobs")
+    job = jobs.load(at["run_id"])
+    assert job is not None
+    assert job.deletes == ["src/services/new_api.py"]
+    jobs.save(job.model_copy(update={"deletes": []}))
+    done = ok_json(confirm(repo, at))
+    assert done["status"] == "done"
+    assert (repo / "src/services/new_api.py").read_text(encoding="utf-8") == "v2\n"
     skipped = done["result"]["skipped"]
     assert [s["path"] for s in skipped] == ["src/services/new_api.py"]
     assert "confirm" in skipped[0]["why"]

@@ -55,11 +55,13 @@ def test_partial_restore_is_preferred_when_it_can_run() -> None:
     assert all(o.blocked_reason is None for o in opts)
 
 
-def test_targeted_repair_when_apply_is_blocked() -> None:
-    """With apply not available, targeted repair is recommended; restore options carry the
-    apply reason."""
+def test_apply_flag_blocks_restores_without_changing_the_recommendation() -> None:
+    """With apply not available, partial restore is still the recommended (safest) option;
+    it and full rollback carry the apply reason — the flag decides whether an option can
+    run, not which one is recommended."""
     opts = build_options(CHANGED, DRIFT, SAFE, apply_blocked_reason="apply is not enabled")
-    assert levels(opts) == [2, 1, 3, 4]
+    assert levels(opts) == [3, 1, 2, 4]
+    assert opts[0].recommended
     assert {o.level: o.blocked_reason for o in opts} == {
         2: None,
         1: None,
@@ -115,14 +117,15 @@ def test_option_paths_and_flags() -> None:
 def test_recommendation_is_runnable_and_never_full_rollback(
     n_changed: int, n_drift: int, candidate: Any, apply_block: str | None
 ) -> None:
-    """Exactly one option is recommended, it comes first, it can run, and it is never the
-    full rollback; levels 3-4 never run without a safe checkpoint."""
+    """Exactly one option is recommended, it comes first, nothing but the apply flag keeps
+    it from running, and it is never the full rollback; levels 3-4 never run without a
+    safe checkpoint."""
     files_ = [changed(f"src/f{i}.py") for i in range(n_changed)]
     drifting = [DriftCandidate(path=f.path, why_outside_zone="x") for f in files_[:n_drift]]
     opts = build_options(files_, drifting, candidate, apply_blocked_reason=apply_block)
     assert [o.recommended for o in opts].count(True) == 1
     assert opts[0].recommended
-    assert opts[0].blocked_reason is None
+    assert opts[0].blocked_reason in (None, apply_block)
     assert opts[0].level != 4
     safe = candidate is SAFE
     for o in opts:

@@ -59,3 +59,29 @@ def test_a_repository_without_commits_lists_staged_files_as_added(tmp_path: Path
     run_git(root, "add", "--", ":(literal):first.py")
     got = changes_by_path(root)
     assert (got[":first.py"].status, got[":first.py"].added_lines) == ("added", 2)
+
+
+def test_moves_without_git_pair_with_exact_copies_only(tmp_path: Path) -> None:
+    """Each deleted file pairs with one untracked file of exactly its content (two equal
+    files with two copies: one pair each); a same-size file with other content, an edited
+    copy, and untracked files with no deletion to pair with stay as they are."""
+    root = init_repo(
+        tmp_path / "r",
+        {"a.py": "same\n", "b.py": "same\n", "c.py": "cccc\n", "d.py": "dddd\n", "e.py": "ee\n"},
+        old=True,
+    )
+    for old, new in (("a.py", "x/a2.py"), ("b.py", "x/b2.py"), ("c.py", "c2.py")):
+        write(root, new, (root / old).read_bytes())
+        (root / old).unlink()
+    (root / "d.py").unlink()
+    write(root, "d2.py", "DDDD\n")  # same size as d.py, other content
+    write(root, "unrelated.py", "zz\n")
+    git = Git(root)
+    tracked = diffs.head_to_worktree(git, tmp_path / "scratch.index")
+    untracked = git.z("ls-files", "-z", "--others", "--exclude-standard")
+    paired, left = diffs.pair_moves(git, root, tracked, untracked)
+    moves = {c.path: c.old_path for c in paired if c.status == "renamed"}
+    assert moves["c2.py"] == "c.py"
+    assert {moves["x/a2.py"], moves["x/b2.py"]} == {"a.py", "b.py"}
+    assert {c.path for c in paired if c.status == "deleted"} == {"d.py"}
+    assert sorted(left) == ["d2.py", "unrelated.py"]
