@@ -90,7 +90,7 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
 
 
 def _views() -> tuple[RunView, ...]:
-    from vibflow.cli.recover_render import RecoverRunView
+    from vibflow.cli.recover_view import RecoverRunView
 
     return (RecoverRunView(),)
 

@@ -33,7 +33,7 @@ Answer = tuple[str, dict[str, Any]] | None
 class RunView(Protocol):
     """What one flow adds to the generic run rendering, read from the run's public
     context. Each hook answers ``None`` (or no lines) for a run that is not its own;
-    ``recover_render.RecoverRunView`` is the recover flow's (its plan's options, the
+    ``recover_view.RecoverRunView`` is the recover flow's (its plan's options, the
     confirmation text, the apply result, and the guided choice at a terminal)."""
 
     def next_commands(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -149,7 +150,7 @@ def test_a_session_on_a_2000_file_repo_restores_a_subset_and_undoes_twice(
     assert changed[NEW_NAME]["old_path"] == OLD_NAME
     assert "build/bundle.js" in plan["excluded_generated"]
     text = vf(root, "recover", "--explain")
-    assert f"R {OLD_NAME} → {NEW_NAME}" in text.stdout
+    assert re.search(rf"\bR\s+{re.escape(OLD_NAME)} → {re.escape(NEW_NAME)}", text.stdout)
     assert KEY not in text.stdout
 
     # -- the flow, restoring a subset of the partial restore's files -----------------------
