@@ -27,6 +27,8 @@ from vibflow.engine.policy import EnginePolicy, PolicySet
 from vibflow.engine.registry import Registry
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     # Imported where used: commands that never load or run a flow (checkpoint,
     # memory, recover --explain) then never build the flow models.
     from vibflow.engine.catalog import FlowCatalog
@@ -42,6 +44,10 @@ if TYPE_CHECKING:
 
 RegistryHook = Callable[[Registry], None]
 
+#: The one feature flag that switches file changes on (spec §12): the verifier
+#: refuses a files-changing state guarded by any other.
+RECOVERY_APPLY_FLAG = "RECOVERY_APPLY"
+
 
 def build_registry(
     extra: RegistryHook | None = None, *, recovery: RecoveryProvider | None = None
@@ -51,11 +57,27 @@ def build_registry(
     import vibflow.steps
 
     registry = Registry()
+    registry.allow_apply_flag(RECOVERY_APPLY_FLAG)
     builtin_guards.register(registry)
     vibflow.steps.register(registry, recovery)
     if extra is not None:
         extra(registry)
     return registry
+
+
+def policy_sections() -> dict[str, type[BaseModel]]:
+    """The model of every shipped policy section, by section name."""
+    from vibflow.steps.memory.policy import MemoryPolicy
+    from vibflow.steps.paths.policy import SECTION as PATHS_SECTION
+    from vibflow.steps.paths.policy import PathsPolicy
+    from vibflow.steps.recovery.policy import RecoveryPolicy
+
+    return {
+        "engine": EnginePolicy,
+        "memory": MemoryPolicy,
+        PATHS_SECTION: PathsPolicy,
+        "recovery": RecoveryPolicy,
+    }
 
 
 def catalog_without_project(registry: Registry) -> FlowCatalog:
@@ -103,7 +125,13 @@ class Project:
 
     @cached_property
     def policy(self) -> PolicySet:
-        return PolicySet(files("vibflow.policies"), self.root / ".vibflow" / "policy.yaml")
+        """The project's policy, every section checked at once: each command
+        refuses a broken policy the same way, before it does anything."""
+        return PolicySet(
+            files("vibflow.policies"),
+            self.root / ".vibflow" / "policy.yaml",
+            sections=policy_sections(),
+        )
 
     @cached_property
     def engine_policy(self) -> EnginePolicy:
@@ -158,7 +186,7 @@ class Project:
             generated=self.path_rules,
             redact_payload=self.redact_payload,
             clock=utcnow,
-            apply_enabled=builtin_guards.flag_enabled(self.env, "RECOVERY_APPLY"),
+            apply_enabled=builtin_guards.flag_enabled(self.env, RECOVERY_APPLY_FLAG),
         )
 
     @cached_property
