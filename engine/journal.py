@@ -8,8 +8,12 @@ survives power loss). Writes that change a run check the expected sequence
 number *and* the owner token, so a process that lost ownership of a run can
 never write over the one that took it.
 
-A file that is not a database is moved aside (never overwritten) and a fresh
-journal started; a journal made by a newer vibflow is refused untouched.
+A file that is not a database, or one SQLite finds damaged (when it is
+opened, or later by any read or write), is checked with ``quick_check``,
+moved aside (never overwritten) and a fresh journal started — and the user is
+told (``on_recovered``, which the front door turns into a warning on stderr
+and in ``--json`` output): a journal that silently became empty would look
+like "no runs yet". A journal made by a newer vibflow is refused untouched.
 SQLite's errors are told apart by their result code (``sqlite_errorname``),
 never by message text, which changes between SQLite versions.
 
@@ -24,7 +28,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -139,11 +143,18 @@ class Journal:
     """The SQLite journal of one project (``.vibflow/runs.db``)."""
 
     def __init__(
-        self, path: Path, *, synchronous: str = "FULL", clock: Clock = system_clock
+        self,
+        path: Path,
+        *,
+        synchronous: str = "FULL",
+        clock: Clock = system_clock,
+        on_recovered: Callable[[str], None] | None = None,
     ) -> None:
         self.path = path
         self.backup: Path | None = None
+        self.notice: str | None = None
         self._clock = clock
+        self._on_recovered = on_recovered
         self._synchronous = "FULL" if synchronous == "FULL" else "NORMAL"
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -153,8 +164,46 @@ class Journal:
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
                 ) from exc
-            self.backup = self._move_aside()
-            self._db = self._open(synchronous)
+            self._db = self._recover(exc)
+
+    @property
+    def display(self) -> str:
+        """The journal's path as shown to users (never absolute)."""
+        return f"{self.path.parent.name}/{self.path.name}"
+
+    def _recover(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """Back the damaged file up, start a fresh journal, and say so."""
+        corrupt = _sqlite_code(exc) == "SQLITE_CORRUPT"
+        finding = _quick_check(self.path) if corrupt else None
+        self.backup = self._move_aside()
+        db = self._open(self._synchronous)
+        why = (
+            f"damaged (quick_check: {finding})"
+            if finding
+            else ("damaged" if corrupt else "not a readable database")
+        )
+        self.notice = (
+            f"the run journal {self.display} was {why}; it was backed up to "
+            f"{self.path.parent.name}/{self.backup.name} and a fresh journal started "
+            "(runs recorded before are in the backup)"
+        )
+        if self._on_recovered is not None:
+            self._on_recovered(self.notice)
+        return db
+
+    def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Rows of a read; a damaged journal is backed up and the read answered
+        from the fresh one (which knows nothing yet)."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            if _sqlite_code(exc) not in _UNREADABLE:
+                raise VibflowError(
+                    ErrorCode.STORE_ERROR, f"cannot read the run journal: {exc}"
+                ) from exc
+            self._db.close()
+            self._db = self._recover(exc)
+            return self._db.execute(sql, args).fetchall()
 
     def _open(self, synchronous: str) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0, check_same_thread=False)
@@ -229,7 +278,17 @@ class Journal:
         try:
             with self._tx(self._db) as db:
                 yield db
-        except sqlite3.Error as exc:
+        except sqlite3.DatabaseError as exc:
+            if _sqlite_code(exc) in _UNREADABLE:
+                # The write cannot be trusted to the damaged file, nor replayed
+                # on a fresh one (the run it changes is in the backup).
+                self._db.close()
+                self._db = self._recover(exc)
+                raise VibflowError(
+                    ErrorCode.STORE_CORRUPT,
+                    f"{self.notice}; the change was not recorded",
+                    hint="Run the command again.",
+                ) from exc
             raise VibflowError(ErrorCode.STORE_ERROR, f"run journal write failed: {exc}") from exc
 
     # -- runs ---------------------------------------------------------------
@@ -248,8 +307,8 @@ class Journal:
             _insert_entry(db, entry, run.created_at)
 
     def get(self, run_id: str) -> RunRecord | None:
-        row = self._db.execute(f"{_SELECT_RUN} WHERE r.run_id=?", (run_id,)).fetchone()
-        return _run(row) if row else None
+        rows = self._fetch(f"{_SELECT_RUN} WHERE r.run_id=?", (run_id,))
+        return _run(rows[0]) if rows else None
 
     def runs(
         self, statuses: Sequence[str] | None = None, *, limit: int = 50, flow: str | None = None
@@ -267,7 +326,7 @@ class Journal:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY r.updated_at DESC, r.rowid DESC LIMIT ?"
         args.append(limit)
-        return [_run(r) for r in self._db.execute(sql, args).fetchall()]
+        return [_run(r) for r in self._fetch(sql, args)]
 
     def advance(
         self,
@@ -391,9 +450,7 @@ class Journal:
             self._db.execute(f"PRAGMA synchronous={self._synchronous}")
 
     def entries(self, run_id: str) -> list[Entry]:
-        rows = self._db.execute(
-            "SELECT * FROM entries WHERE run_id=? ORDER BY seq", (run_id,)
-        ).fetchall()
+        rows = self._fetch("SELECT * FROM entries WHERE run_id=? ORDER BY seq", (run_id,))
         return [
             Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9])
             for r in rows
@@ -410,9 +467,7 @@ class Journal:
             )
 
     def done_items(self, run_id: str, state: str) -> set[str]:
-        rows = self._db.execute(
-            "SELECT key FROM items WHERE run_id=? AND state=?", (run_id, state)
-        ).fetchall()
+        rows = self._fetch("SELECT key FROM items WHERE run_id=? AND state=?", (run_id, state))
         return {r[0] for r in rows}
 
     # -- recaps -----------------------------------------------------------------
@@ -429,8 +484,29 @@ class Journal:
                 db.execute("UPDATE runs SET recap_id=? WHERE run_id=?", (recap_id, subject_id))
 
     def get_recap(self, recap_id: str) -> dict[str, Any] | None:
-        row = self._db.execute("SELECT body FROM recaps WHERE recap_id=?", (recap_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        rows = self._fetch("SELECT body FROM recaps WHERE recap_id=?", (recap_id,))
+        return json.loads(rows[0][0]) if rows else None
+
+
+def _quick_check(path: Path) -> str | None:
+    """SQLite's first finding about a damaged file (read-only), or None."""
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error:
+        return None
+    try:
+        row = con.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.Error as exc:
+        return _sqlite_code(exc).removeprefix("SQLITE_").lower() or "unreadable"
+    finally:
+        con.close()
+    finding = str(row[0]) if row else "unreadable"
+    if finding == "ok":
+        return None
+    # One line, short (the backup keeps the detail for whoever inspects it),
+    # skipping SQLite's "*** in database main ***" header.
+    lines = [ln for ln in finding.splitlines() if ln.strip() and not ln.startswith("***")]
+    return (lines[0] if lines else finding.splitlines()[0])[:160]
 
 
 def _owner_cols(owner: Owner | None) -> tuple[Any, Any, Any, Any]:

@@ -12,6 +12,7 @@ registration; nothing is looked up by name at run time.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -65,6 +66,10 @@ def build_registry(
     return registry
 
 
+def _stderr_warning(message: str) -> None:
+    print(f"vibflow: warning: {message}", file=sys.stderr)  # noqa: T201 - the default sink
+
+
 def policy_sections() -> dict[str, type[BaseModel]]:
     """The model of every shipped policy section, by section name."""
     from vibflow.steps.memory.policy import MemoryPolicy
@@ -94,14 +99,25 @@ class Project:
     registry_hook: RegistryHook | None = None
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     tool: str = "cli"
+    #: Where a warning goes that the user must see although the command goes on
+    #: (a damaged journal backed up and started afresh).
+    warn: Callable[[str], None] = field(default=_stderr_warning)
 
     @classmethod
     def discover(
-        cls, start: Path, registry_hook: RegistryHook | None = None, *, tool: str = "cli"
+        cls,
+        start: Path,
+        registry_hook: RegistryHook | None = None,
+        *,
+        tool: str = "cli",
+        warn: Callable[[str], None] | None = None,
     ) -> Project:
         from vibflow.steps.workspace.root import find_root
 
-        return cls(find_root(start), registry_hook, tool=tool)
+        project = cls(find_root(start), registry_hook, tool=tool)
+        if warn is not None:
+            project.warn = warn
+        return project
 
     @cached_property
     def registry(self) -> Registry:
@@ -140,7 +156,9 @@ class Project:
     @cached_property
     def journal(self) -> Journal:
         return Journal(
-            self.state_dir / "runs.db", synchronous=self.engine_policy.journal.synchronous
+            self.state_dir / "runs.db",
+            synchronous=self.engine_policy.journal.synchronous,
+            on_recovered=self.warn,
         )
 
     @cached_property

@@ -1,0 +1,121 @@
+"""A damaged ``runs.db`` (issue 16): one zeroed page is checked with
+``quick_check``, backed up byte for byte, a fresh journal started — and the
+user is told, on stderr and in ``--json`` output, instead of a DatabaseError
+(exit 1) or a silent "no runs yet".
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from vibflow_testing.cli import Cli, as_json
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.journal import Journal
+
+PAGE = 4096
+
+
+def journal_with_runs(cli: Cli, repo: Path, runs: int = 4) -> Path:
+    """A real journal holding ``runs`` waiting runs, its WAL folded into the file."""
+    for _ in range(runs):
+        assert cli("run", "waits").returncode == 0
+    db = repo / ".vibflow" / "runs.db"
+    with closing(sqlite3.connect(db)) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return db
+
+
+def zero_page(db: Path, number: int) -> bytes:
+    """Overwrite page ``number`` (1-based; negative counts from the end); return the
+    file's bytes after the damage."""
+    raw = bytearray(db.read_bytes())
+    pages = len(raw) // PAGE
+    index = number - 1 if number > 0 else pages + number
+    raw[index * PAGE : (index + 1) * PAGE] = bytes(PAGE)
+    db.write_bytes(bytes(raw))
+    for side in ("-wal", "-shm"):
+        db.with_name(db.name + side).unlink(missing_ok=True)
+    return bytes(raw)
+
+
+def backups(db: Path) -> list[Path]:
+    return sorted(
+        p for p in db.parent.glob("runs.db.corrupt-*") if not p.name.endswith(("-wal", "-shm"))
+    )
+
+
+def table_pages(db: Path) -> dict[str, int]:
+    with closing(sqlite3.connect(db)) as con:
+        return dict(con.execute("SELECT name, rootpage FROM sqlite_master WHERE rootpage > 0"))
+
+
+@pytest.mark.parametrize("which", ["header", "runs", "runs_index", "definitions"])
+def test_zeroed_page_is_backed_up_and_reported(cli: Cli, repo: Path, which: str) -> None:
+    """`runs list --json` with a zeroed page: exit 0, a warning, a byte-exact backup."""
+    db = journal_with_runs(cli, repo)
+    pages = table_pages(db)
+    number = {
+        "header": 1,
+        "runs": pages["runs"],
+        "runs_index": pages["sqlite_autoindex_runs_1"],
+        "definitions": pages["definitions"],
+    }[which]
+    damaged = zero_page(db, number)
+    proc = cli("runs", "list", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    data = as_json(proc)
+    [backup] = backups(db)
+    assert backup.read_bytes() == damaged
+    [warning] = data["warnings"]
+    assert f".vibflow/{backup.name}" in warning
+    assert "a fresh journal started" in warning
+    assert f"vibflow: warning: {warning}" in proc.stderr
+    assert str(repo) not in proc.stderr  # never an absolute path
+    # The fresh journal works: a new run starts and is listed.
+    assert cli("run", "waits").returncode == 0
+    assert len(as_json(cli("runs", "list", "--json"))["runs"]) == 1
+
+
+def test_text_output_warns_instead_of_a_silent_no_runs_yet(cli: Cli, repo: Path) -> None:
+    """A journal moved aside is never just "no runs yet": stderr says what happened and where."""
+    db = journal_with_runs(cli, repo, runs=2)
+    zero_page(db, table_pages(db)["sqlite_autoindex_runs_1"])
+    proc = cli("runs", "list")
+    assert proc.returncode == 0, proc.stderr
+    assert "no runs yet" in proc.stdout
+    assert "vibflow: warning: the run journal .vibflow/runs.db was damaged" in proc.stderr
+    assert "backed up to .vibflow/runs.db.corrupt-" in proc.stderr
+
+
+def test_damage_found_by_a_later_read_is_recovered(cli: Cli, repo: Path) -> None:
+    """Damage the open check does not touch (the entries table) is recovered when a read hits it."""
+    db = journal_with_runs(cli, repo, runs=2)
+    run_id = as_json(cli("runs", "list", "--json"))["runs"][0]["run_id"]
+    zero_page(db, table_pages(db)["entries"])
+    told: list[str] = []
+    journal = Journal(db, on_recovered=told.append)
+    assert journal.backup is None  # opening did not notice
+    assert journal.entries(run_id) == []  # the read did, and was answered afresh
+    assert journal.backup is not None
+    assert told == [journal.notice]
+    assert journal.notice is not None
+    assert "quick_check" in journal.notice
+    journal.close()
+
+
+def test_damage_found_by_a_write_is_store_corrupt(cli: Cli, repo: Path) -> None:
+    """A write that meets damage is not replayed on the fresh journal: STORE_CORRUPT, backed up."""
+    db = journal_with_runs(cli, repo, runs=2)
+    zero_page(db, table_pages(db)["entries"])
+    journal = Journal(db)
+    with pytest.raises(VibflowError) as info, journal.transaction() as con:
+        con.execute("DELETE FROM entries")
+    assert info.value.code is ErrorCode.STORE_CORRUPT
+    assert "the change was not recorded" in info.value.message
+    assert journal.backup is not None
+    journal.close()
