@@ -126,6 +126,22 @@ CREATE TABLE recaps (
 CREATE INDEX recaps_by_subject ON recaps(subject_id, generated_at);
 """
 
+# Added beside schema 1 (additive, so an older vibflow still reads the file):
+# the audit log's last sequence number and hash, and the gaps found in it.
+_AUDIT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS audit_anchor (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    sequence INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit_gaps (
+    anchored_sequence INTEGER NOT NULL,
+    found_sequence INTEGER NOT NULL,
+    detected_at TEXT NOT NULL
+);
+"""
+
 # SQLite result codes (primary, without the extended suffix) that mean "not a
 # database we can read": the file is moved aside and a fresh journal started.
 _UNREADABLE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
@@ -226,6 +242,13 @@ class Journal:
                         for stmt in filter(str.strip, _SCHEMA.split(";")):
                             db.execute(stmt)
                         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            has_anchor = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name='audit_gaps'"
+            ).fetchone()[0]
+            if not has_anchor:
+                with self._tx(db):
+                    for stmt in filter(str.strip, _AUDIT_SCHEMA.split(";")):
+                        db.execute(stmt)
             # Touch a table so a corrupt file fails here, not mid-run.
             db.execute("SELECT count(*) FROM runs").fetchone()
         except BaseException:
@@ -469,6 +492,46 @@ class Journal:
     def done_items(self, run_id: str, state: str) -> set[str]:
         rows = self._fetch("SELECT key FROM items WHERE run_id=? AND state=?", (run_id, state))
         return {r[0] for r in rows}
+
+    # -- the audit log's anchor ---------------------------------------------------
+
+    def anchor_audit(
+        self, sequence: int, row_hash: str, *, gap: tuple[int, int] | None = None
+    ) -> None:
+        """Record the audit log's newest row (called under the audit lock, after the
+        row is written). ``gap`` — ``(anchored, found)`` when the log's tail was
+        found below the anchored sequence — is kept, so that rows appended after
+        a truncation cannot hide it."""
+        now = self._now()
+        try:
+            # Like release(): losing this to a power cut only weakens the check.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            with self.transaction() as db:
+                db.execute(
+                    """INSERT INTO audit_anchor VALUES (1, ?, ?, ?)
+                       ON CONFLICT(id) DO UPDATE SET sequence=excluded.sequence,
+                           hash=excluded.hash, at=excluded.at""",
+                    (sequence, row_hash, now),
+                )
+                if gap is not None:
+                    db.execute("INSERT INTO audit_gaps VALUES (?,?,?)", (*gap, now))
+        finally:
+            self._db.execute(f"PRAGMA synchronous={self._synchronous}")
+
+    def audit_anchor(self) -> tuple[int, str] | None:
+        """The audit log's newest ``(sequence, hash)`` as last recorded, if any."""
+        rows = self._fetch("SELECT sequence, hash FROM audit_anchor WHERE id=1")
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None
+
+    def audit_gaps(self) -> list[tuple[int, int, str]]:
+        """Gaps found while appending: ``(anchored_sequence, found_sequence, detected_at)``."""
+        return [
+            (int(a), int(f), str(at))
+            for a, f, at in self._fetch(
+                "SELECT anchored_sequence, found_sequence, detected_at FROM audit_gaps "
+                "ORDER BY detected_at"
+            )
+        ]
 
     # -- recaps -----------------------------------------------------------------
 

@@ -167,6 +167,7 @@ class Project:
             self.state_dir / "audit.jsonl",
             project_root_hash=project_root_hash(self.root),
             tool=self.tool,
+            anchor=lambda: self.journal,
         )
 
     @cached_property
