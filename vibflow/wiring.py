@@ -249,6 +249,14 @@ class Project:
             audit=self._audit_memory,
         )
 
+    def redact_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        """Run inputs through the redaction contract before a run stores them: a
+        pasted token is masked, a path inside the project becomes relative."""
+        if not inputs:
+            return {}  # most runs start without inputs: no detectors loaded for them
+        value, _ = self.redact_payload(dict(inputs))
+        return dict(value) if isinstance(value, dict) else {}
+
     def redact_text(self, text: str) -> tuple[str, dict[str, int]]:
         from vibflow.steps.redaction.contract import redact_text
 
@@ -295,6 +303,7 @@ class Project:
             audit=MemoryAudit(project_root_hash=project_root_hash(self.root)),
             project_root=self.root,
             env=self.env,
+            sanitize_inputs=self.redact_inputs,
         )
 
     @cached_property
@@ -310,4 +319,5 @@ class Project:
             policy_digest=self.policy.digest(),
             context_max_bytes=self.engine_policy.context_max_bytes,
             crash=CrashPlan.from_env(self.env),
+            sanitize_inputs=self.redact_inputs,
         )
