@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -173,14 +174,33 @@ class Journal:
         self._on_recovered = on_recovered
         self._synchronous = "FULL" if synchronous == "FULL" else "NORMAL"
         path.parent.mkdir(parents=True, exist_ok=True)
+        odd = _not_a_file(path)
+        if odd is not None:
+            # SQLite would block on a FIFO or read a device forever: set it
+            # aside like a damaged journal, untouched.
+            self.backup = self._move_aside()
+            self._told(f"was {odd}, not a file")
         try:
             self._db = self._open(synchronous)
         except sqlite3.DatabaseError as exc:
-            if _sqlite_code(exc) not in _UNREADABLE:
+            if not self._is_damage(exc):
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
                 ) from exc
             self._db = self._recover(exc)
+
+    def _is_damage(self, exc: sqlite3.DatabaseError) -> bool:
+        """Whether ``exc`` means the file is damaged (then it is set aside), as
+        opposed to a busy, full or failing disk (then the command fails)."""
+        code = _sqlite_code(exc)
+        if code in _UNREADABLE:
+            return True
+        if not code:
+            # Stored text that is not UTF-8 (Python cannot decode it): vibflow
+            # only ever writes str, so only outside damage puts such bytes there.
+            return isinstance(exc, sqlite3.OperationalError)
+        # "no such table/column": a query of ours meets a schema it never wrote.
+        return code == "SQLITE_ERROR" and _schema_differs(self.path)
 
     @property
     def display(self) -> str:
@@ -189,23 +209,26 @@ class Journal:
 
     def _recover(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
         """Back the damaged file up, start a fresh journal, and say so."""
-        corrupt = _sqlite_code(exc) == "SQLITE_CORRUPT"
-        finding = _quick_check(self.path) if corrupt else None
+        not_a_db = _sqlite_code(exc) == "SQLITE_NOTADB"
+        finding = None if not_a_db else _quick_check(self.path)
         self.backup = self._move_aside()
         db = self._open(self._synchronous)
-        why = (
-            f"damaged (quick_check: {finding})"
+        self._told(
+            f"was damaged (quick_check: {finding})"
             if finding
-            else ("damaged" if corrupt else "not a readable database")
+            else ("was not a readable database" if not_a_db else "was damaged")
         )
+        return db
+
+    def _told(self, why: str) -> None:
+        assert self.backup is not None  # noqa: S101 - called right after the move
         self.notice = (
-            f"the run journal {self.display} was {why}; it was backed up to "
+            f"the run journal {self.display} {why}; it was backed up to "
             f"{self.path.parent.name}/{self.backup.name} and a fresh journal started "
             "(runs recorded before are in the backup)"
         )
         if self._on_recovered is not None:
             self._on_recovered(self.notice)
-        return db
 
     def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         """Rows of a read; a damaged journal is backed up and the read answered
@@ -213,7 +236,7 @@ class Journal:
         try:
             return self._db.execute(sql, args).fetchall()
         except sqlite3.DatabaseError as exc:
-            if _sqlite_code(exc) not in _UNREADABLE:
+            if not self._is_damage(exc):
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot read the run journal: {exc}"
                 ) from exc
@@ -302,7 +325,7 @@ class Journal:
             with self._tx(self._db) as db:
                 yield db
         except sqlite3.DatabaseError as exc:
-            if _sqlite_code(exc) in _UNREADABLE:
+            if self._is_damage(exc):
                 # The write cannot be trusted to the damaged file, nor replayed
                 # on a fresh one (the run it changes is in the backup).
                 self._db.close()
@@ -549,6 +572,45 @@ class Journal:
     def get_recap(self, recap_id: str) -> dict[str, Any] | None:
         rows = self._fetch("SELECT body FROM recaps WHERE recap_id=?", (recap_id,))
         return json.loads(rows[0][0]) if rows else None
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What ``path`` is when it exists but is not a regular file (or a link to one)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a dangling link" if path.is_symlink() else None
+    except OSError:
+        return "unreadable (a link loop or no permission)"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    return "a device or special file"
+
+
+def _schema_differs(path: Path) -> bool:
+    """Whether the file's schema is not the one vibflow creates (or is unreadable)."""
+    expected = sqlite3.connect(":memory:")
+    try:
+        for stmt in filter(str.strip, (_SCHEMA + _AUDIT_SCHEMA).split(";")):
+            expected.execute(stmt)
+        want = expected.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
+    finally:
+        expected.close()
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error:
+        return True
+    try:
+        have = con.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
+    except sqlite3.Error:
+        return True
+    finally:
+        con.close()
+    return have != want
 
 
 def _quick_check(path: Path) -> str | None:

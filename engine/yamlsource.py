@@ -32,8 +32,10 @@ from vibflow.engine.errors import ErrorCode, SourceLocation, VibflowError
 Path_ = tuple[str | int, ...]
 M = TypeVar("M", bound=BaseModel)
 
-#: The largest flow or policy file read (the shipped ones are a few KB).
-MAX_SOURCE_BYTES = 1024 * 1024
+#: The largest flow or policy file read: the shipped ones are under 2 KB, and
+#: the round-trip parser (pure Python, for positions) needs about a second
+#: per 100 KB, so the cap also bounds how long a load can take.
+MAX_SOURCE_BYTES = 64 * 1024
 #: How deep mappings and lists may nest (the flow schema needs 6 levels).
 MAX_DEPTH = 64
 #: How many nodes the plain data may have once aliases are expanded.
@@ -151,7 +153,8 @@ def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNT
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = SourceLocation(display, mark.line + 1, mark.column + 1) if mark else None
-        problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        # ruamel quotes the offending text, which may be a 60 KB line: keep it short.
+        problem = _short(" ".join(str(p) for p in (exc.context, exc.problem) if p))
         ctx = exc.context_mark
         if (
             ctx is not None
@@ -182,7 +185,9 @@ def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNT
             "not valid YAML here: the document is nested too deeply",
             location=SourceLocation(display, 1, 1),
         ) from exc
-    except (YAMLError, ValueError, TypeError) as exc:
+    except (YAMLError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # (ruamel meets some odd input — an unknown %YAML version — with a
+        # KeyError from its internals rather than a YAMLError.)
         raise VibflowError(
             code,
             f"not valid YAML: {type(exc).__name__}",
@@ -268,6 +273,10 @@ class _Budget:
                     )
             else:
                 self.seen.add(id(node))
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

@@ -6,6 +6,7 @@ user is told, on stderr and in ``--json`` output, instead of a DatabaseError
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -119,3 +120,56 @@ def test_damage_found_by_a_write_is_store_corrupt(cli: Cli, repo: Path) -> None:
     assert "the change was not recorded" in info.value.message
     assert journal.backup is not None
     journal.close()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "dev_zero", "dangling"])
+def test_special_file_at_the_journal_path_is_set_aside(tmp_path: Path, kind: str) -> None:
+    """A FIFO, folder, device link or dangling link named runs.db is moved aside, never
+    opened (SQLite would block on a FIFO or fail with an I/O error, exit 1)."""
+    db = tmp_path / ".vibflow" / "runs.db"
+    db.parent.mkdir()
+    if kind == "fifo":
+        os.mkfifo(db)
+    elif kind == "folder":
+        db.mkdir()
+    elif kind == "dev_zero":
+        db.symlink_to("/dev/zero")
+    else:
+        db.symlink_to(tmp_path / "nowhere" / "runs.db")
+    told: list[str] = []
+    journal = Journal(db, on_recovered=told.append)
+    assert journal.backup is not None
+    assert journal.backup.is_symlink() or not journal.backup.is_file()
+    assert journal.runs() == []
+    assert len(told) == 1
+    assert "not a file" in told[0]
+    assert not (tmp_path / "nowhere").exists()  # nothing created through the link
+    journal.close()
+
+
+def test_text_that_is_not_utf8_is_damage(cli: Cli, repo: Path) -> None:
+    """Bytes vibflow never writes (invalid UTF-8 in a text column) are damage, not exit 1."""
+    db = journal_with_runs(cli, repo, runs=1)
+    with closing(sqlite3.connect(db)) as con:
+        con.execute("UPDATE runs SET recap_id=CAST(x'ff00ee' AS TEXT)")
+        con.commit()
+    proc = cli("runs", "list", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert as_json(proc)["warnings"][0].startswith("the run journal .vibflow/runs.db was damaged")
+    assert len(backups(db)) == 1
+
+
+def test_a_schema_it_never_wrote_is_damage(cli: Cli, repo: Path) -> None:
+    """A damaged schema (a column renamed in sqlite_master) is backed up, not exit 1."""
+    db = journal_with_runs(cli, repo, runs=1)
+    with closing(sqlite3.connect(db)) as con:
+        con.execute("PRAGMA writable_schema=ON")
+        con.execute(
+            "UPDATE sqlite_master SET sql=replace(sql, 'body TEXT', 'bodx TEXT') "
+            "WHERE name='definitions'"
+        )
+        con.commit()
+    proc = cli("runs", "list", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert as_json(proc)["warnings"]
+    assert len(backups(db)) == 1
