@@ -150,7 +150,7 @@ _UNREADABLE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
 _CONTENDED = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 
 
-def _sqlite_code(exc: sqlite3.Error) -> str:
+def _sqlite_code(exc: sqlite3.Error | UnicodeDecodeError) -> str:
     """The primary result code's name, e.g. ``SQLITE_BUSY`` for ``SQLITE_BUSY_SNAPSHOT``."""
     name = getattr(exc, "sqlite_errorname", None) or ""
     return "_".join(name.split("_")[:2])
@@ -182,16 +182,20 @@ class Journal:
             self._told(f"was {odd}, not a file")
         try:
             self._db = self._open(synchronous)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not self._is_damage(exc):
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
                 ) from exc
             self._db = self._recover(exc)
 
-    def _is_damage(self, exc: sqlite3.DatabaseError) -> bool:
+    def _is_damage(self, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> bool:
         """Whether ``exc`` means the file is damaged (then it is set aside), as
         opposed to a busy, full or failing disk (then the command fails)."""
+        if isinstance(exc, UnicodeDecodeError):
+            # A name in a damaged schema that is not UTF-8 even breaks the
+            # error message SQLite reports it in.
+            return True
         code = _sqlite_code(exc)
         if code in _UNREADABLE:
             return True
@@ -207,7 +211,7 @@ class Journal:
         """The journal's path as shown to users (never absolute)."""
         return f"{self.path.parent.name}/{self.path.name}"
 
-    def _recover(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
+    def _recover(self, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> sqlite3.Connection:
         """Back the damaged file up, start a fresh journal, and say so."""
         not_a_db = _sqlite_code(exc) == "SQLITE_NOTADB"
         finding = None if not_a_db else _quick_check(self.path)
@@ -235,7 +239,7 @@ class Journal:
         from the fresh one (which knows nothing yet)."""
         try:
             return self._db.execute(sql, args).fetchall()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not self._is_damage(exc):
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot read the run journal: {exc}"
@@ -324,7 +328,7 @@ class Journal:
         try:
             with self._tx(self._db) as db:
                 yield db
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if self._is_damage(exc):
                 # The write cannot be trusted to the damaged file, nor replayed
                 # on a fresh one (the run it changes is in the backup).
@@ -606,7 +610,7 @@ def _schema_differs(path: Path) -> bool:
         return True
     try:
         have = con.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
         return True
     finally:
         con.close()
@@ -621,7 +625,7 @@ def _quick_check(path: Path) -> str | None:
         return None
     try:
         row = con.execute("PRAGMA quick_check(1)").fetchone()
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
         return _sqlite_code(exc).removeprefix("SQLITE_").lower() or "unreadable"
     finally:
         con.close()

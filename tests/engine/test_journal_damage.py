@@ -173,3 +173,21 @@ def test_a_schema_it_never_wrote_is_damage(cli: Cli, repo: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert as_json(proc)["warnings"]
     assert len(backups(db)) == 1
+
+
+def test_a_schema_name_that_is_not_utf8_is_damage(cli: Cli, repo: Path) -> None:
+    """A flipped byte that makes a schema name invalid UTF-8 (even SQLite's error
+    message about it cannot be decoded) is damage, not an internal error."""
+    db = journal_with_runs(cli, repo, runs=1)
+    with closing(sqlite3.connect(db)) as con:
+        con.execute("PRAGMA writable_schema=ON")
+        con.execute(
+            "UPDATE sqlite_master SET name='sqlite_autoindex_recaps_' || CAST(x'd9' AS TEXT) "
+            "WHERE name='sqlite_autoindex_recaps_1'"
+        )
+        con.commit()
+    proc = cli("runs", "list", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert "internal error" not in proc.stderr
+    assert as_json(proc)["warnings"]
+    assert len(backups(db)) == 1
