@@ -15,7 +15,7 @@ from pathlib import Path
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import LoadedFlow, load_flow
 from vibflow.engine.registry import Registry, nearest
-from vibflow.engine.yamlsource import read_source
+from vibflow.engine.sourcefile import read_source
 
 
 @dataclass(frozen=True)

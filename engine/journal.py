@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -36,6 +35,15 @@ from typing import Any
 
 from vibflow.engine.clock import Clock, stamp, system_clock, utcnow
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.journal_health import (
+    CONTENDED,
+    UNREADABLE,
+    not_a_file,
+    quick_check,
+    schema_differs,
+    sqlite_code,
+)
+from vibflow.engine.journal_schema import AUDIT_SCHEMA, SCHEMA, SCHEMA_VERSION
 from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
 from vibflow.engine.records import (
     Entry,
@@ -63,98 +71,6 @@ __all__ = [
     "utcnow",
 ]
 
-SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE definitions (
-    digest TEXT PRIMARY KEY,
-    flow TEXT NOT NULL,
-    body TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE runs (
-    run_id TEXT PRIMARY KEY,
-    flow TEXT NOT NULL,
-    flow_version INTEGER NOT NULL,
-    origin TEXT NOT NULL,
-    definition_digest TEXT NOT NULL REFERENCES definitions(digest),
-    policy_digest TEXT NOT NULL,
-    status TEXT NOT NULL,
-    state TEXT NOT NULL,
-    context TEXT NOT NULL,
-    blocked_reason TEXT,
-    pending_event TEXT,
-    pending_inputs TEXT,
-    error TEXT,
-    owner_pid INTEGER,
-    owner_host TEXT,
-    owner_started TEXT,
-    owner_token TEXT,
-    seq INTEGER NOT NULL,
-    audited_seq INTEGER NOT NULL DEFAULT -1,
-    attempt INTEGER NOT NULL DEFAULT 1,
-    recap_id TEXT,
-    parent_run TEXT,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
-);
-CREATE TABLE entries (
-    run_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    from_state TEXT,
-    event TEXT,
-    to_state TEXT,
-    guards TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    started_at TEXT,
-    at TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE items (
-    run_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    key TEXT NOT NULL,
-    done_at TEXT NOT NULL,
-    PRIMARY KEY (run_id, state, key)
-) WITHOUT ROWID;
-CREATE TABLE recaps (
-    recap_id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    subject_id TEXT NOT NULL,
-    generated_at TEXT NOT NULL,
-    body TEXT NOT NULL
-);
-CREATE INDEX recaps_by_subject ON recaps(subject_id, generated_at);
-"""
-
-# Added beside schema 1 (additive, so an older vibflow still reads the file):
-# the audit log's last sequence number and hash, and the gaps found in it.
-_AUDIT_SCHEMA = """
-CREATE TABLE IF NOT EXISTS audit_anchor (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    sequence INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS audit_gaps (
-    anchored_sequence INTEGER NOT NULL,
-    found_sequence INTEGER NOT NULL,
-    detected_at TEXT NOT NULL
-);
-"""
-
-# SQLite result codes (primary, without the extended suffix) that mean "not a
-# database we can read": the file is moved aside and a fresh journal started.
-_UNREADABLE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
-# ... and that mean "another connection holds the write lock": wait and retry.
-_CONTENDED = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
-
-
-def _sqlite_code(exc: sqlite3.Error | UnicodeDecodeError) -> str:
-    """The primary result code's name, e.g. ``SQLITE_BUSY`` for ``SQLITE_BUSY_SNAPSHOT``."""
-    name = getattr(exc, "sqlite_errorname", None) or ""
-    return "_".join(name.split("_")[:2])
-
 
 class Journal:
     """The SQLite journal of one project (``.vibflow/runs.db``)."""
@@ -174,7 +90,7 @@ class Journal:
         self._on_recovered = on_recovered
         self._synchronous = "FULL" if synchronous == "FULL" else "NORMAL"
         path.parent.mkdir(parents=True, exist_ok=True)
-        odd = _not_a_file(path)
+        odd = not_a_file(path)
         if odd is not None:
             # SQLite would block on a FIFO or read a device forever: set it
             # aside like a damaged journal, untouched.
@@ -196,15 +112,15 @@ class Journal:
             # A name in a damaged schema that is not UTF-8 even breaks the
             # error message SQLite reports it in.
             return True
-        code = _sqlite_code(exc)
-        if code in _UNREADABLE:
+        code = sqlite_code(exc)
+        if code in UNREADABLE:
             return True
         if not code:
             # Stored text that is not UTF-8 (Python cannot decode it): vibflow
             # only ever writes str, so only outside damage puts such bytes there.
             return isinstance(exc, sqlite3.OperationalError)
         # "no such table/column": a query of ours meets a schema it never wrote.
-        return code == "SQLITE_ERROR" and _schema_differs(self.path)
+        return code == "SQLITE_ERROR" and schema_differs(self.path, SCHEMA + AUDIT_SCHEMA)
 
     @property
     def display(self) -> str:
@@ -213,8 +129,8 @@ class Journal:
 
     def _recover(self, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> sqlite3.Connection:
         """Back the damaged file up, start a fresh journal, and say so."""
-        not_a_db = _sqlite_code(exc) == "SQLITE_NOTADB"
-        finding = None if not_a_db else _quick_check(self.path)
+        not_a_db = sqlite_code(exc) == "SQLITE_NOTADB"
+        finding = None if not_a_db else quick_check(self.path)
         self.backup = self._move_aside()
         db = self._open(self._synchronous)
         self._told(
@@ -266,7 +182,7 @@ class Journal:
             if version == 0:
                 with self._tx(db):
                     if db.execute("PRAGMA user_version").fetchone()[0] == 0:
-                        for stmt in filter(str.strip, _SCHEMA.split(";")):
+                        for stmt in filter(str.strip, SCHEMA.split(";")):
                             db.execute(stmt)
                         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             has_anchor = db.execute(
@@ -274,7 +190,7 @@ class Journal:
             ).fetchone()[0]
             if not has_anchor:
                 with self._tx(db):
-                    for stmt in filter(str.strip, _AUDIT_SCHEMA.split(";")):
+                    for stmt in filter(str.strip, AUDIT_SCHEMA.split(";")):
                         db.execute(stmt)
             # Touch a table so a corrupt file fails here, not mid-run.
             db.execute("SELECT count(*) FROM runs").fetchone()
@@ -307,7 +223,7 @@ class Journal:
                 db.execute("BEGIN IMMEDIATE")
                 break
             except sqlite3.OperationalError as exc:
-                if _sqlite_code(exc) not in _CONTENDED:
+                if sqlite_code(exc) not in CONTENDED:
                     raise
                 time.sleep(min(0.01 * (attempt + 1), 0.2))
         else:
@@ -576,66 +492,6 @@ class Journal:
     def get_recap(self, recap_id: str) -> dict[str, Any] | None:
         rows = self._fetch("SELECT body FROM recaps WHERE recap_id=?", (recap_id,))
         return json.loads(rows[0][0]) if rows else None
-
-
-def _not_a_file(path: Path) -> str | None:
-    """What ``path`` is when it exists but is not a regular file (or a link to one)."""
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        return "a dangling link" if path.is_symlink() else None
-    except OSError:
-        return "unreadable (a link loop or no permission)"
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    return "a device or special file"
-
-
-def _schema_differs(path: Path) -> bool:
-    """Whether the file's schema is not the one vibflow creates (or is unreadable)."""
-    expected = sqlite3.connect(":memory:")
-    try:
-        for stmt in filter(str.strip, (_SCHEMA + _AUDIT_SCHEMA).split(";")):
-            expected.execute(stmt)
-        want = expected.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    finally:
-        expected.close()
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
-    except sqlite3.Error:
-        return True
-    try:
-        have = con.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    except (sqlite3.Error, UnicodeDecodeError):
-        return True
-    finally:
-        con.close()
-    return have != want
-
-
-def _quick_check(path: Path) -> str | None:
-    """SQLite's first finding about a damaged file (read-only), or None."""
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
-    except sqlite3.Error:
-        return None
-    try:
-        row = con.execute("PRAGMA quick_check(1)").fetchone()
-    except (sqlite3.Error, UnicodeDecodeError) as exc:
-        return _sqlite_code(exc).removeprefix("SQLITE_").lower() or "unreadable"
-    finally:
-        con.close()
-    finding = str(row[0]) if row else "unreadable"
-    if finding == "ok":
-        return None
-    # One line, short (the backup keeps the detail for whoever inspects it),
-    # skipping SQLite's "*** in database main ***" header.
-    lines = [ln for ln in finding.splitlines() if ln.strip() and not ln.startswith("***")]
-    return (lines[0] if lines else finding.splitlines()[0])[:160]
 
 
 def _owner_cols(owner: Owner | None) -> tuple[Any, Any, Any, Any]:

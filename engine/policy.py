@@ -26,13 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, SourceLocation, VibflowError
 from vibflow.engine.registry import nearest
-from vibflow.engine.yamlsource import (
-    YamlDocument,
-    located_error,
-    parse_yaml,
-    problems_in,
-    read_source,
-)
+from vibflow.engine.sourcefile import read_source
+from vibflow.engine.yamlsource import YamlDocument, located_error, parse_yaml, problems_in
 
 M = TypeVar("M", bound=BaseModel)
 USER_POLICY_DISPLAY = ".vibflow/policy.yaml"

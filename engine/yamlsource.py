@@ -7,10 +7,9 @@ item, hands back plain ``dict``/``list`` data, and turns pydantic validation
 errors into one :class:`VibflowError` that lists every offending node. Nothing
 after it imports ruamel.
 
-The files are hand-edited, so they are also hostile input: a file is read
-only if it is a regular file of at most :data:`MAX_SOURCE_BYTES` (a FIFO or a
-link to ``/dev/zero`` would otherwise hang or exhaust memory), and the data
-built from it is bounded in nesting, nodes and alias expansion (an
+The files are hand-edited, so they are also hostile input: they are read by
+:func:`~vibflow.engine.sourcefile.read_source` (regular files only, size
+capped), and the data built from them is bounded in nesting, nodes and alias expansion (an
 "alias bomb" — nine lines of nested ``*refs`` — expands to billions of
 nodes). Each limit is reported at the ``file:line:col`` where it is crossed.
 """
@@ -18,24 +17,18 @@ nodes). Each limit is reported at the ``file:line:col`` where it is crossed.
 from __future__ import annotations
 
 import difflib
-import os
-import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
 from vibflow.engine.errors import ErrorCode, SourceLocation, VibflowError
+from vibflow.engine.sourcefile import MAX_SOURCE_BYTES, too_big
 
 Path_ = tuple[str | int, ...]
 M = TypeVar("M", bound=BaseModel)
 
-#: The largest flow or policy file read: the shipped ones are under 2 KB, and
-#: the round-trip parser (pure Python, for positions) needs about a second
-#: per 100 KB, so the cap also bounds how long a load can take.
-MAX_SOURCE_BYTES = 64 * 1024
 #: How deep mappings and lists may nest (the flow schema needs 6 levels).
 MAX_DEPTH = 64
 #: How many nodes the plain data may have once aliases are expanded.
@@ -63,86 +56,11 @@ class YamlDocument:
         return SourceLocation(self.display, line, col)
 
 
-def read_source(path: Path, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNTAX) -> str:
-    """The text of a hand-edited YAML file, read defensively.
-
-    Opened without blocking (a FIFO would wait forever for a writer) and
-    checked on the open descriptor to be a regular file; read up to
-    :data:`MAX_SOURCE_BYTES` and no further (``/dev/zero`` never ends).
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise VibflowError(
-            code,
-            f"cannot read {display} ({exc.strerror or type(exc).__name__})",
-            hint="Check that the file exists and is readable.",
-        ) from exc
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise VibflowError(
-                code,
-                f"{display} is {_file_kind(info.st_mode)}, not a regular file",
-                hint="Replace it with a plain YAML file.",
-            )
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_SOURCE_BYTES:
-            chunk = os.read(fd, MAX_SOURCE_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise VibflowError(code, f"cannot read {display} ({exc.strerror})") from exc
-    finally:
-        os.close(fd)
-    if size > MAX_SOURCE_BYTES:
-        raise _too_big(display, code)
-    try:
-        return b"".join(chunks).decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise VibflowError(
-            code,
-            f"{display} is not UTF-8 text",
-            hint="Save the file as UTF-8.",
-            location=SourceLocation(display, *_position_bytes(b"".join(chunks), exc.start)),
-        ) from exc
-
-
-def _position_bytes(raw: bytes, offset: int) -> tuple[int, int]:
-    before = raw[:offset]
-    return before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
-
-
-def _too_big(display: str, code: ErrorCode) -> VibflowError:
-    return VibflowError(
-        code,
-        f"{display} is larger than {MAX_SOURCE_BYTES // 1024} KiB, too large for a flow "
-        "or policy file",
-        hint="Keep it to the settings you change.",
-        location=SourceLocation(display, 1, 1),
-    )
-
-
 def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNTAX) -> YamlDocument:
     """Parse ``text``; a syntax error or a crossed limit becomes a located
     :class:`VibflowError`."""
     if len(text) > MAX_SOURCE_BYTES:
-        raise _too_big(display, code)
+        raise too_big(display, code)
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError

@@ -22,7 +22,7 @@ import pytest
 from vibflow_testing.cli import clean_env, vf
 from vibflow_testing.repo import make_repo
 
-from vibflow.engine.yamlsource import MAX_SOURCE_BYTES
+from vibflow.engine.sourcefile import MAX_SOURCE_BYTES
 
 pytestmark = pytest.mark.slow
 

@@ -18,13 +18,8 @@ from vibflow_testing import FLOWS
 from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
 
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.engine.yamlsource import (
-    MAX_ALIASES,
-    MAX_DEPTH,
-    MAX_SOURCE_BYTES,
-    parse_yaml,
-    read_source,
-)
+from vibflow.engine.sourcefile import MAX_SOURCE_BYTES, read_source
+from vibflow.engine.yamlsource import MAX_ALIASES, MAX_DEPTH, parse_yaml
 
 MEMORY_LIMIT = 200 * 1024 * 1024
 

@@ -56,7 +56,7 @@ def flows_validate(
 ) -> None:
     """Check a flow file; list every problem with file:line:col."""
     from vibflow.engine.loader import problems_of
-    from vibflow.engine.yamlsource import read_source
+    from vibflow.engine.sourcefile import read_source
 
     text = read_source(path, path.name, code=ErrorCode.BAD_INPUT)
     problems = problems_of(text, str(path), registry_for(ctx))
