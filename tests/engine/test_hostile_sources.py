@@ -313,3 +313,27 @@ def test_flow_with_several_schema_mistakes_reports_all(cli: Cli, repo: Path) -> 
     assert len(problems) == 3, problems
     assert [p["location"].rsplit(":", 2)[1] for p in problems] == ["2", "5", "6"]
     assert "expected a whole number, found text" in problems[0]["message"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("runs", "list"), ("recap",), ("audit", "verify"), ("run", "linear"), ("memory", "show")],
+)
+def test_every_command_reports_the_same_policy_problems(
+    cli: Cli, repo: Path, command: tuple[str, ...]
+) -> None:
+    """Read-only or not, every command that uses the policy lists all its mistakes alike."""
+    (repo / ".vibflow" / "policy.yaml").write_text(SEVERAL, encoding="utf-8")
+    proc = cli(*command)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("vibflow: 6 problems in .vibflow/policy.yaml"), proc.stderr
+    assert ".vibflow/policy.yaml:9:1: unknown policy section 'enigne'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_flows_list_still_works_with_a_broken_policy(cli: Cli, repo: Path) -> None:
+    """Listing flows needs no policy: a broken policy does not stop it."""
+    (repo / ".vibflow" / "policy.yaml").write_text(bomb(), encoding="utf-8")
+    proc = cli("flows", "list")
+    assert proc.returncode == 0, proc.stderr
+    assert "recover" in proc.stdout
