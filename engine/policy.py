@@ -6,7 +6,8 @@
 owner passes in, and an invalid edit is reported at the line and column of the
 file that introduced it. The merged document's digest is stored with each run.
 
-Given the models of every section (``sections``), the whole policy is checked
+Given the models of every section (``sections``, a provider called only when
+the project has its own policy file), the whole policy is checked
 when it is loaded, and every mistake in it is reported at once: each command
 then validates the policy the same way, before it does anything (a run is
 never started on a policy that a later step would refuse).
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal, TypeVar, cast
@@ -57,7 +58,7 @@ class PolicySet:
         defaults: Traversable | None,
         user_file: Path | None,
         *,
-        sections: Mapping[str, type[BaseModel]] | None = None,
+        sections: Callable[[], Mapping[str, type[BaseModel]]] | None = None,
     ) -> None:
         self._docs = _shipped(defaults)
         self._user: YamlDocument | None = None
@@ -75,7 +76,10 @@ class PolicySet:
             merged = _merge(merged, doc.data or {})
         self._merged = merged
         self._sections: dict[tuple[str, type[BaseModel]], BaseModel] = {}
-        for name, model in (sections or {}).items():
+        # The shipped defaults alone are valid (a test pins it): the models are
+        # only needed — and imported — when the project overrides something.
+        wanted = sections() if sections is not None and self._user is not None else {}
+        for name, model in wanted.items():
             found = self._check_section(name, model)
             if isinstance(found, list):
                 problems += found

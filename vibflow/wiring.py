@@ -146,7 +146,7 @@ class Project:
         return PolicySet(
             files("vibflow.policies"),
             self.root / ".vibflow" / "policy.yaml",
-            sections=policy_sections(),
+            sections=policy_sections,
         )
 
     @cached_property

@@ -299,6 +299,18 @@ def test_every_shipped_section_is_validated() -> None:
     assert set(policy_sections()) == shipped
 
 
+def test_shipped_defaults_are_valid_for_every_section() -> None:
+    """Without a project policy nothing is validated up front: safe because this holds."""
+    from importlib.resources import files
+
+    from vibflow.engine.policy import PolicySet
+    from vibflow.wiring import policy_sections
+
+    shipped = PolicySet(files("vibflow.policies"), None)
+    for name, model in policy_sections().items():
+        assert isinstance(shipped.section(name, model), model)
+
+
 def test_flow_with_several_schema_mistakes_reports_all(cli: Cli, repo: Path) -> None:
     """`flows validate` lists each schema mistake of a flow, not only the first."""
     path = repo / "bad.yaml"
