@@ -14,6 +14,17 @@ run pauses or ends (one lock, one write), and a resume re-appends any rows a
 crash cut off (:meth:`AuditLog.recorded_transitions`) — so every journal
 entry gets exactly one row, and no fsync is needed here.
 
+A hash chain alone cannot show that rows are missing at the *end* (delete
+the last rows, or the whole file, and what is left still chains). So each
+append also records the newest row's sequence number and hash in the journal
+(:class:`AuditAnchor`), and :meth:`AuditLog.verify` cross-checks the two: a
+log that ends before the anchored sequence is "N rows missing after sequence
+S". An append that finds the log's tail below the anchor records that gap in
+the journal for good, so rows written afterwards cannot paper over it. What
+the pair cannot prove: a local user who can write both files can rewrite the
+log, re-hash every row and update the anchor to match — the chain detects
+accidents and careless edits, not a determined owner of the machine.
+
 The runner writes through :class:`AuditSink`; :class:`AuditLog` is the file,
 :class:`~vibflow.engine.testing.MemoryAudit` the in-memory twin for dry runs
 and tests. Both build rows with :func:`chain_rows`, so both check the same
@@ -22,10 +33,11 @@ count-only model and chain.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
@@ -33,6 +45,7 @@ from typing import Annotated, Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from vibflow.engine.clock import Clock, stamp, system_clock
+from vibflow.engine.errors import VibflowError
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.-]{0,63}$")]
 Hex = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,64}$")]
@@ -154,6 +167,19 @@ class AuditSink(Protocol):
         ...
 
 
+class AuditAnchor(Protocol):
+    """Where the audit log's newest ``(sequence, hash)`` is kept apart from the log
+    (the journal: :meth:`~vibflow.engine.journal.Journal.anchor_audit`)."""
+
+    def anchor_audit(
+        self, sequence: int, row_hash: str, *, gap: tuple[int, int] | None = None
+    ) -> None: ...
+
+    def audit_anchor(self) -> tuple[int, str] | None: ...
+
+    def audit_gaps(self) -> list[tuple[int, int, str]]: ...
+
+
 @dataclass
 class AuditReport:
     ok: bool
@@ -164,6 +190,17 @@ class AuditReport:
     problem: str | None = None
     quarantined: int = 0
     problems: list[str] = field(default_factory=list)
+    #: The journal's record of the newest row, when there is one to check against.
+    anchored_sequence: int | None = None
+    missing_rows: int = 0
+
+    def fail(self, problem: str, sequence: int | None) -> None:
+        self.ok = False
+        self.problems.append(problem)
+        if self.problem is None:
+            self.problem = problem
+        if self.first_bad_sequence is None:
+            self.first_bad_sequence = sequence
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -173,7 +210,10 @@ class AuditReport:
             "corrupt_rows": self.corrupt_rows,
             "first_bad_sequence": self.first_bad_sequence,
             "problem": self.problem,
+            "problems": list(self.problems),
             "quarantined": self.quarantined,
+            "anchored_sequence": self.anchored_sequence,
+            "missing_rows": self.missing_rows,
         }
 
 
@@ -187,11 +227,14 @@ class AuditLog:
         project_root_hash: str,
         tool: str = "cli",
         clock: Clock = system_clock,
+        anchor: Callable[[], AuditAnchor] | None = None,
     ) -> None:
         self.path = path
         self._root_hash = project_root_hash
         self._tool = tool
         self._clock = clock
+        # A provider, so a command that never appends never opens the journal.
+        self._anchor = anchor
         self._lock_path = path.with_name(path.name + ".lock")
         self._lock: Any = None  # created on first write, then reused
 
@@ -231,9 +274,11 @@ class AuditLog:
     def _append_unlocked(self, rows: list[Row]) -> list[AuditEvent]:
         if not rows:
             return []
+        anchor = self._anchor() if self._anchor is not None else None
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             seq, prev_hash, needs_newline = _tail(fd)
+            gap = _gap(anchor, seq, prev_hash)
             chained = chain_rows(
                 rows,
                 after=(seq, prev_hash),
@@ -246,6 +291,12 @@ class AuditLog:
             os.write(fd, payload.encode("ascii"))
         finally:
             os.close(fd)
+        if anchor is not None:
+            last = chained[-1][1]
+            # The row is written; an anchor left behind only weakens the tail
+            # check until the next append, never a false alarm.
+            with contextlib.suppress(VibflowError):
+                anchor.anchor_audit(last.sequence_number, last.hash, gap=gap)
         return [event for _, event in chained]
 
     def rows(self) -> Iterator[tuple[int, bytes]]:
@@ -271,11 +322,15 @@ class AuditLog:
 
     def verify(self, *, quarantine: Path | None = None) -> AuditReport:
         report = AuditReport(ok=True)
+        anchor = self._anchor() if self._anchor is not None else None
+        tip = anchor.audit_anchor() if anchor is not None else None
         expected_seq, prev_hash = 1, GENESIS
+        ends = _Ends(tip[0] if tip is not None else None)
         bad: list[dict[str, Any]] = []
         for number, raw in self.rows():
             report.rows += 1
             problem, data = _check_line(raw, number)
+            ends.see(data)
             if problem is None and data is not None:
                 seq = data["sequence_number"]
                 if seq != expected_seq:
@@ -311,6 +366,8 @@ class AuditLog:
             report.problems.append(problem or "invalid row")
             if report.problem is None:
                 report.problem = problem
+        if anchor is not None:
+            self._check_anchor(report, anchor, tip, ends.last_seq, ends.at_tip)
         if quarantine is not None and bad:
             quarantine.parent.mkdir(parents=True, exist_ok=True)
             with quarantine.open("a", encoding="utf-8", newline="\n") as fh:
@@ -318,6 +375,69 @@ class AuditLog:
                     fh.write(json.dumps({"quarantined_at": stamp(self._clock()), **item}) + "\n")
             report.quarantined = len(bad)
         return report
+
+    @staticmethod
+    def _check_anchor(
+        report: AuditReport,
+        anchor: AuditAnchor,
+        tip: tuple[int, str] | None,
+        last_seq: int,
+        at_tip: str | None,
+    ) -> None:
+        """The log's end against the journal's record of it (see the module doc)."""
+        for anchored, found, when in anchor.audit_gaps():
+            report.fail(
+                f"{anchored - found} row(s) were missing after sequence {found} when vibflow "
+                f"next wrote to the log ({when}; the journal had recorded sequence {anchored})"
+                if anchored > found
+                else f"the row at sequence {found} had been replaced when vibflow next wrote "
+                f"to the log ({when})",
+                found + 1,
+            )
+        if tip is None:
+            return
+        report.anchored_sequence = tip[0]
+        if tip[0] > last_seq:
+            report.missing_rows = tip[0] - last_seq
+            report.fail(
+                f"{report.missing_rows} row(s) missing after sequence {last_seq}: the journal "
+                f"recorded the log up to sequence {tip[0]} (its end was cut off or the file "
+                "was emptied or deleted)",
+                last_seq + 1,
+            )
+        elif at_tip is not None and at_tip != tip[1]:
+            report.fail(
+                f"the row at sequence {tip[0]} is not the one the journal recorded (the log "
+                "was rewritten)",
+                tip[0],
+            )
+
+
+@dataclass
+class _Ends:
+    """What verify needs of the log's end: its highest sequence, and the hash of
+    the row at the anchored sequence."""
+
+    tip_seq: int | None
+    last_seq: int = 0
+    at_tip: str | None = None
+
+    def see(self, data: dict[str, Any] | None) -> None:
+        if data is None:
+            return
+        self.last_seq = max(self.last_seq, data["sequence_number"])
+        if data["sequence_number"] == self.tip_seq:
+            self.at_tip = data["hash"]
+
+
+def _gap(anchor: AuditAnchor | None, seq: int, last_hash: str) -> tuple[int, int] | None:
+    """``(anchored, found)`` when the log's tail is not where the journal left it."""
+    tip = anchor.audit_anchor() if anchor is not None else None
+    if tip is None:
+        return None
+    if tip[0] > seq or (tip[0] == seq and tip[1] != last_hash):
+        return tip[0], seq
+    return None
 
 
 def _check_line(raw: bytes, number: int) -> tuple[str | None, dict[str, Any] | None]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import LoadedFlow, load_flow
 from vibflow.engine.registry import Registry, nearest
+from vibflow.engine.sourcefile import read_source
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,9 @@ class FlowCatalog:
     def _project_files(self) -> dict[str, Path]:
         if self._project is None or not self._project.is_dir():
             return {}
-        return {p.stem: p for p in sorted(self._project.glob("*.yaml")) if p.is_file()}
+        # Every entry but a folder: a special file named like a flow is listed
+        # and refused when loaded, rather than silently ignored.
+        return {p.stem: p for p in sorted(self._project.glob("*.yaml")) if not p.is_dir()}
 
     def entries(self) -> list[FlowEntry]:
         builtin = self._builtin_files()
@@ -94,15 +97,6 @@ class FlowCatalog:
 
 
 def _read(path: Path, display: str) -> str:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise VibflowError(ErrorCode.FLOW_NOT_FOUND, f"cannot read {display}") from exc
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise VibflowError(
-            ErrorCode.YAML_SYNTAX,
-            f"{display} is not UTF-8 text",
-            hint="Save the file as UTF-8.",
-        ) from exc
+    # Size-capped, regular files only: a FIFO or a link to /dev/zero named
+    # like a flow is refused instead of hanging the command.
+    return read_source(path, display, code=ErrorCode.YAML_SYNTAX)

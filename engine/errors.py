@@ -86,22 +86,31 @@ class VibflowError(Exception):
         *,
         hint: str | None = None,
         location: SourceLocation | None = None,
+        problems: tuple[tuple[SourceLocation, str], ...] = (),
     ) -> None:
         self.code = code
         self.message = message
         self.hint = hint
         self.location = location
+        # Every located mistake when a file has several (a user fixes them all
+        # in one pass instead of one per run); ``message`` summarizes them.
+        self.problems = problems
         super().__init__(self.render())
 
     def render(self) -> str:
         """One line a user can act on: where, what, and what to do next."""
-        where = f"{self.location}: " if self.location else ""
+        many = len(self.problems) > 1
+        # With several problems the location is the first one's, listed below.
+        where = f"{self.location}: " if self.location and not many else ""
         tail = f" {self.hint}" if self.hint else ""
-        return (
+        head = (
             f"{where}{self.message}.{tail}"
             if not self.message.endswith(".")
             else (f"{where}{self.message}{tail}")
         )
+        if not many:
+            return head
+        return "\n".join([head, *(f"  {loc}: {text}" for loc, text in self.problems)])
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -110,6 +119,7 @@ class VibflowError(Exception):
             "message": self.message,
             "hint": self.hint,
             "location": str(self.location) if self.location else None,
+            "problems": [{"location": str(loc), "message": text} for loc, text in self.problems],
         }
 
 

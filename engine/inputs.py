@@ -7,6 +7,11 @@ later), ``list`` (the key repeated once per value, ``--input paths=a --input
 paths=b``; one value may also hold several, comma-separated); a trailing ``?``
 makes it optional. Unknown keys (with the nearest declared name) and missing
 required keys are bad input, reported with what the wait expects.
+
+Inputs are user text, and users paste secrets: before a run stores them (or
+a guard or step sees them) they go through an :data:`InputSanitizer` the
+front door supplies (vibflow's redaction contract). The engine only knows
+the seam; what counts as a secret is the domain's business.
 """
 
 from __future__ import annotations
@@ -16,6 +21,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+
+#: Turns checked inputs into what a run may store (same keys; values masked).
+InputSanitizer = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def keep_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The sanitizer of a runner given none: inputs stored as they came."""
+    return dict(inputs)
+
 
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}

@@ -8,8 +8,12 @@ survives power loss). Writes that change a run check the expected sequence
 number *and* the owner token, so a process that lost ownership of a run can
 never write over the one that took it.
 
-A file that is not a database is moved aside (never overwritten) and a fresh
-journal started; a journal made by a newer vibflow is refused untouched.
+A file that is not a database, or one SQLite finds damaged (when it is
+opened, or later by any read or write), is checked with ``quick_check``,
+moved aside (never overwritten) and a fresh journal started — and the user is
+told (``on_recovered``, which the front door turns into a warning on stderr
+and in ``--json`` output): a journal that silently became empty would look
+like "no runs yet". A journal made by a newer vibflow is refused untouched.
 SQLite's errors are told apart by their result code (``sqlite_errorname``),
 never by message text, which changes between SQLite versions.
 
@@ -24,13 +28,22 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from vibflow.engine.clock import Clock, stamp, system_clock, utcnow
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.journal_health import (
+    CONTENDED,
+    UNREADABLE,
+    not_a_file,
+    quick_check,
+    schema_differs,
+    sqlite_code,
+)
+from vibflow.engine.journal_schema import AUDIT_SCHEMA, SCHEMA, SCHEMA_VERSION
 from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
 from vibflow.engine.records import (
     Entry,
@@ -58,103 +71,98 @@ __all__ = [
     "utcnow",
 ]
 
-SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE definitions (
-    digest TEXT PRIMARY KEY,
-    flow TEXT NOT NULL,
-    body TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE runs (
-    run_id TEXT PRIMARY KEY,
-    flow TEXT NOT NULL,
-    flow_version INTEGER NOT NULL,
-    origin TEXT NOT NULL,
-    definition_digest TEXT NOT NULL REFERENCES definitions(digest),
-    policy_digest TEXT NOT NULL,
-    status TEXT NOT NULL,
-    state TEXT NOT NULL,
-    context TEXT NOT NULL,
-    blocked_reason TEXT,
-    pending_event TEXT,
-    pending_inputs TEXT,
-    error TEXT,
-    owner_pid INTEGER,
-    owner_host TEXT,
-    owner_started TEXT,
-    owner_token TEXT,
-    seq INTEGER NOT NULL,
-    audited_seq INTEGER NOT NULL DEFAULT -1,
-    attempt INTEGER NOT NULL DEFAULT 1,
-    recap_id TEXT,
-    parent_run TEXT,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
-);
-CREATE TABLE entries (
-    run_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    from_state TEXT,
-    event TEXT,
-    to_state TEXT,
-    guards TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    started_at TEXT,
-    at TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE items (
-    run_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    key TEXT NOT NULL,
-    done_at TEXT NOT NULL,
-    PRIMARY KEY (run_id, state, key)
-) WITHOUT ROWID;
-CREATE TABLE recaps (
-    recap_id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    subject_id TEXT NOT NULL,
-    generated_at TEXT NOT NULL,
-    body TEXT NOT NULL
-);
-CREATE INDEX recaps_by_subject ON recaps(subject_id, generated_at);
-"""
-
-# SQLite result codes (primary, without the extended suffix) that mean "not a
-# database we can read": the file is moved aside and a fresh journal started.
-_UNREADABLE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
-# ... and that mean "another connection holds the write lock": wait and retry.
-_CONTENDED = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
-
-
-def _sqlite_code(exc: sqlite3.Error) -> str:
-    """The primary result code's name, e.g. ``SQLITE_BUSY`` for ``SQLITE_BUSY_SNAPSHOT``."""
-    name = getattr(exc, "sqlite_errorname", None) or ""
-    return "_".join(name.split("_")[:2])
-
 
 class Journal:
     """The SQLite journal of one project (``.vibflow/runs.db``)."""
 
     def __init__(
-        self, path: Path, *, synchronous: str = "FULL", clock: Clock = system_clock
+        self,
+        path: Path,
+        *,
+        synchronous: str = "FULL",
+        clock: Clock = system_clock,
+        on_recovered: Callable[[str], None] | None = None,
     ) -> None:
         self.path = path
         self.backup: Path | None = None
+        self.notice: str | None = None
         self._clock = clock
+        self._on_recovered = on_recovered
         self._synchronous = "FULL" if synchronous == "FULL" else "NORMAL"
         path.parent.mkdir(parents=True, exist_ok=True)
+        odd = not_a_file(path)
+        if odd is not None:
+            # SQLite would block on a FIFO or read a device forever: set it
+            # aside like a damaged journal, untouched.
+            self.backup = self._move_aside()
+            self._told(f"was {odd}, not a file")
         try:
             self._db = self._open(synchronous)
-        except sqlite3.DatabaseError as exc:
-            if _sqlite_code(exc) not in _UNREADABLE:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if not self._is_damage(exc):
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
                 ) from exc
-            self.backup = self._move_aside()
-            self._db = self._open(synchronous)
+            self._db = self._recover(exc)
+
+    def _is_damage(self, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> bool:
+        """Whether ``exc`` means the file is damaged (then it is set aside), as
+        opposed to a busy, full or failing disk (then the command fails)."""
+        if isinstance(exc, UnicodeDecodeError):
+            # A name in a damaged schema that is not UTF-8 even breaks the
+            # error message SQLite reports it in.
+            return True
+        code = sqlite_code(exc)
+        if code in UNREADABLE:
+            return True
+        if not code:
+            # Stored text that is not UTF-8 (Python cannot decode it): vibflow
+            # only ever writes str, so only outside damage puts such bytes there.
+            return isinstance(exc, sqlite3.OperationalError)
+        # "no such table/column": a query of ours meets a schema it never wrote.
+        return code == "SQLITE_ERROR" and schema_differs(self.path, SCHEMA + AUDIT_SCHEMA)
+
+    @property
+    def display(self) -> str:
+        """The journal's path as shown to users (never absolute)."""
+        return f"{self.path.parent.name}/{self.path.name}"
+
+    def _recover(self, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> sqlite3.Connection:
+        """Back the damaged file up, start a fresh journal, and say so."""
+        not_a_db = sqlite_code(exc) == "SQLITE_NOTADB"
+        finding = None if not_a_db else quick_check(self.path)
+        self.backup = self._move_aside()
+        db = self._open(self._synchronous)
+        self._told(
+            f"was damaged (quick_check: {finding})"
+            if finding
+            else ("was not a readable database" if not_a_db else "was damaged")
+        )
+        return db
+
+    def _told(self, why: str) -> None:
+        assert self.backup is not None  # noqa: S101 - called right after the move
+        self.notice = (
+            f"the run journal {self.display} {why}; it was backed up to "
+            f"{self.path.parent.name}/{self.backup.name} and a fresh journal started "
+            "(runs recorded before are in the backup)"
+        )
+        if self._on_recovered is not None:
+            self._on_recovered(self.notice)
+
+    def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Rows of a read; a damaged journal is backed up and the read answered
+        from the fresh one (which knows nothing yet)."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if not self._is_damage(exc):
+                raise VibflowError(
+                    ErrorCode.STORE_ERROR, f"cannot read the run journal: {exc}"
+                ) from exc
+            self._db.close()
+            self._db = self._recover(exc)
+            return self._db.execute(sql, args).fetchall()
 
     def _open(self, synchronous: str) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0, check_same_thread=False)
@@ -174,9 +182,16 @@ class Journal:
             if version == 0:
                 with self._tx(db):
                     if db.execute("PRAGMA user_version").fetchone()[0] == 0:
-                        for stmt in filter(str.strip, _SCHEMA.split(";")):
+                        for stmt in filter(str.strip, SCHEMA.split(";")):
                             db.execute(stmt)
                         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            has_anchor = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name='audit_gaps'"
+            ).fetchone()[0]
+            if not has_anchor:
+                with self._tx(db):
+                    for stmt in filter(str.strip, AUDIT_SCHEMA.split(";")):
+                        db.execute(stmt)
             # Touch a table so a corrupt file fails here, not mid-run.
             db.execute("SELECT count(*) FROM runs").fetchone()
         except BaseException:
@@ -208,7 +223,7 @@ class Journal:
                 db.execute("BEGIN IMMEDIATE")
                 break
             except sqlite3.OperationalError as exc:
-                if _sqlite_code(exc) not in _CONTENDED:
+                if sqlite_code(exc) not in CONTENDED:
                     raise
                 time.sleep(min(0.01 * (attempt + 1), 0.2))
         else:
@@ -229,7 +244,17 @@ class Journal:
         try:
             with self._tx(self._db) as db:
                 yield db
-        except sqlite3.Error as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if self._is_damage(exc):
+                # The write cannot be trusted to the damaged file, nor replayed
+                # on a fresh one (the run it changes is in the backup).
+                self._db.close()
+                self._db = self._recover(exc)
+                raise VibflowError(
+                    ErrorCode.STORE_CORRUPT,
+                    f"{self.notice}; the change was not recorded",
+                    hint="Run the command again.",
+                ) from exc
             raise VibflowError(ErrorCode.STORE_ERROR, f"run journal write failed: {exc}") from exc
 
     # -- runs ---------------------------------------------------------------
@@ -248,8 +273,8 @@ class Journal:
             _insert_entry(db, entry, run.created_at)
 
     def get(self, run_id: str) -> RunRecord | None:
-        row = self._db.execute(f"{_SELECT_RUN} WHERE r.run_id=?", (run_id,)).fetchone()
-        return _run(row) if row else None
+        rows = self._fetch(f"{_SELECT_RUN} WHERE r.run_id=?", (run_id,))
+        return _run(rows[0]) if rows else None
 
     def runs(
         self, statuses: Sequence[str] | None = None, *, limit: int = 50, flow: str | None = None
@@ -267,7 +292,7 @@ class Journal:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY r.updated_at DESC, r.rowid DESC LIMIT ?"
         args.append(limit)
-        return [_run(r) for r in self._db.execute(sql, args).fetchall()]
+        return [_run(r) for r in self._fetch(sql, args)]
 
     def advance(
         self,
@@ -391,9 +416,7 @@ class Journal:
             self._db.execute(f"PRAGMA synchronous={self._synchronous}")
 
     def entries(self, run_id: str) -> list[Entry]:
-        rows = self._db.execute(
-            "SELECT * FROM entries WHERE run_id=? ORDER BY seq", (run_id,)
-        ).fetchall()
+        rows = self._fetch("SELECT * FROM entries WHERE run_id=? ORDER BY seq", (run_id,))
         return [
             Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9])
             for r in rows
@@ -410,10 +433,48 @@ class Journal:
             )
 
     def done_items(self, run_id: str, state: str) -> set[str]:
-        rows = self._db.execute(
-            "SELECT key FROM items WHERE run_id=? AND state=?", (run_id, state)
-        ).fetchall()
+        rows = self._fetch("SELECT key FROM items WHERE run_id=? AND state=?", (run_id, state))
         return {r[0] for r in rows}
+
+    # -- the audit log's anchor ---------------------------------------------------
+
+    def anchor_audit(
+        self, sequence: int, row_hash: str, *, gap: tuple[int, int] | None = None
+    ) -> None:
+        """Record the audit log's newest row (called under the audit lock, after the
+        row is written). ``gap`` — ``(anchored, found)`` when the log's tail was
+        found below the anchored sequence — is kept, so that rows appended after
+        a truncation cannot hide it."""
+        now = self._now()
+        try:
+            # Like release(): losing this to a power cut only weakens the check.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            with self.transaction() as db:
+                db.execute(
+                    """INSERT INTO audit_anchor VALUES (1, ?, ?, ?)
+                       ON CONFLICT(id) DO UPDATE SET sequence=excluded.sequence,
+                           hash=excluded.hash, at=excluded.at""",
+                    (sequence, row_hash, now),
+                )
+                if gap is not None:
+                    db.execute("INSERT INTO audit_gaps VALUES (?,?,?)", (*gap, now))
+        finally:
+            self._db.execute(f"PRAGMA synchronous={self._synchronous}")
+
+    def audit_anchor(self) -> tuple[int, str] | None:
+        """The audit log's newest ``(sequence, hash)`` as last recorded, if any."""
+        rows = self._fetch("SELECT sequence, hash FROM audit_anchor WHERE id=1")
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None
+
+    def audit_gaps(self) -> list[tuple[int, int, str]]:
+        """Gaps found while appending: ``(anchored_sequence, found_sequence, detected_at)``."""
+        return [
+            (int(a), int(f), str(at))
+            for a, f, at in self._fetch(
+                "SELECT anchored_sequence, found_sequence, detected_at FROM audit_gaps "
+                "ORDER BY detected_at"
+            )
+        ]
 
     # -- recaps -----------------------------------------------------------------
 
@@ -429,8 +490,8 @@ class Journal:
                 db.execute("UPDATE runs SET recap_id=? WHERE run_id=?", (recap_id, subject_id))
 
     def get_recap(self, recap_id: str) -> dict[str, Any] | None:
-        row = self._db.execute("SELECT body FROM recaps WHERE recap_id=?", (recap_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        rows = self._fetch("SELECT body FROM recaps WHERE recap_id=?", (recap_id,))
+        return json.loads(rows[0][0]) if rows else None
 
 
 def _owner_cols(owner: Owner | None) -> tuple[Any, Any, Any, Any]:

@@ -13,7 +13,7 @@ from vibflow.engine.definition import FlowDefinition
 from vibflow.engine.errors import ErrorCode, SourceLocation, VibflowError
 from vibflow.engine.registry import Registry
 from vibflow.engine.verifier import Problem, verify
-from vibflow.engine.yamlsource import YamlDocument, parse_yaml, validate
+from vibflow.engine.yamlsource import YamlDocument, located_error, parse_yaml, problems_in
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,16 @@ class LoadedFlow:
         return self.definition.flow
 
 
+SCHEMA_HINT = "See `vibflow flows schema` for the expected shape."
+
+
 def parse_flow(text: str, display: str) -> tuple[FlowDefinition, YamlDocument]:
-    """Syntax and schema only (no registry needed)."""
+    """Syntax and schema only (no registry needed); every schema mistake at once."""
     doc = parse_yaml(text, display)
-    defn = validate(doc, FlowDefinition, what="flow definition")
-    return defn, doc
+    found = problems_in(doc, FlowDefinition, what="flow definition")
+    if isinstance(found, list):
+        raise located_error(ErrorCode.SCHEMA, found, hint=SCHEMA_HINT)
+    return found, doc
 
 
 def problems_of(text: str, display: str, registry: Registry) -> list[LocatedProblem]:
@@ -48,6 +53,8 @@ def problems_of(text: str, display: str, registry: Registry) -> list[LocatedProb
     try:
         defn, doc = parse_flow(text, display)
     except VibflowError as exc:
+        if exc.problems:
+            return [LocatedProblem(loc, message) for loc, message in exc.problems]
         loc = exc.location or SourceLocation(display, 1, 1)
         return [LocatedProblem(loc, exc.message)]
     return [_locate(doc, p) for p in verify(defn, registry)]
@@ -70,21 +77,9 @@ def load_flow(
             hint=f"Rename the file to '{defn.flow}.yaml' or set 'flow: {expected_name}'.",
             location=doc.locate(("flow",)),
         )
-    problems = verify(defn, registry)
+    problems = [_locate(doc, p) for p in verify(defn, registry)]
     if problems:
-        first = _locate(doc, problems[0])
-        more = len(problems) - 1
-        raise VibflowError(
-            ErrorCode.FLOW_INVALID,
-            first.message,
-            hint=(
-                f"({more} more problem{'s' if more > 1 else ''}: run `vibflow flows validate "
-                f"{display}`.)"
-            )
-            if more
-            else None,
-            location=first.location,
-        )
+        raise located_error(ErrorCode.FLOW_INVALID, [(p.location, p.message) for p in problems])
     return LoadedFlow(defn, display, origin)
 
 

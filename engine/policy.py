@@ -5,13 +5,19 @@
 (lists and scalars replace). A section is validated against the model its
 owner passes in, and an invalid edit is reported at the line and column of the
 file that introduced it. The merged document's digest is stored with each run.
+
+Given the models of every section (``sections``, a provider called only when
+the project has its own policy file), the whole policy is checked
+when it is loaded, and every mistake in it is reported at once: each command
+then validates the policy the same way, before it does anything (a run is
+never started on a policy that a later step would refuse).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal, TypeVar, cast
@@ -19,9 +25,10 @@ from typing import Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from vibflow.engine.atomicfile import atomic_write
-from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.errors import ErrorCode, SourceLocation, VibflowError
 from vibflow.engine.registry import nearest
-from vibflow.engine.yamlsource import YamlDocument, parse_yaml, validate
+from vibflow.engine.sourcefile import read_source
+from vibflow.engine.yamlsource import YamlDocument, located_error, parse_yaml, problems_in
 
 M = TypeVar("M", bound=BaseModel)
 USER_POLICY_DISPLAY = ".vibflow/policy.yaml"
@@ -46,45 +53,48 @@ PARSED_DEFAULTS = "parsed.json"
 
 
 class PolicySet:
-    def __init__(self, defaults: Traversable | None, user_file: Path | None) -> None:
-        self._docs: list[YamlDocument] = []
-        if defaults is not None:
-            parsed = _parsed_defaults(defaults)
-            for f in sorted(defaults.iterdir(), key=lambda t: t.name):
-                if f.name.endswith(".yaml") and f.is_file():
-                    text = f.read_text("utf-8")
-                    display = f"vibflow/policies/{f.name}"
-                    doc = _from_parsed(parsed.get(f.name), text, display)
-                    if doc is None:
-                        doc = parse_yaml(text, display, code=ErrorCode.POLICY_INVALID)
-                    self._docs.append(_mapping(doc))
+    def __init__(
+        self,
+        defaults: Traversable | None,
+        user_file: Path | None,
+        *,
+        sections: Callable[[], Mapping[str, type[BaseModel]]] | None = None,
+    ) -> None:
+        self._docs = _shipped(defaults)
         self._user: YamlDocument | None = None
-        if user_file is not None and user_file.is_file():
-            try:
-                text = user_file.read_bytes().decode("utf-8-sig")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise VibflowError(
-                    ErrorCode.POLICY_INVALID, f"cannot read {USER_POLICY_DISPLAY} as UTF-8 text"
-                ) from exc
+        # Anything at the path but a missing file is read (and refused if it is
+        # a folder, a FIFO or a device): a policy that silently stops applying
+        # because it became something else would be worse than an error.
+        if user_file is not None and (user_file.exists() or user_file.is_symlink()):
+            text = read_source(user_file, USER_POLICY_DISPLAY, code=ErrorCode.POLICY_INVALID)
             self._user = _mapping(
                 parse_yaml(text, USER_POLICY_DISPLAY, code=ErrorCode.POLICY_INVALID)
             )
-        known = {key for doc in self._docs for key in (doc.data or {})}
-        if self._user is not None and known:
-            for key in self._user.data or {}:
-                if key not in known:
-                    raise VibflowError(
-                        ErrorCode.POLICY_INVALID,
-                        f"unknown policy section '{key}'{nearest(str(key), known)}",
-                        hint="Sections are the top-level names of the shipped policies "
-                        "(`vibflow/policies/*.yaml`).",
-                        location=self._user.locate((key,)),
-                    )
+        problems = _unknown_sections(self._docs, self._user)
         merged: dict[str, Any] = {}
         for doc in [*self._docs, *([self._user] if self._user else [])]:
             merged = _merge(merged, doc.data or {})
         self._merged = merged
         self._sections: dict[tuple[str, type[BaseModel]], BaseModel] = {}
+        # The shipped defaults alone are valid (a test pins it): the models are
+        # only needed — and imported — when the project overrides something.
+        wanted = sections() if sections is not None and self._user is not None else {}
+        for name, model in wanted.items():
+            found = self._check_section(name, model)
+            if isinstance(found, list):
+                problems += found
+            else:
+                self._sections[(name, model)] = found
+        if problems:
+            problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].col))
+            raise located_error(
+                ErrorCode.POLICY_INVALID,
+                problems,
+                hint="Sections are the top-level names of the shipped policies "
+                "(`vibflow/policies/*.yaml`)."
+                if any(text.startswith("unknown policy section") for _, text in problems)
+                else None,
+            )
 
     def digest(self) -> str:
         text = json.dumps(self._merged, sort_keys=True, separators=(",", ":"), default=str)
@@ -98,10 +108,13 @@ class PolicySet:
         # contract, once per file) ask for their section again and again.
         key = (name, model)
         if key not in self._sections:
-            self._sections[key] = self._validate_section(name, model)
+            found = self._check_section(name, model)
+            if isinstance(found, list):
+                raise located_error(ErrorCode.POLICY_INVALID, found)
+            self._sections[key] = found
         return cast("M", self._sections[key])
 
-    def _validate_section(self, name: str, model: type[M]) -> M:
+    def _check_section(self, name: str, model: type[M]) -> M | list[tuple[SourceLocation, str]]:
         data = self._merged.get(name, {})
         if data is None:
             data = {}
@@ -117,13 +130,36 @@ class PolicySet:
             data,
             {k[1:]: v for k, v in doc.positions.items() if k[:1] == (name,)},
         )
-        return validate(
-            scoped,
-            model,
-            code=ErrorCode.POLICY_INVALID,
-            what=f"policy section '{name}'",
-            prefix=(name,),
-        )
+        return problems_in(scoped, model, what=f"policy section '{name}'", prefix=(name,))
+
+
+def _shipped(defaults: Traversable | None) -> list[YamlDocument]:
+    docs: list[YamlDocument] = []
+    if defaults is None:
+        return docs
+    parsed = _parsed_defaults(defaults)
+    for f in sorted(defaults.iterdir(), key=lambda t: t.name):
+        if f.name.endswith(".yaml") and f.is_file():
+            text = f.read_text("utf-8")
+            display = f"vibflow/policies/{f.name}"
+            doc = _from_parsed(parsed.get(f.name), text, display)
+            if doc is None:
+                doc = parse_yaml(text, display, code=ErrorCode.POLICY_INVALID)
+            docs.append(_mapping(doc))
+    return docs
+
+
+def _unknown_sections(
+    docs: list[YamlDocument], user: YamlDocument | None
+) -> list[tuple[SourceLocation, str]]:
+    known = {key for doc in docs for key in (doc.data or {})}
+    if user is None or not known:
+        return []
+    return [
+        (user.locate((key,)), f"unknown policy section '{key}'{nearest(str(key), known)}")
+        for key in user.data or {}
+        if key not in known
+    ]
 
 
 def _text_digest(text: str) -> str:

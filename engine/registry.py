@@ -159,6 +159,16 @@ class Registry:
     def __init__(self) -> None:
         self._steps: dict[str, StepSpec] = {}
         self._guards: dict[str, GuardSpec] = {}
+        self._apply_flags: set[str] = set()
+
+    def allow_apply_flag(self, name: str) -> None:
+        """Declare ``name`` a feature flag that may switch on a state that changes
+        files (the domain declares its one flag; the verifier refuses any other)."""
+        self._apply_flags.add(name)
+
+    @property
+    def apply_flags(self) -> frozenset[str]:
+        return frozenset(self._apply_flags)
 
     def add_step(self, spec: StepSpec) -> StepSpec:
         if spec.name in self._steps:

@@ -52,6 +52,7 @@ from vibflow.engine.definition import FlowDefinition, StateSpec
 from vibflow.engine.dryrun import DryRun, DryRunReport
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.faults import CrashPlan
+from vibflow.engine.inputs import InputSanitizer, keep_inputs
 from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
 from vibflow.engine.loader import LoadedFlow
 from vibflow.engine.machine import FlowMachine, GuardProbe
@@ -80,8 +81,11 @@ class Runner:
         context_max_bytes: int = 65536,
         crash: CrashPlan | None = None,
         clock: Clock = system_clock,
+        sanitize_inputs: InputSanitizer = keep_inputs,
     ) -> None:
         self.registry = registry
+        # Every input passes here before a guard, step or the journal sees it.
+        self.sanitize_inputs = sanitize_inputs
         self.journal = journal
         self.audit = audit
         self.project_root = project_root
@@ -168,7 +172,7 @@ class Runner:
             policy_digest=self.policy_digest,
             status=status_for(defn.states[defn.initial]),
             state=defn.initial,
-            context={"inputs": dict(inputs or {})},
+            context={"inputs": self.sanitize_inputs(dict(inputs or {}))},
             seq=0,
             created_at=now,
             updated_at=now,
@@ -238,7 +242,8 @@ class Runner:
                 f"state '{run.state}' does not accept event '{event}'; it accepts: "
                 f"{', '.join(state.on)}",
             )
-        inputs = coerce(state.inputs, raw_inputs, where=f"state '{run.state}'")
+        where = f"state '{run.state}'"
+        inputs = self.sanitize_inputs(coerce(state.inputs, raw_inputs, where=where))
         with self._claims.owning(run) as owner:
             run = self._claims.mine(run_id, owner)
             run = self._fire(run, defn, owner, event, inputs)

@@ -8,7 +8,11 @@ whose step mutates files is entered only
 
 * from a ``wait`` state (the user's confirmation),
 * that is itself reachable only after a ``checkpoint_only`` (sandwich) state,
-* over a transition guarded by every family in :data:`APPLY_GUARD_FAMILIES`.
+* over a transition guarded by every family in :data:`APPLY_GUARD_FAMILIES`,
+  whose feature flag is one the registry declares for file changes
+  (:meth:`Registry.allow_apply_flag`; for vibflow only ``RECOVERY_APPLY``,
+  spec §12: a flag named after any other variable — ``HOME`` is always set —
+  would make the guard a formality).
 
 So "explain → preview → safety checkpoint → confirmed apply" holds by
 construction, even for flows a user writes in ``.vibflow/flows/``. The checks
@@ -287,6 +291,19 @@ def _entry_problems(
             )
         )
     spec = defn.states[src].on[event]
+    for index, ref in enumerate(spec.guards):
+        if registry.get_guard(ref.name).family is not GuardFamily.FEATURE_FLAG:
+            continue
+        flag = str(ref.param or "")
+        if flag.upper() not in registry.apply_flags:
+            allowed = " or ".join(sorted(registry.apply_flags)) or "(none is declared)"
+            out.append(
+                Problem(
+                    (*where, "guards", index),
+                    f"the transition into '{name}' changes files, so its feature flag must be "
+                    f"{allowed} (the only switch for file changes), not '{flag}'",
+                )
+            )
     families = {registry.get_guard(g.name).family for g in spec.guards}
     missing = [f.value for f in APPLY_GUARD_FAMILIES if f not in families]
     if missing:

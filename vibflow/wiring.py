@@ -12,6 +12,7 @@ registration; nothing is looked up by name at run time.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -27,6 +28,8 @@ from vibflow.engine.policy import EnginePolicy, PolicySet
 from vibflow.engine.registry import Registry
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     # Imported where used: commands that never load or run a flow (checkpoint,
     # memory, recover --explain) then never build the flow models.
     from vibflow.engine.catalog import FlowCatalog
@@ -43,6 +46,10 @@ if TYPE_CHECKING:
 
 RegistryHook = Callable[[Registry], None]
 
+#: The one feature flag that switches file changes on (spec §12): the verifier
+#: refuses a files-changing state guarded by any other.
+RECOVERY_APPLY_FLAG = "RECOVERY_APPLY"
+
 
 def build_registry(
     extra: RegistryHook | None = None, *, recovery: RecoveryProvider | None = None
@@ -52,11 +59,31 @@ def build_registry(
     import vibflow.steps
 
     registry = Registry()
+    registry.allow_apply_flag(RECOVERY_APPLY_FLAG)
     builtin_guards.register(registry)
     vibflow.steps.register(registry, recovery)
     if extra is not None:
         extra(registry)
     return registry
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"vibflow: warning: {message}", file=sys.stderr)  # noqa: T201 - the default sink
+
+
+def policy_sections() -> dict[str, type[BaseModel]]:
+    """The model of every shipped policy section, by section name."""
+    from vibflow.steps.memory.policy import MemoryPolicy
+    from vibflow.steps.paths.policy import SECTION as PATHS_SECTION
+    from vibflow.steps.paths.policy import PathsPolicy
+    from vibflow.steps.recovery.policy import RecoveryPolicy
+
+    return {
+        "engine": EnginePolicy,
+        "memory": MemoryPolicy,
+        PATHS_SECTION: PathsPolicy,
+        "recovery": RecoveryPolicy,
+    }
 
 
 def catalog_without_project(registry: Registry) -> FlowCatalog:
@@ -73,14 +100,25 @@ class Project:
     registry_hook: RegistryHook | None = None
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     tool: str = "cli"
+    #: Where a warning goes that the user must see although the command goes on
+    #: (a damaged journal backed up and started afresh).
+    warn: Callable[[str], None] = field(default=_stderr_warning)
 
     @classmethod
     def discover(
-        cls, start: Path, registry_hook: RegistryHook | None = None, *, tool: str = "cli"
+        cls,
+        start: Path,
+        registry_hook: RegistryHook | None = None,
+        *,
+        tool: str = "cli",
+        warn: Callable[[str], None] | None = None,
     ) -> Project:
         from vibflow.steps.workspace.root import find_root
 
-        return cls(find_root(start), registry_hook, tool=tool)
+        project = cls(find_root(start), registry_hook, tool=tool)
+        if warn is not None:
+            project.warn = warn
+        return project
 
     @cached_property
     def registry(self) -> Registry:
@@ -104,7 +142,13 @@ class Project:
 
     @cached_property
     def policy(self) -> PolicySet:
-        return PolicySet(files("vibflow.policies"), self.root / ".vibflow" / "policy.yaml")
+        """The project's policy, every section checked at once: each command
+        refuses a broken policy the same way, before it does anything."""
+        return PolicySet(
+            files("vibflow.policies"),
+            self.root / ".vibflow" / "policy.yaml",
+            sections=policy_sections,
+        )
 
     @cached_property
     def engine_policy(self) -> EnginePolicy:
@@ -113,7 +157,9 @@ class Project:
     @cached_property
     def journal(self) -> Journal:
         return Journal(
-            self.state_dir / "runs.db", synchronous=self.engine_policy.journal.synchronous
+            self.state_dir / "runs.db",
+            synchronous=self.engine_policy.journal.synchronous,
+            on_recovered=self.warn,
         )
 
     @cached_property
@@ -122,6 +168,7 @@ class Project:
             self.state_dir / "audit.jsonl",
             project_root_hash=project_root_hash(self.root),
             tool=self.tool,
+            anchor=lambda: self.journal,
         )
 
     @cached_property
@@ -159,7 +206,7 @@ class Project:
             generated=self.path_rules,
             redact_payload=self.redact_payload,
             clock=utcnow,
-            apply_enabled=builtin_guards.flag_enabled(self.env, "RECOVERY_APPLY"),
+            apply_enabled=builtin_guards.flag_enabled(self.env, RECOVERY_APPLY_FLAG),
         )
 
     @cached_property
@@ -211,6 +258,14 @@ class Project:
             audit=self._audit_memory,
         )
 
+    def redact_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        """Run inputs through the redaction contract before a run stores them: a
+        pasted token is masked, a path inside the project becomes relative."""
+        if not inputs:
+            return {}  # most runs start without inputs: no detectors loaded for them
+        value, _ = self.redact_payload(dict(inputs))
+        return dict(value) if isinstance(value, dict) else {}
+
     def redact_text(self, text: str) -> tuple[str, dict[str, int]]:
         from vibflow.steps.redaction.contract import redact_text
 
@@ -257,6 +312,7 @@ class Project:
             audit=MemoryAudit(project_root_hash=project_root_hash(self.root)),
             project_root=self.root,
             env=self.env,
+            sanitize_inputs=self.redact_inputs,
         )
 
     @cached_property
@@ -272,4 +328,5 @@ class Project:
             policy_digest=self.policy.digest(),
             context_max_bytes=self.engine_policy.context_max_bytes,
             crash=CrashPlan.from_env(self.env),
+            sanitize_inputs=self.redact_inputs,
         )

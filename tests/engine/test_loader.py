@@ -223,14 +223,17 @@ def test_unreadable_and_non_utf8_files_are_bad_input(cli: Cli, tmp_path: Path) -
     assert "Traceback" not in proc.stderr
 
 
-def test_several_problems_are_counted_in_the_hint(reg: Registry) -> None:
-    """`load_flow` raises the first problem and says how many more `flows validate` shows."""
+def test_several_problems_are_reported_at_once(reg: Registry) -> None:
+    """`load_flow` raises one error that lists every problem, each located (issue 11)."""
     text = (FLOWS / "invalid" / "dead_end_cycle.yaml").read_text("utf-8")
     with pytest.raises(VibflowError) as info:
         load_flow(text, "dead_end_cycle.yaml", reg)
-    assert info.value.hint is not None
-    assert "1 more problem:" in info.value.hint
-    assert "vibflow flows validate dead_end_cycle.yaml" in info.value.hint
+    assert len(info.value.problems) == 2
+    assert info.value.location == info.value.problems[0][0]
+    rendered = info.value.render()
+    assert rendered.startswith("2 problems in dead_end_cycle.yaml")
+    for loc, message in info.value.problems:
+        assert f"  {loc}: {message}" in rendered
 
 
 def test_file_name_must_match_flow_name(reg: Registry) -> None:

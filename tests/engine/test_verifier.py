@@ -473,7 +473,10 @@ def test_running_a_broken_project_flow_is_refused(cli: Cli, repo: Path) -> None:
     proc = cli("run", "sneaky")
     assert proc.returncode == 2, proc.stderr
     assert ".vibflow/flows/sneaky.yaml:9:7:" in proc.stderr
-    assert "1 more problem" in proc.stderr
+    # Both problems at once, each on its own located line.
+    assert "2 problems in .vibflow/flows/sneaky.yaml" in proc.stderr
+    assert ".vibflow/flows/sneaky.yaml:9:7: state 'apply' changes files" in proc.stderr
+    assert "missing: confirmation" in proc.stderr
     assert not (repo / ".vibflow" / "effects.log").exists()
 
 

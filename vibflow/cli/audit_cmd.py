@@ -28,10 +28,15 @@ def audit_verify(
     if as_json:
         output.emit_json(report.to_json())
     elif report.ok:
-        typer.echo(f"audit ok: {report.rows} rows, sequence and hash chain intact")
+        anchored = (
+            f", ending at sequence {report.anchored_sequence} as the journal recorded"
+            if report.anchored_sequence is not None
+            else ""
+        )
+        typer.echo(f"audit ok: {report.rows} rows, sequence and hash chain intact{anchored}")
     else:
         typer.echo(f"audit BROKEN at sequence {report.first_bad_sequence}: {report.problem}")
-        if len(report.problems) > 1:
-            typer.echo(f"  ({len(report.problems) - 1} more problem(s))")
+        for problem in report.problems[1:]:
+            typer.echo(f"  also: {problem}")
     if not report.ok:
         raise typer.Exit(int(Outcome.FAILURE))

@@ -31,6 +31,8 @@ RegistryHook = Callable[["Registry"], None]
 
 #: ``ctx.meta`` key under which the ``--json`` option notes itself (see :func:`_note_json`).
 JSON_META_KEY = "vibflow.json"
+#: ``ctx.meta`` key of the warnings said during a command (``--json`` output carries them).
+WARNINGS_META_KEY = "vibflow.warnings"
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,19 @@ INPUT_OPT = typer.Option(
 )
 
 
+def current_warnings() -> list[str]:
+    """The warnings said so far by the command being run (empty outside one)."""
+    try:
+        # typer's bundled click keeps the running command's context; it is not
+        # re-exported, and without it JSON answers simply carry no warnings.
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - a typer that bundles no click
+        return []
+    ctx = get_current_context(silent=True)
+    found = ctx.meta.get(WARNINGS_META_KEY) if ctx is not None else None
+    return list(found) if isinstance(found, list) else []
+
+
 def registry_for(ctx: typer.Context) -> Registry:
     """The step and guard registry, with the invocation's extra registrations."""
     from vibflow.wiring import build_registry
@@ -86,7 +101,13 @@ def project_for(ctx: typer.Context) -> Project:
     from vibflow.wiring import Project
 
     state = state_of(ctx)
-    return Project.discover(state.project or Path.cwd(), state.registry_hook)
+
+    def warn(message: str) -> None:
+        # On stderr at once, and kept for the command's --json answer.
+        ctx.meta.setdefault(WARNINGS_META_KEY, []).append(message)
+        typer.echo(f"vibflow: warning: {message}", err=True)
+
+    return Project.discover(state.project or Path.cwd(), state.registry_hook, warn=warn)
 
 
 def catalog_for(ctx: typer.Context) -> FlowCatalog:

@@ -87,13 +87,9 @@ def flows_validate(
 ) -> None:
     """Check a flow file; list every problem with file:line:col."""
     from vibflow.engine.loader import problems_of
+    from vibflow.engine.sourcefile import read_source
 
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise VibflowError(ErrorCode.BAD_INPUT, f"cannot read {path.name}") from exc
-    except UnicodeDecodeError as exc:
-        raise VibflowError(ErrorCode.YAML_SYNTAX, f"{path.name} is not UTF-8 text") from exc
+    text = read_source(path, path.name, code=ErrorCode.BAD_INPUT)
     problems = problems_of(text, str(path), registry_for(ctx))
     if as_json:
         output.emit_json(

@@ -49,7 +49,16 @@ def dumps(data: Any) -> str:
 
 
 def emit_json(data: Any) -> None:
-    """Print one ``--json`` answer; every command's JSON goes through here."""
+    """Print one ``--json`` answer; every command's JSON goes through here.
+
+    Warnings said during the command (a damaged journal backed up) ride along
+    as ``"warnings"``, so a program reading only stdout learns of them too.
+    """
+    from vibflow.cli.context import current_warnings
+
+    warnings = current_warnings()
+    if warnings and isinstance(data, dict) and "warnings" not in data:
+        data = {**data, "warnings": list(warnings)}
     typer.echo(dumps(data))
 
 

@@ -132,6 +132,8 @@ def _guard_boom(ctx: GuardContext, param: GuardParam) -> bool:
 
 
 def register(registry: Registry) -> None:
+    # The fixture flows switch their file changes on with VIBFLOW_TEST_APPLY.
+    registry.allow_apply_flag("TEST_APPLY")
     registry.step("t.noop", idempotent=True)(_noop)
     registry.step("t.effect", idempotent=True)(_effect_step)
     registry.step("t.unsafe")(_unsafe)
