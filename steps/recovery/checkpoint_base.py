@@ -92,14 +92,15 @@ def _probe(
     otherwise (``newest_only``) the newest complete one taken on this HEAD, which
     may hold a file deleted since that makes it predate the change after all.
 
-    ``None`` when there is none, or the candidate is not a vibflow checkpoint (the
-    last commit as the safe point: HEAD is the source, and the diff against it
-    says it all).
+    ``None`` when there is none.
     """
     if candidate is None:
         return None
-    if candidate.predates_change and candidate.metadata_complete:
+    by_commit = candidate.kind == "commit"
+    if candidate.predates_change and candidate.metadata_complete and not by_commit:
         return next((m for m in checkpoints if m.checkpoint_id == candidate.checkpoint_id), None)
+    # The last commit stands in only because no checkpoint seemed to predate the change;
+    # a checkpoint on this HEAD may hold a file deleted since, which makes it predate.
     if not newest_only:
         return None
     usable = [

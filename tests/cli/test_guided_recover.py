@@ -154,15 +154,18 @@ def test_three_wrong_confirmations_stop_and_leave_the_run_waiting(drifted: Path)
     assert shown["refusals"] == []
 
 
-def test_a_read_only_recommendation_is_the_default_and_ends_without_changes(
+def test_enter_never_picks_a_restore_and_a_read_only_choice_ends_without_changes(
     drifted: Path,
 ) -> None:
-    """With restoring switched off the recommendation is read-only, so Enter takes
-    it; the run ends and no file changes."""
+    """The recommendation (a partial restore, blocked while restoring is switched off)
+    is not what Enter picks: Enter asks again; a read-only choice ends the run and no
+    file changes."""
     before = _tree(drifted)
-    code, text = drive(drifted, ["run", "recover"], [("Which one (", "")], env={})
+    code, text = drive(
+        drifted, ["run", "recover"], [("Which one (", ""), ("Which one (", "2")], env={}
+    )
     assert code == 0, text
-    assert re.search(r"Enter = \d\)", text)
+    assert "a restore is never what Enter picks" in text
     assert "finished at 'result'" in text
     assert _tree(drifted) == before
 

@@ -2,7 +2,7 @@
 or a plain move) is one change listed as ``old → new``; a file the safe checkpoint held
 and the agent deleted is a deletion; a restore brings the old name and the deleted file
 back and removes the new name, exactly as the preview counted; deletions are judged
-against the checkpoint (a modified untracked ``.env`` it held is restored, not deleted);
+against the checkpoint (a modified untracked ``local.cfg`` it held is restored, not deleted);
 the text output shows each file's status and every option; the recommendation does not
 depend on the apply flag; and feedback corrections label the next plans of the intent.
 """
@@ -20,8 +20,8 @@ from vibflow_testing.apply import (
     commit_all,
     confirm,
     ok_json,
-    option,
     start,
+    stored_option,
     tree_state,
 )
 from vibflow_testing.cli import vf
@@ -43,12 +43,12 @@ IN_SCOPE_EDIT = "def render():\n    return '<form aria-label=\"login\">'\n"
 
 
 def setup_project(repo: Path) -> tuple[str, dict[str, tuple[str, str]]]:
-    """The app committed, an untracked (not ignored) .env and notes file, memory on the
+    """The app committed, an untracked (not ignored) local.cfg and notes file, memory on the
     login form, a checkpoint. Returns its id and the tree as it holds it."""
     for rel, text in APP.items():
         write(repo, rel, text)
     commit_all(repo)
-    write(repo, ".env", "API_TOKEN=one\n")
+    write(repo, "local.cfg", "setting=one\n")
     write(repo, "notes.txt", "my notes, never committed\n")
     for args in (
         ("memory", "intent", "Make the login form accessible", "--yes"),
@@ -62,14 +62,14 @@ def setup_project(repo: Path) -> tuple[str, dict[str, tuple[str, str]]]:
 
 def drift(repo: Path, move: str) -> None:
     """The agent: edits the form (in scope), moves lib/util.py to lib/helpers.py (with git
-    or without), deletes the untracked notes, edits .env and config, adds a file."""
+    or without), deletes the untracked notes, edits local.cfg and config, adds a file."""
     write(repo, "src/ui/login.py", IN_SCOPE_EDIT)
     if move == "git-mv":
         git(repo, "mv", "lib/util.py", "lib/helpers.py")
     else:
         (repo / "lib/util.py").rename(repo / "lib/helpers.py")
     (repo / "notes.txt").unlink()
-    write(repo, ".env", "API_TOKEN=two\n")
+    write(repo, "local.cfg", "setting=two\n")
     write(repo, "config.yaml", "shop:\n  currency: USD\n")
     write(repo, "extra.py", "def extra():\n    return 1\n")
 
@@ -113,16 +113,16 @@ def test_restoring_a_move_brings_the_old_name_back_as_the_preview_counted(
     repo: Path, move: str, level: int
 ) -> None:
     """Partial and full rollback through the CLI: the preview lists both names of the move
-    and deletes exactly the new name and the added file (not the .env the checkpoint
+    and deletes exactly the new name and the added file (not the local.cfg the checkpoint
     held); after `APPLY <ckpt>` lib/util.py is back byte for byte, lib/helpers.py and
-    extra.py are gone, notes.txt and .env are the checkpoint's, and the files changed
+    extra.py are gone, notes.txt and local.cfg are the checkpoint's, and the files changed
     equal the paths the preview listed."""
     ckpt, at_checkpoint = setup_project(repo)
     drift(repo, move)
     run = start(repo)
     assert run["plan"]["safe_checkpoint_candidate"]["checkpoint_id"] == ckpt
-    opt = option(run, level)
-    assert {"lib/util.py", "lib/helpers.py", "notes.txt", ".env"} <= set(opt["affected_paths"])
+    opt = stored_option(repo, run, level)
+    assert {"lib/util.py", "lib/helpers.py", "notes.txt", "local.cfg"} <= set(opt["affected_paths"])
     assert sorted(opt["deletes"]) == ["extra.py", "lib/helpers.py"]
     at = choose(repo, run, level)
     assert at["confirmation_expected"] == f"APPLY {ckpt}"
@@ -135,7 +135,7 @@ def test_restoring_a_move_brings_the_old_name_back_as_the_preview_counted(
     assert not (repo / "lib/helpers.py").exists()
     assert not (repo / "extra.py").exists()
     assert (repo / "notes.txt").read_text(encoding="utf-8") == "my notes, never committed\n"
-    assert (repo / ".env").read_text(encoding="utf-8") == "API_TOKEN=one\n"
+    assert (repo / "local.cfg").read_text(encoding="utf-8") == "setting=one\n"
     expected = dict(at_checkpoint)
     if level == 3:
         expected["src/ui/login.py"] = tree_state(repo)["src/ui/login.py"]
@@ -146,13 +146,13 @@ def test_restoring_a_move_brings_the_old_name_back_as_the_preview_counted(
 def test_a_deleted_untracked_file_alone_is_seen_and_restored(repo: Path) -> None:
     """The only change since the checkpoint is an untracked file it held, deleted: recover
     lists it (D), full rollback is offered from that checkpoint and brings it back; the
-    untracked .env the checkpoint holds as it is now is not counted as restored."""
+    untracked local.cfg the checkpoint holds as it is now is not counted as restored."""
     ckpt, at_checkpoint = setup_project(repo)
     (repo / "notes.txt").unlink()
     plan = ok_json(vf(repo, "recover", "--json"))
-    assert changes(plan) == {"notes.txt": ("deleted", None), ".env": ("untracked", None)}
+    assert changes(plan) == {"notes.txt": ("deleted", None), "local.cfg": ("untracked", None)}
     run = start(repo)
-    full = option(run, 4)
+    full = stored_option(repo, run, 4)
     assert (full["affected_paths"], full["deletes"]) == (["notes.txt"], [])
     assert "1 already as the checkpoint holds them" in full["estimated_impact"]
     at = choose(repo, run, 4)
@@ -290,7 +290,7 @@ def test_a_move_made_before_the_checkpoint_is_not_undone_or_counted(repo: Path) 
     time.sleep(0.05)
     write(repo, "config.yaml", "shop:\n  currency: USD\n")
     run = start(repo)
-    full = option(run, 4)
+    full = stored_option(repo, run, 4)
     assert full["affected_paths"] == ["config.yaml"]
     at = choose(repo, run, 4)
     assert at["confirmation_expected"] == f"APPLY {ckpt}"
