@@ -51,6 +51,10 @@ Action = Literal["write", "delete", "skip"]
 Hold = Callable[[Callable[[], None]], AbstractContextManager[Callable[[], None] | None]]
 
 OUTSIDE = "skipped: a folder on its way is a link leading outside the project"
+# A drifted path can change kind; each such path is skipped with its reason
+# and the restore goes on with the others.
+FOLDER_NOW = "skipped: it is a folder now; move the folder aside to restore the file"
+FILE_ON_THE_WAY = "skipped: a folder on its way is a file now; not restored"
 BATCH = 128  # files per batch: one mutex hold, one round of concurrent fsyncs
 FSYNC_THREADS = 32  # concurrent fsyncs beyond this stopped paying off on a virtio disk
 DROP_THREADS = 4  # freeing old blocks waits on the disk: a few at once overlap well
@@ -223,7 +227,11 @@ class _Batch:
             self.staged.append(_Staged(item, "skipped: it changed while the restore ran"))
             return
         if target.parent not in self.existing:
-            self._make_folders(target.parent)
+            try:
+                self._make_folders(target.parent)
+            except (FileExistsError, NotADirectoryError):
+                self.staged.append(_Staged(item, FILE_ON_THE_WAY))
+                return
         tmp = temp_for(target, self.tag)
         if item.mode == "120000":
             if not _link_inside(self.real_root, target.parent, blob):
@@ -274,10 +282,19 @@ class _Batch:
                         name = retired.keep(target)
                         if name is not None:
                             kept.append(name)
-                        entry.tmp.replace(target)
+                        try:
+                            entry.tmp.replace(target)
+                        except IsADirectoryError:
+                            # Found by the rename itself: no extra look at every
+                            # target for what is rare.
+                            entry.tmp.unlink(missing_ok=True)
+                            entry.what = FOLDER_NOW
                         entry.tmp = None
                     elif entry.what == "deleted":
-                        target.unlink(missing_ok=True)
+                        try:
+                            target.unlink(missing_ok=True)
+                        except IsADirectoryError:  # became a folder since it was staged
+                            entry.what = "skipped: it is a folder now; not deleted"
                     if on_file is not None:
                         on_file(entry.item, entry.what)
             except BaseException:
