@@ -42,7 +42,14 @@ from typing import Literal
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.durable import Flusher
-from vibflow.steps.checkpoints.leftovers import Retired, sweep_temps, temp_for
+from vibflow.steps.checkpoints.leftovers import (
+    Retired,
+    ledger_close,
+    ledger_open,
+    sweep_ledger,
+    sweep_temps,
+    temp_for,
+)
 from vibflow.steps.workspace.git import Git
 
 Action = Literal["write", "delete", "skip"]
@@ -397,6 +404,7 @@ def restore_items(
     batch: int = BATCH,
     tag: int = 0,
     scratch: Path | None = None,
+    owner: str | None = None,
 ) -> list[tuple[Item, str]]:
     """Bring each path to its checkpoint state, batch by batch; returns what was done.
 
@@ -409,9 +417,14 @@ def restore_items(
     older restores next to the paths are swept first. ``scratch`` is a folder of
     vibflow's own on the same filesystem where replaced files' old content is
     held under a second name until worker threads drop it (see the module doc);
-    without it each rename frees the old blocks itself.
+    without it each rename frees the old blocks itself. There, too, the restore
+    keeps a ledger entry naming ``owner`` (the run) and the paths it writes
+    while it runs: should it be killed, aborting ``owner`` removes exactly its
+    temp files (``leftovers.sweep_ledger``).
     """
     sweep_temps(root, (item.path for item, _ in work), below=tag)
+    sweep_ledger(root, scratch, below=tag)
+    entry = ledger_open(scratch, tag, owner, [i.path for i, _ in work if i.action == "write"])
     retired = Retired(scratch, tag)
     stale = set(known_stale)
     done: list[tuple[Item, str]] = []
@@ -419,6 +432,8 @@ def restore_items(
         _restore_batches(root, work, hold, on_file, on_batch, stale, batch, tag, retired, done)
     finally:
         retired.close()
+        # Every way out but a kill discards the temp files in flight first.
+        ledger_close(entry)
     return done
 
 
