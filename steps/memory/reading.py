@@ -26,6 +26,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from vibflow.engine.errors import ErrorCode, VibflowError
+
 MAX_BYTES = 8 * 1024 * 1024  # memory is capped far below this (spec §14)
 MAX_DEPTH = 64  # memory itself nests 4 deep; legacy unknown fields a little more
 
@@ -117,6 +119,22 @@ def parse_object(raw: bytes, *, max_depth: int = MAX_DEPTH, bom: bool = False) -
     if not isinstance(data, dict):
         raise Unreadable("it is not a JSON object", regular=True)
     return data
+
+
+def read_legacy(path: Path) -> dict[str, Any]:
+    """A legacy memory file given to ``memory import``, read with the same bounds
+    (a byte-order mark allowed); anything else is bad input naming the file."""
+    try:
+        return parse_object(read_bytes(path), bom=True)
+    except Unreadable as exc:
+        problem = exc.reason
+    except OSError as exc:
+        problem = f"it could not be read ({exc.strerror or 'unknown error'})"
+    raise VibflowError(
+        ErrorCode.BAD_INPUT,
+        f"{path.name} cannot be imported: {problem}",
+        hint="Give the path of a legacy work_memory.json file.",
+    )
 
 
 def nesting_depth(value: Any) -> int:

@@ -151,12 +151,9 @@ def memory_risk(
 @memory_app.command("import")
 def memory_import(ctx: typer.Context, path: Path, yes: bool = YES_OPT) -> None:
     """Import a legacy VibeLign work_memory.json (spec Appendix A)."""
-    try:
-        raw = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise VibflowError(ErrorCode.BAD_INPUT, f"{path.name} is not a readable JSON file") from exc
-    if not isinstance(raw, dict):
-        raise VibflowError(ErrorCode.BAD_INPUT, f"{path.name} is not a JSON object")
+    from vibflow.steps.memory.reading import read_legacy
+
+    raw = read_legacy(path)
     ok = _confirm(yes, f"Import {path.name} into this project's memory?")
     _done(project_for(ctx).memory.import_legacy(raw, confirmed=ok), f"imported {path.name}")
 

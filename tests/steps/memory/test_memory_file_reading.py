@@ -180,3 +180,30 @@ def test_a_legacy_file_with_wrong_shapes_migrates_without_crashing(repo: Path) -
     assert loaded.warning is None
     assert loaded.state.decisions == []
     assert loaded.state.risks == []
+
+
+@pytest.mark.cli
+@pytest.mark.parametrize("kind", ["dev_zero_link", "fifo", "folder", "nested", "not_json"])
+def test_memory_import_of_a_hostile_file_is_bad_input(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    """`memory import` reads its file with the same bounds: a link to /dev/zero, a FIFO, a
+    folder, deep nesting or non-JSON is bad input (exit 2) naming the problem, never a hang,
+    a memory blow-up or a traceback; memory is not touched."""
+    src = tmp_path / "work_memory.json"
+    if kind == "dev_zero_link":
+        src.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(src)
+    elif kind == "folder":
+        src.mkdir()
+    elif kind == "nested":
+        src.write_bytes(b'{"decisions": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    else:
+        src.write_bytes(b"\xff\xfe not json")
+    proc = _vibflow(repo, "memory", "import", str(src), "--yes")
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert "work_memory.json cannot be imported" in proc.stderr
+    assert str(tmp_path) not in proc.stderr
+    assert not (repo / ".vibflow" / "memory.json").exists()
