@@ -197,7 +197,7 @@ class _Cleaner:
                 keep = shape is not None and shape.fullmatch(value) is not None
                 out[key] = value if keep else self.keyed(key, value)
             elif isinstance(value, list):
-                out[key] = [self.keyed(key, v) for v in value]
+                out[key] = [self.keyed(key, v) if isinstance(v, str) else v for v in value]
             else:
                 out[key] = value
         return out
@@ -213,6 +213,18 @@ class _Cleaner:
         if isinstance(value, dict):
             return {self.text(str(k)): self.tree(v, str(k), depth + 1) for k, v in value.items()}
         return value
+
+
+def clean_detail(
+    detail: Mapping[str, Any],
+    *,
+    redact: Redact,
+    identifiers: Mapping[str, re.Pattern[str]],
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """An observed event's detail redacted for storage (strings and lists of strings;
+    identifiers of their exact shape kept), with the redaction counts."""
+    c = _Cleaner(redact, None)
+    return c.detail(detail, identifiers), c.counts
 
 
 def admit(

@@ -316,22 +316,22 @@ class MemoryService:
 
         Identifier fields (a commit sha, a checkpoint or run id) are checked
         against their exact shape instead of redacted — a 40-hex sha would
-        otherwise look like a secret; every other text value is redacted.
+        otherwise look like a secret; every other text value — in lists too —
+        is redacted by the gate (:func:`gate.clean_detail`).
         """
         for key, value in detail.items():
             shape = IDENTIFIER_FIELDS.get(key)
             if shape is not None and not (isinstance(value, str) and shape.fullmatch(value)):
                 raise VibflowError(ErrorCode.BAD_INPUT, f"observed field '{key}' is malformed")
-        keys = [k for k, v in detail.items() if isinstance(v, str) and k not in IDENTIFIER_FIELDS]
-        texts = [str(detail[k]) for k in keys]
+        clean_detail, counts = gate.clean_detail(
+            detail, redact=self._redact, identifiers=IDENTIFIER_FIELDS
+        )
 
-        def change(state: MemoryState, stamp: str, *cleaned: str) -> MemoryState:
-            clean_detail = dict(detail)
-            clean_detail.update(dict(zip(keys, cleaned, strict=True)))
+        def change(state: MemoryState, stamp: str) -> MemoryState:
             event = ObservedEvent(kind=kind, at=stamp, source=writer, detail=clean_detail)
             return state.model_copy(update={"observed_context": [*state.observed_context, event]})
 
-        return self._write("observed_context", writer, True, change, texts=texts)
+        return self._write("observed_context", writer, True, change, extra_counts=counts)
 
     def import_legacy(self, raw: Mapping[str, Any], *, confirmed: bool = False) -> WriteResult:
         """Merge a legacy VibeLign work_memory.json (spec Appendix A).

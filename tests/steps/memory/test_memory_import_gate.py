@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from vibflow_testing.cli import Cli, as_json
 
+from vibflow.wiring import Project
+
 STRIPE = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"  # Stripe's documented test-shaped key
 PASSWORD = "correct-horse-battery-staple-42"  # noqa: S105 - a fake the test must not find
 BAD_PATHS = ["../../etc/passwd", "src/a\x00b.py", ".git/config", "src/\u202egnp.exe"]
@@ -93,3 +95,18 @@ def test_a_direct_relevant_write_of_a_bad_path_is_refused(cli: Cli, bad: str) ->
     proc = cli("memory", "relevant", bad, "why", "--yes")
     assert proc.returncode == 2, proc.stderr
     assert "path rejected" in proc.stderr
+
+
+def test_observed_lists_are_redacted_like_observed_texts(project: Project) -> None:
+    """An observed event's list values (touched files from a hook) pass the same redaction
+    as its text values; a commit sha is kept as it is."""
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    project.memory.observe(
+        "touched_files", {"files": ["src/a.py", f"notes/{STRIPE}.txt"], "sha": sha}
+    )
+    [event] = project.memory.read().state.observed_context
+    assert event.detail["sha"] == sha
+    files = event.detail["files"]
+    assert isinstance(files, list)
+    assert files[0] == "src/a.py"
+    assert STRIPE not in files[1]
