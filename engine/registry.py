@@ -81,6 +81,7 @@ class StepResult:
 
 StepFn = Callable[[StepContext], "StepResult | str"]
 ReconcileFn = Callable[[StepContext], "StepResult | None"]
+AbortFn = Callable[[StepContext], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,10 @@ class StepSpec:
     idempotent: bool = False
     reconcile: ReconcileFn | None = None
     description: str = ""
+    #: Cleans up after an attempt that will never be resumed, when the run is
+    #: aborted while in this step (a killed restore's temp files); returns a
+    #: short, count-only note for the journal, or None.
+    abort: AbortFn | None = None
 
     @property
     def safe_to_rerun(self) -> bool:

@@ -295,13 +295,17 @@ class Runner:
         self._require_open(run)
         with self._claims.owning(run) as owner:
             run = self._claims.mine(run_id, owner)
+            state = defn.states[run.state]
+            spec = self.registry.get_step(state.step) if state.step else None
+            # The step's own cleanup, while no one else can advance the run.
+            note = spec.abort(self._step_context(run)) if spec and spec.abort else None
             self._recorder.set_status(
                 run,
                 defn,
                 owner,
                 event="aborted",
                 status=RunStatus.ABORTED,
-                outcome="aborted by the user",
+                outcome=f"aborted by the user; {note}" if note else "aborted by the user",
                 audit_event="run_aborted",
                 result="aborted",
                 recap_reason="run aborted",

@@ -131,7 +131,15 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
         # Every domain step is safe to re-run after a crash: the apply skips
         # files already equal to the checkpoint, the others only read.
         registry.add_step(
-            StepSpec(name, binder.method(method), mutates, idempotent=True, description=text)
+            StepSpec(
+                name,
+                binder.method(method),
+                mutates,
+                idempotent=True,
+                description=text,
+                # An aborted restore's temp files go with it (runs abort).
+                abort=binder.method("abandon") if name == "recovery.apply" else None,
+            )
         )
     guards: list[tuple[str, _Binder, GuardFamily, str | None]] = [
         ("option_available", flow, GuardFamily.GENERIC, None),

@@ -8,16 +8,25 @@ replaced files (:class:`Retired`), so freeing those blocks happens off the
 lease-checked path. A killed restore leaves some of either; the next restore,
 with a higher generation, sweeps what older ones left. Removing these names
 never touches a user's file: only an extra link or a temp file goes.
+
+A restore also keeps a ledger entry while it runs (its generation, the run it
+belongs to, the paths it writes), so aborting that run removes exactly the temp
+files it made — :func:`sweep_ledger` — and nothing named like them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
+
+from vibflow.engine.atomicfile import atomic_write
 
 
 def temp_for(target: Path, tag: int) -> Path:
@@ -123,3 +132,111 @@ def _sweep_retired(scratch: Path, below: int) -> None:
         found = _RETIRED.match(entry.name)
         if found and int(found.group(1)) < below and entry.is_dir(follow_symlinks=False):
             _remove_retired(Path(entry.path))
+
+
+# -- the restore ledger: which temp files a restore may have left, by whom -------------
+#
+# Sweeping by name pattern alone is only right for a restore that takes over the
+# same paths. Aborting a run whose restore was killed has to remove exactly that
+# restore's temp files, wherever they are, and nothing a user named alike. So a
+# restore first writes down (durably) its generation, its owner (the run) and the
+# paths it will write; the entry goes when it ends, and after a kill it names
+# exactly what to remove: ``temp_for(path, generation)`` for each path.
+
+_LEDGER = "restores"
+_LEDGER_NAME = re.compile(r"(\d+)\.json\Z")
+
+
+def ledger_open(
+    scratch: Path | None, tag: int, owner: str | None, paths: Sequence[str]
+) -> Path | None:
+    """Record that restore ``tag`` (run by ``owner``) may leave temp files next to
+    ``paths``; returns the entry (to close once the restore ends), or None when
+    there is nowhere to record it."""
+    if scratch is None or not paths:
+        return None
+    entry = scratch / _LEDGER / f"{tag}.json"
+    record = {"generation": tag, "owner": owner, "paths": list(paths)}
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(entry, json.dumps(record, ensure_ascii=False), durable=True)
+    except OSError:
+        return None  # no ledger: a later restore of the same paths still sweeps them
+    return entry
+
+
+def ledger_close(entry: Path | None) -> None:
+    if entry is not None:
+        with suppress(OSError):
+            entry.unlink()
+        with suppress(OSError):
+            entry.parent.rmdir()  # only when no other entry is left
+
+
+def sweep_ledger(
+    root: Path, scratch: Path | None, *, below: int | None = None, owner: str | None = None
+) -> int:
+    """Remove exactly the temp files recorded restores left, and their entries: those
+    with a generation under ``below`` (older restores, now superseded), or those run
+    by ``owner`` (a run being aborted). Returns how many temp files went."""
+    if scratch is None:
+        return 0
+    folder = scratch / _LEDGER
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return 0
+    gone = 0
+    for entry in entries:
+        found = _LEDGER_NAME.match(entry.name)
+        if found is None:
+            continue
+        tag = int(found.group(1))
+        if below is not None and tag >= below:
+            continue
+        record = _read_entry(Path(entry.path))
+        if record is None:
+            continue
+        if owner is not None and record.get("owner") != owner:
+            continue
+        gone += _remove_temps(root, record.get("paths", []), tag)
+        _sweep_retired_tag(scratch, tag)
+        ledger_close(Path(entry.path))
+    return gone
+
+
+def _read_entry(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("paths"), list) else None
+
+
+def _remove_temps(root: Path, paths: Iterable[Any], tag: int) -> int:
+    gone = 0
+    real_root = os.path.realpath(root)
+    for rel in paths:
+        if not isinstance(rel, str):
+            continue
+        tmp = temp_for(root / rel, tag)
+        # Never through a folder that became a link leading out of the project.
+        if os.path.commonpath([real_root, os.path.realpath(tmp.parent)]) != real_root:
+            continue
+        try:
+            st = tmp.lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
+            with suppress(OSError):
+                tmp.unlink()
+                gone += 1
+    return gone
+
+
+def _sweep_retired_tag(scratch: Path, tag: int) -> None:
+    with suppress(OSError):
+        for entry in os.scandir(scratch):
+            found = _RETIRED.match(entry.name)
+            if found and int(found.group(1)) == tag and entry.is_dir(follow_symlinks=False):
+                _remove_retired(Path(entry.path))

@@ -42,7 +42,14 @@ from typing import Literal
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.checkpoints.durable import Flusher
-from vibflow.steps.checkpoints.leftovers import Retired, sweep_temps, temp_for
+from vibflow.steps.checkpoints.leftovers import (
+    Retired,
+    ledger_close,
+    ledger_open,
+    sweep_ledger,
+    sweep_temps,
+    temp_for,
+)
 from vibflow.steps.workspace.git import Git
 
 Action = Literal["write", "delete", "skip"]
@@ -51,6 +58,10 @@ Action = Literal["write", "delete", "skip"]
 Hold = Callable[[Callable[[], None]], AbstractContextManager[Callable[[], None] | None]]
 
 OUTSIDE = "skipped: a folder on its way is a link leading outside the project"
+# A drifted path can change kind; each such path is skipped with its reason
+# and the restore goes on with the others.
+FOLDER_NOW = "skipped: it is a folder now; move the folder aside to restore the file"
+FILE_ON_THE_WAY = "skipped: a folder on its way is a file now; not restored"
 BATCH = 128  # files per batch: one mutex hold, one round of concurrent fsyncs
 FSYNC_THREADS = 32  # concurrent fsyncs beyond this stopped paying off on a virtio disk
 DROP_THREADS = 4  # freeing old blocks waits on the disk: a few at once overlap well
@@ -223,7 +234,11 @@ class _Batch:
             self.staged.append(_Staged(item, "skipped: it changed while the restore ran"))
             return
         if target.parent not in self.existing:
-            self._make_folders(target.parent)
+            try:
+                self._make_folders(target.parent)
+            except (FileExistsError, NotADirectoryError):
+                self.staged.append(_Staged(item, FILE_ON_THE_WAY))
+                return
         tmp = temp_for(target, self.tag)
         if item.mode == "120000":
             if not _link_inside(self.real_root, target.parent, blob):
@@ -274,10 +289,19 @@ class _Batch:
                         name = retired.keep(target)
                         if name is not None:
                             kept.append(name)
-                        entry.tmp.replace(target)
+                        try:
+                            entry.tmp.replace(target)
+                        except IsADirectoryError:
+                            # Found by the rename itself: no extra look at every
+                            # target for what is rare.
+                            entry.tmp.unlink(missing_ok=True)
+                            entry.what = FOLDER_NOW
                         entry.tmp = None
                     elif entry.what == "deleted":
-                        target.unlink(missing_ok=True)
+                        try:
+                            target.unlink(missing_ok=True)
+                        except IsADirectoryError:  # became a folder since it was staged
+                            entry.what = "skipped: it is a folder now; not deleted"
                     if on_file is not None:
                         on_file(entry.item, entry.what)
             except BaseException:
@@ -380,6 +404,7 @@ def restore_items(
     batch: int = BATCH,
     tag: int = 0,
     scratch: Path | None = None,
+    owner: str | None = None,
 ) -> list[tuple[Item, str]]:
     """Bring each path to its checkpoint state, batch by batch; returns what was done.
 
@@ -392,9 +417,14 @@ def restore_items(
     older restores next to the paths are swept first. ``scratch`` is a folder of
     vibflow's own on the same filesystem where replaced files' old content is
     held under a second name until worker threads drop it (see the module doc);
-    without it each rename frees the old blocks itself.
+    without it each rename frees the old blocks itself. There, too, the restore
+    keeps a ledger entry naming ``owner`` (the run) and the paths it writes
+    while it runs: should it be killed, aborting ``owner`` removes exactly its
+    temp files (``leftovers.sweep_ledger``).
     """
     sweep_temps(root, (item.path for item, _ in work), below=tag)
+    sweep_ledger(root, scratch, below=tag)
+    entry = ledger_open(scratch, tag, owner, [i.path for i, _ in work if i.action == "write"])
     retired = Retired(scratch, tag)
     stale = set(known_stale)
     done: list[tuple[Item, str]] = []
@@ -402,6 +432,8 @@ def restore_items(
         _restore_batches(root, work, hold, on_file, on_batch, stale, batch, tag, retired, done)
     finally:
         retired.close()
+        # Every way out but a kill discards the temp files in flight first.
+        ledger_close(entry)
     return done
 
 

@@ -5,12 +5,20 @@ confirmed writer may touch intent-shaping fields; automatic capture may only
 append observed context), conflict (the same field changed by a different
 writer within the conflict window needs a deliberate overwrite), and rate
 (runaway automatic capture is refused). Each refusal says why and what to do.
+
+:func:`admit` is the gate's other half, for entries that arrive in bulk (a
+legacy import): the same redaction and path contract every single write
+passes, applied to each entry, with what was kept out counted and reported.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -131,3 +139,180 @@ def check_write(
                 f"{writer} appended {recent} observed events in the last minute; "
                 "more are refused as runaway capture",
             )
+
+
+# -- what may be stored: the same rules for every writer, import included ---------------
+
+#: text -> (redacted text, {"secret_hits": n, ...}); the redaction contract, passed in
+Redact = Callable[[str], tuple[str, Mapping[str, int]]]
+#: user path -> project-relative path; raises VibflowError (a PathRejected names its rule)
+Normalize = Callable[[str], str]
+
+MAX_UNKNOWN_DEPTH = 32  # legacy fields deeper than this are dropped, never walked further
+
+
+@dataclass
+class Admitted:
+    """What the gate let in from a batch of entries (an import), and what it kept out."""
+
+    state: MemoryState
+    counts: dict[str, int] = dataclass_field(default_factory=dict)
+    #: rule -> paths dropped for breaking it (the paths themselves are never echoed)
+    dropped: dict[str, int] = dataclass_field(default_factory=dict)
+
+    def notice(self) -> str | None:
+        if not self.dropped:
+            return None
+        total = sum(self.dropped.values())
+        rules = ", ".join(f"{rule}: {n}" for rule, n in sorted(self.dropped.items()))
+        return (
+            f"left out {total} path(s) that break the path rules ({rules}); "
+            "everything else was imported"
+        )
+
+
+class _Cleaner:
+    def __init__(self, redact: Redact, normalize: Normalize | None) -> None:
+        self._redact = redact
+        self._normalize = normalize
+        self.counts: dict[str, int] = {}
+        self.dropped: dict[str, int] = {}
+
+    def text(self, value: str) -> str:
+        clean, counts = self._redact(value)
+        for key, n in counts.items():
+            self.counts[key] = self.counts.get(key, 0) + n
+        return clean
+
+    def keyed(self, key: str, value: str) -> str:
+        """A value under a key: ``password: hunter2`` is a secret even when
+        ``hunter2`` alone does not look like one, so the pair is judged too."""
+        clean = self.text(value)
+        if clean != value:
+            return clean
+        paired, counts = self._redact(f"{key}={value}")
+        if not counts.get("secret_hits"):
+            return clean
+        for name, n in counts.items():
+            self.counts[name] = self.counts.get(name, 0) + n
+        head, sep, rest = paired.partition("=")
+        return rest if sep and head == key else "[REDACTED:credential]"
+
+    def path(self, raw: str) -> str | None:
+        """``raw`` through the path contract, or None (counted under its rule)."""
+        if self._normalize is None:
+            return raw
+        try:
+            return self._normalize(raw)
+        except VibflowError as exc:
+            rule = getattr(exc, "rule", None)
+            name = str(getattr(rule, "value", rule)) if rule is not None else "invalid_path"
+            self.dropped[name] = self.dropped.get(name, 0) + 1
+            return None
+
+    def paths(self, raws: list[str]) -> list[str]:
+        kept = [p for p in (self.path(r) for r in raws) if p is not None]
+        return list(dict.fromkeys(kept))
+
+    def detail(
+        self, detail: Mapping[str, Any], identifiers: Mapping[str, re.Pattern[str]]
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in detail.items():
+            shape = identifiers.get(key)
+            if isinstance(value, str):
+                keep = shape is not None and shape.fullmatch(value) is not None
+                out[key] = value if keep else self.keyed(key, value)
+            elif isinstance(value, list):
+                out[key] = [self.keyed(key, v) if isinstance(v, str) else v for v in value]
+            else:
+                out[key] = value
+        return out
+
+    def tree(self, value: Any, key: str = "", depth: int = 0) -> Any:
+        """A legacy field of any shape: every key and string redacted."""
+        if depth > MAX_UNKNOWN_DEPTH:
+            return None
+        if isinstance(value, str):
+            return self.keyed(key, value) if key else self.text(value)
+        if isinstance(value, list):
+            return [self.tree(v, key, depth + 1) for v in value]
+        if isinstance(value, dict):
+            return {self.text(str(k)): self.tree(v, str(k), depth + 1) for k, v in value.items()}
+        return value
+
+
+def clean_detail(
+    detail: Mapping[str, Any],
+    *,
+    redact: Redact,
+    identifiers: Mapping[str, re.Pattern[str]],
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """An observed event's detail redacted for storage (strings and lists of strings;
+    identifiers of their exact shape kept), with the redaction counts."""
+    c = _Cleaner(redact, None)
+    return c.detail(detail, identifiers), c.counts
+
+
+def admit(
+    incoming: MemoryState,
+    *,
+    redact: Redact,
+    normalize: Normalize | None,
+    identifiers: Mapping[str, re.Pattern[str]],
+) -> Admitted:
+    """``incoming`` (entries from outside: a legacy import) cleaned for storage.
+
+    Every free text, legacy field (keys too) and observed detail is redacted;
+    every path goes through the path contract. A path that breaks it is left
+    out — a relevant file with it is dropped, a verification keeps its other
+    files (with none left its scope is unknown) — and counted by rule, so one
+    bad entry in an old file does not block the rest of it.
+    """
+    c = _Cleaner(redact, normalize)
+    files = []
+    for f in incoming.relevant_files:
+        path = c.path(f.path)
+        if path is not None:
+            files.append(f.model_copy(update={"path": path, "why": c.text(f.why)}))
+    checks = []
+    for v in incoming.verification:
+        related = c.paths(list(v.related_files))
+        lost = bool(v.related_files) and not related
+        checks.append(
+            v.model_copy(
+                update={
+                    "command": c.text(v.command),
+                    "result_text": c.text(v.result_text) if v.result_text else v.result_text,
+                    "related_files": related,
+                    "scope_unknown": v.scope_unknown or lost,
+                    "stale": v.stale or lost,
+                }
+            )
+        )
+    intent, step = incoming.active_intent, incoming.next_action
+    state = incoming.model_copy(
+        update={
+            "active_intent": intent.model_copy(update={"text": c.text(intent.text)})
+            if intent
+            else None,
+            "next_action": step.model_copy(update={"text": c.text(step.text)}) if step else None,
+            "decisions": [
+                d.model_copy(update={"text": c.text(d.text)}) for d in incoming.decisions
+            ],
+            "archived_decisions": [
+                d.model_copy(update={"text": c.text(d.text)}) for d in incoming.archived_decisions
+            ],
+            "relevant_files": files,
+            "verification": checks,
+            "risks": [r.model_copy(update={"text": c.text(r.text)}) for r in incoming.risks],
+            "observed_context": [
+                e.model_copy(update={"detail": c.detail(e.detail, identifiers)})
+                for e in incoming.observed_context
+            ],
+            "unknown_fields": {
+                c.text(str(k)): c.tree(v, str(k)) for k, v in incoming.unknown_fields.items()
+            },
+        }
+    )
+    return Admitted(state, c.counts, c.dropped)

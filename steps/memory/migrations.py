@@ -52,6 +52,13 @@ _LEGACY_KNOWN = {
 _USER_SOURCES = {"user", "explicit", "manual", "cli", "human", "confirmed"}
 
 
+def _listed(raw: Mapping[str, Any], key: str) -> list[Any]:
+    """``raw[key]`` when it is a list; anything else (a number, a string, an object
+    where a list belongs) holds no items."""
+    value = raw.get(key)
+    return value if isinstance(value, list) else []
+
+
 def _first(item: Mapping[str, Any], *keys: str) -> Any:
     for key in keys:
         value = item.get(key)
@@ -112,9 +119,9 @@ def migrate_v0_to_v1(raw: Mapping[str, Any]) -> Raw:
     _legacy_decisions(raw, out)
     _legacy_files(raw, out)
     _legacy_verification(raw, out)
-    for item in [*(raw.get("recent_events") or []), *(raw.get("checkpoints") or [])]:
+    for item in [*_listed(raw, "recent_events"), *_listed(raw, "checkpoints")]:
         _legacy_event(item, out)
-    for item in [*(raw.get("guard_summaries") or []), *(raw.get("explain_summaries") or [])]:
+    for item in [*_listed(raw, "guard_summaries"), *_listed(raw, "explain_summaries")]:
         _legacy_summary(item, out)
     _legacy_singletons(raw, out)
     unknown = {k: v for k, v in raw.items() if k not in _LEGACY_KNOWN and k != "schema_version"}
@@ -124,7 +131,7 @@ def migrate_v0_to_v1(raw: Mapping[str, Any]) -> Raw:
 
 
 def _legacy_decisions(raw: Mapping[str, Any], out: Raw) -> None:
-    for item in raw.get("decisions") or []:
+    for item in _listed(raw, "decisions"):
         text = _text(item, "text", "decision", "content", "summary")
         if text:
             when = _when(item)
@@ -139,7 +146,7 @@ def _legacy_decisions(raw: Mapping[str, Any], out: Raw) -> None:
 
 
 def _legacy_files(raw: Mapping[str, Any], out: Raw) -> None:
-    for item in raw.get("relevant_files") or []:
+    for item in _listed(raw, "relevant_files"):
         path = _text(item, "path", "file", "name")
         if not path:
             continue
@@ -159,7 +166,7 @@ def _legacy_files(raw: Mapping[str, Any], out: Raw) -> None:
 
 
 def _legacy_verification(raw: Mapping[str, Any], out: Raw) -> None:
-    for item in raw.get("verification") or []:
+    for item in _listed(raw, "verification"):
         command = _text(item, "command", "cmd", "name", "check")
         if not command:
             continue
@@ -183,7 +190,7 @@ def _legacy_verification(raw: Mapping[str, Any], out: Raw) -> None:
 
 
 def _legacy_singletons(raw: Mapping[str, Any], out: Raw) -> None:
-    for item in raw.get("risks") or []:
+    for item in _listed(raw, "risks"):
         text = _text(item, "text", "risk", "warning", "message")
         if text:
             out["risks"].append(

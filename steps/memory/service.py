@@ -122,11 +122,12 @@ class MemoryService:
         existing_text: Callable[[Any], str | None] = lambda _entry: None,
         overwrite: bool = False,
         overwrite_command: str | None = None,
+        extra_counts: Mapping[str, int] | None = None,
     ) -> WriteResult:
         now = self._clock()
         stamp = now.isoformat(timespec="seconds").replace("+00:00", "Z")
         cleaned: list[str] = []
-        counts: dict[str, int] = {}
+        counts: dict[str, int] = dict(extra_counts or {})
         for text in texts:
             red, c = self._redact(text)
             cleaned.append(red)
@@ -361,32 +362,48 @@ class MemoryService:
 
         Identifier fields (a commit sha, a checkpoint or run id) are checked
         against their exact shape instead of redacted — a 40-hex sha would
-        otherwise look like a secret; every other text value is redacted.
+        otherwise look like a secret; every other text value — in lists too —
+        is redacted by the gate (:func:`gate.clean_detail`).
         """
         for key, value in detail.items():
             shape = IDENTIFIER_FIELDS.get(key)
             if shape is not None and not (isinstance(value, str) and shape.fullmatch(value)):
                 raise VibflowError(ErrorCode.BAD_INPUT, f"observed field '{key}' is malformed")
-        keys = [k for k, v in detail.items() if isinstance(v, str) and k not in IDENTIFIER_FIELDS]
-        texts = [str(detail[k]) for k in keys]
+        clean_detail, counts = gate.clean_detail(
+            detail, redact=self._redact, identifiers=IDENTIFIER_FIELDS
+        )
 
-        def change(state: MemoryState, stamp: str, *cleaned: str) -> MemoryState:
-            clean_detail = dict(detail)
-            clean_detail.update(dict(zip(keys, cleaned, strict=True)))
+        def change(state: MemoryState, stamp: str) -> MemoryState:
             event = ObservedEvent(kind=kind, at=stamp, source=writer, detail=clean_detail)
             return state.model_copy(update={"observed_context": [*state.observed_context, event]})
 
-        return self._write("observed_context", writer, True, change, texts=texts)
+        return self._write("observed_context", writer, True, change, extra_counts=counts)
 
     def import_legacy(self, raw: Mapping[str, Any], *, confirmed: bool = False) -> WriteResult:
-        """Merge a legacy VibeLign work_memory.json (spec Appendix A)."""
-        imported = MemoryState.model_validate(migrate_v0_to_v1(raw))
+        """Merge a legacy VibeLign work_memory.json (spec Appendix A).
+
+        The imported entries pass the write gate like any other write: the
+        confirmation it asks of intent-shaping fields, and :func:`gate.admit`'s
+        redaction and path contract for every entry (a bad path is left out
+        and reported in the result's warning, never stored).
+        """
+        admitted = gate.admit(
+            MemoryState.model_validate(migrate_v0_to_v1(raw)),
+            redact=self._redact,
+            normalize=self._normalize,
+            identifiers=IDENTIFIER_FIELDS,
+        )
 
         def change(state: MemoryState, stamp: str) -> MemoryState:
             del stamp
-            return _merge_import(state, imported, self._redact)
+            return _merge_import(state, admitted.state, sum(admitted.dropped.values()))
 
-        return self._write("decisions", "import", confirmed, change)
+        result = self._write("decisions", "import", confirmed, change, extra_counts=admitted.counts)
+        notice = admitted.notice()
+        if notice is None:
+            return result
+        warning = f"{result.warning}; {notice}" if result.warning else notice
+        return WriteResult(result.state, result.redaction, warning)
 
 
 def _short(text: str) -> str:
@@ -394,43 +411,29 @@ def _short(text: str) -> str:
     return one if len(one) <= 40 else one[:39] + "…"
 
 
-def _merge_import(state: MemoryState, imported: MemoryState, redact: Redactor) -> MemoryState:
-    def clean(text: str) -> str:
-        return redact(text)[0]
-
+def _merge_import(state: MemoryState, imported: MemoryState, dropped: int) -> MemoryState:
+    """``imported`` (already through the gate) merged into ``state`` without duplicates."""
     have_decisions = {d.text for d in state.decisions}
     decisions = [
         *state.decisions,
-        *(
-            d.model_copy(update={"text": clean(d.text)})
-            for d in imported.decisions
-            if d.text not in have_decisions
-        ),
+        *(d for d in imported.decisions if d.text not in have_decisions),
     ]
-    have_files = {(f.path, f.source) for f in state.relevant_files}
-    files = [
-        *state.relevant_files,
-        *(
-            f.model_copy(update={"why": clean(f.why)})
-            for f in imported.relevant_files
-            if (f.path, f.source) not in have_files
-        ),
-    ]
+    files = list(state.relevant_files)
+    have_files = {(f.path, f.source) for f in files}
+    for f in imported.relevant_files:
+        # Two legacy spellings of one file are one entry once canonicalized.
+        if (f.path, f.source) not in have_files:
+            have_files.add((f.path, f.source))
+            files.append(f)
     verification = [
         *state.verification,
-        *(v.model_copy(update={"command": clean(v.command)}) for v in imported.verification),
+        *imported.verification,
     ]
-    risks = [*state.risks, *(r.model_copy(update={"text": clean(r.text)}) for r in imported.risks)]
+    risks = [*state.risks, *imported.risks]
     intent = state.active_intent
     if intent is None and imported.active_intent is not None:
-        intent = imported.active_intent.model_copy(
-            update={"text": clean(imported.active_intent.text), "proposed": True}
-        )
-    next_action = state.next_action or (
-        imported.next_action.model_copy(update={"text": clean(imported.next_action.text)})
-        if imported.next_action
-        else None
-    )
+        intent = imported.active_intent.model_copy(update={"proposed": True})
+    next_action = state.next_action or imported.next_action
     observed = [
         *state.observed_context,
         *imported.observed_context,
@@ -440,6 +443,7 @@ def _merge_import(state: MemoryState, imported: MemoryState, redact: Redactor) -
             detail={
                 "decisions": len(imported.decisions),
                 "verification": len(imported.verification),
+                "dropped_paths": dropped,
             },
         ),
     ]

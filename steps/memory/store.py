@@ -1,9 +1,14 @@
 """``.vibflow/memory.json``: atomic, locked, never silently overwritten.
 
 Reads migrate older files forward (pure functions, see ``migrations``).
-A file with a BOM, invalid JSON or a shape that does not validate is moved
-to a timestamped backup next to it and memory restarts minimal, with a
-one-line warning. A file from a newer vibflow opens read-only: what this
+Reading is bounded (``reading``: a regular file only, never followed through
+a link, at most 8 MB, at most 64 levels deep). A file with a BOM, invalid
+JSON, too large, too deep or of a shape that does not validate is moved to a
+timestamped backup next to it and memory restarts minimal, with a one-line
+warning. Something that is not a regular file (a folder, a link, a FIFO, a
+device) is left exactly where it is — vibflow never moves what it may not
+understand — memory reads as empty with a warning, and writes are refused
+with a clear error until it is moved away. A file from a newer vibflow opens read-only: what this
 version understands is shown, nothing is written (spec §6).
 
 Writes hold a file lock for the whole read-modify-write and replace the file
@@ -28,6 +33,7 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory.migrations import migrate, version_of
 from vibflow.steps.memory.models import SCHEMA_VERSION, MemoryState
+from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,8 @@ class Loaded:
     warning: str | None = None
     backup: Path | None = None
     exists: bool = True
+    #: Why nothing may be written (the path is a folder, a link, a FIFO ...).
+    unwritable: str | None = None
 
 
 class MemoryStore:
@@ -45,10 +53,21 @@ class MemoryStore:
         self._lock_path = path.with_name(path.name + ".lock")
 
     def load(self) -> Loaded:
-        if not self.path.exists():
+        try:
+            problem, data = None, parse_object(read_bytes(self.path))
+        except FileNotFoundError:
             return Loaded(MemoryState(), exists=False)
-        raw_bytes = self.path.read_bytes()
-        problem, data = _decode(raw_bytes)
+        except NotADirectoryError:
+            return Loaded(MemoryState(), exists=False, unwritable=".vibflow is not a folder")
+        except Unreadable as exc:
+            if not exc.regular:
+                return Loaded(
+                    MemoryState(),
+                    warning=f"memory.json could not be read ({exc.reason}); it was left as it "
+                    "is and memory is empty until it is moved away",
+                    unwritable=exc.reason,
+                )
+            problem, data = exc.reason, None
         if problem is None and data is not None:
             version = version_of(data)
             if version > SCHEMA_VERSION:
@@ -98,27 +117,22 @@ class MemoryStore:
         lock = FileLock(str(self._lock_path), timeout=10)
         try:
             with lock:
-                yield self.load()
+                loaded = self.load()
+                if loaded.unwritable is not None:
+                    raise VibflowError(
+                        ErrorCode.STORE_ERROR,
+                        "memory cannot be saved: .vibflow/memory.json could not be read "
+                        f"({loaded.unwritable})",
+                        hint="Move it out of .vibflow (vibflow never follows or replaces it), "
+                        "then try again.",
+                    )
+                yield loaded
         except Timeout as exc:
             raise VibflowError(
                 ErrorCode.BUSY,
                 "memory is being written by another vibflow process",
                 hint="Try again in a moment.",
             ) from exc
-
-
-def _decode(raw: bytes) -> tuple[str | None, dict[str, Any] | None]:
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return "it starts with a byte-order mark", None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        return "it is not UTF-8 text", None
-    except ValueError:
-        return "it is not valid JSON", None
-    if not isinstance(data, dict):
-        return "it is not a JSON object", None
-    return None, data
 
 
 def _known_part(data: dict[str, Any]) -> MemoryState:

@@ -6,12 +6,14 @@ into a :class:`ProjectPath` or refused it with a :class:`PathRejected` naming
 the rule (spec Appendix C, DESIGN §4.4). The stages run cheapest and most
 certain first, and every stage before the last is pure:
 
-1. *text*: empty, too long, undecodable, NUL, control or invisible characters;
+1. *text*: empty, too long, undecodable, NUL, control characters and
+   text-direction marks;
 2. *anchor*: relative, POSIX or Windows absolute, UNC, device, WSL, URL, ``~``;
    absolute forms only for the trusted local CLI, converted after containment
    (symlinks in the prefix resolved first);
 3. *names*: ``..`` in any disguise, ``.git``/``.vibflow`` (any case, 8.3
-   alias, stream suffix), Windows device names, streams, trailing dots and
+   alias, stream suffix), zero-width and other invisible characters (two
+   names that look alike), Windows device names, streams, trailing dots and
    spaces, characters Windows cannot store, over-long names;
 4. *filesystem* (:mod:`.resolve`): links followed inside the project only;
    the real location is checked by stage 3 again, so a link cannot smuggle a
@@ -278,6 +280,8 @@ _NAME_RULES: tuple[tuple[PathRule, Callable[[str], bool]], ...] = (
     (PathRule.TRAVERSAL, windows.is_dot_run),
     (PathRule.VCS_DIR, windows.is_git_dir),
     (PathRule.VIBFLOW_DIR, windows.is_vibflow_dir),
+    # After the folder rules: ".g\u200cit" is first of all git's own folder.
+    (PathRule.INVISIBLE_CHARACTER, windows.has_invisible),
     (PathRule.RESERVED_NAME, windows.is_reserved),
     (PathRule.ALTERNATE_DATA_STREAM, windows.has_stream),
     (PathRule.TRAILING_DOT_OR_SPACE, windows.has_trailing_dot_or_space),

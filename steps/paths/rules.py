@@ -47,6 +47,7 @@ class PathRule(enum.StrEnum):
     TRAILING_DOT_OR_SPACE = "trailing_dot_or_space"
     ALTERNATE_DATA_STREAM = "alternate_data_stream"
     INVALID_CHARACTER = "invalid_character"
+    INVISIBLE_CHARACTER = "invisible_character"
     VCS_DIR = "vcs_dir"
     VIBFLOW_DIR = "vibflow_dir"
     GENERATED = "generated"
@@ -122,6 +123,11 @@ _TEXT: dict[PathRule, tuple[str, str]] = {
     PathRule.INVALID_CHARACTER: (
         '{name} contains a character Windows cannot store (< > " | ? *)',
         "Name one file; wildcards are not expanded.",
+    ),
+    PathRule.INVISIBLE_CHARACTER: (
+        "{name} contains an invisible character (a zero-width space or joiner, a "
+        "filler, a variation selector ...), so it looks the same as a different name",
+        "Type the name again without invisible characters.",
     ),
     PathRule.VCS_DIR: (
         "paths inside git's own .git folder are never touched",

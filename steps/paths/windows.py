@@ -32,6 +32,19 @@ _INVISIBLE = frozenset(
     [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF]
 )
 
+# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): code
+# points that render as nothing — zero-width spaces and joiners, word joiner,
+# invisible operators, variation selectors, tag characters, Hangul fillers,
+# the soft hyphen — plus the interlinear annotation controls, which hide text.
+# A name holding one looks exactly like a different name ("a\u200b.py" and
+# "a.py"), so it is refused rather than stored (UTS #39 excludes them from
+# identifiers for the same reason).
+_ZERO_WIDTH = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+
 # Windows device names (Microsoft's "Naming Files" list, plus the console
 # aliases). Superscript digits (COM¹) arrive as plain digits through NFKC.
 RESERVED_STEMS = frozenset(
@@ -102,6 +115,11 @@ def is_vibflow_dir(name: str) -> bool:
 
 def has_trailing_dot_or_space(name: str) -> bool:
     return name.endswith((".", " "))
+
+
+def has_invisible(name: str) -> bool:
+    """A zero-width, filler or other default-ignorable code point (see ``_ZERO_WIDTH``)."""
+    return _ZERO_WIDTH.search(name) is not None
 
 
 def has_stream(name: str) -> bool:

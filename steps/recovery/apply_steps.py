@@ -45,6 +45,7 @@ from vibflow.engine.registry import (
     StepResult,
 )
 from vibflow.steps.checkpoints import restore
+from vibflow.steps.checkpoints.leftovers import sweep_ledger
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.flow_steps import full_option, public_of
 from vibflow.steps.recovery.job import RestoreJob
@@ -180,6 +181,12 @@ class RestoreSteps:
             held = svc.checkpoints.get(job.from_checkpoint or "")
             not_stored = frozenset(s.path for s in held.skipped if s.secret)
         return _Restore(svc, ctx, job, lease, source, sandwich_meta, not_stored).run(paths)
+
+    def abandon(self, ctx: StepContext) -> str | None:
+        """The run is aborted inside ``apply``: remove exactly the temp files its
+        killed restores left (by their ledger entries), nothing named like them."""
+        gone = sweep_ledger(self._svc.root, self._svc.lease_file.folder, owner=ctx.run_id)
+        return f"removed {gone} temp file(s) of the interrupted restore" if gone else None
 
     # -- guards on the transition into apply ------------------------------------------
 
@@ -420,6 +427,7 @@ class _Restore:
                 known_stale=stale,
                 tag=lease.record.generation,
                 scratch=svc.lease_file.folder,
+                owner=ctx.run_id,
             )
         except LeaseLost:
             return _lease_lost(changed, sandwich_meta.checkpoint_id)

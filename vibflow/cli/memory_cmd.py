@@ -270,12 +270,9 @@ def memory_import(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Import a memory file from VibeLign (its work_memory.json)."""
-    try:
-        raw = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise VibflowError(ErrorCode.BAD_INPUT, f"{path.name} is not a readable JSON file") from exc
-    if not isinstance(raw, dict):
-        raise VibflowError(ErrorCode.BAD_INPUT, f"{path.name} is not a JSON object")
+    from vibflow.steps.memory.reading import read_legacy
+
+    raw = read_legacy(path)
     ok = _confirm(yes, f"Import {path.name} into this project's memory?")
     _done(
         project_for(ctx).memory.import_legacy(raw, confirmed=ok),

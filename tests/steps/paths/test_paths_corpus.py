@@ -101,6 +101,19 @@ def _text() -> Iterator[Case]:
         yield Case(raw, PathRule.INVALID_ENCODING)
 
 
+# Zero-width and other invisible code points: "a\u200b.py" looks exactly like "a.py".
+INVISIBLES = ["\u200b", "\u200c", "\u200d", "\u2060", "\u2063", "\u00ad", "\u034f"]
+INVISIBLES += ["\u180e", "\u3164", "\uffa0", "\u115f", "\ufe0f", "\U000e0041", "\U000e0001"]
+INVISIBLES += ["\u206a", "\u17b4", "\U0001d173", "\ufff9"]
+
+
+def _invisible() -> Iterator[Case]:
+    for i, ch in enumerate(INVISIBLES):
+        for shape in ["src/a{}b.py", "{}x.py", "x.py{}", "dir{}/file", "{}/file"]:
+            yield Case(shape.format(ch), PathRule.INVISIBLE_CHARACTER)
+        yield Case(["a\\b{}.txt", "a/{}{}/b"][i % 2].format(ch, ch), PathRule.INVISIBLE_CHARACTER)
+
+
 def _drives() -> Iterator[Case]:
     for letter in "ACDZcz":
         yield Case(f"{letter}:\\x\\y.txt", PathRule.ABSOLUTE_NOT_ALLOWED)
@@ -113,7 +126,7 @@ def _from_file() -> Iterator[Case]:
         yield Case(str(row["path"]), PathRule(row["rule"]), bool(row["allow_absolute"]))
 
 
-HOSTILE = [*_from_file(), *_traversal(), *_reserved(), *_text(), *_drives()]
+HOSTILE = [*_from_file(), *_traversal(), *_reserved(), *_text(), *_invisible(), *_drives()]
 BENIGN = [(str(r["path"]), str(r["expect"])) for r in _rows("benign.jsonl")]
 
 
@@ -204,6 +217,21 @@ def test_benign_input_is_accepted_exactly(raw: str, expected: str, tree: Tree) -
     assert path.display == expected
     assert not path.was_absolute_input
     assert path.absolute == tree.root.joinpath(*expected.split("/"))
+
+
+def test_a_link_to_an_invisible_name_is_rejected(tree: Tree) -> None:
+    """A link whose target's name holds a zero-width space is refused like the name itself
+    (the target is a name the user never saw)."""
+    (tree.root / "src" / "a\u200b.py").write_text("x\n", encoding="utf-8")
+    link = tree.root / "looks_like_a"
+    link.symlink_to("src/a\u200b.py")
+    try:
+        with pytest.raises(PathRejected) as info:
+            canonicalize("looks_like_a", tree.root)
+        assert info.value.rule is PathRule.INVISIBLE_CHARACTER
+    finally:
+        link.unlink()
+        (tree.root / "src" / "a\u200b.py").unlink()
 
 
 def test_absolute_names_are_never_quoted(tree: Tree) -> None:
