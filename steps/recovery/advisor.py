@@ -107,6 +107,7 @@ class RecoveryAdvisor:
             dict(self._policy.categories),
             self.breaker(),
             apply_blocked_reason=None if self._apply_enabled else APPLY_DISABLED,
+            never_stored=self._never_stored([c.path for c in found.changed]),
         )
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
@@ -118,6 +119,18 @@ class RecoveryAdvisor:
         payload["redaction"] = summary.model_dump(mode="json")
         self._last = Advice(plan, payload, counts)
         return self._last
+
+    def _never_stored(self, paths: list[str]) -> dict[str, str]:
+        """Of ``paths``, those no checkpoint stores because of their name (a likely
+        secret), each with why in words."""
+        from vibflow.steps.checkpoints.models import Skipped
+
+        out = {}
+        for path in paths:
+            rule = self._checkpoints.secrets.name_rule(path)
+            if rule is not None:
+                out[path] = Skipped(path=path, reason="secret_name", detail=rule).why
+        return out
 
     def cached(self, plan_id: str | None) -> Advice | None:
         """The advice this process made for ``plan_id``, if it still has it."""

@@ -36,6 +36,8 @@ class CheckpointBase:
     removed: frozenset[str]  # in HEAD, not in the checkpoint (deleted then)
     unsaved: frozenset[str] = frozenset()  # left out of it (too large, unreadable)
     settled: frozenset[str] = frozenset()  # paths a restore from it would leave as they are
+    #: Why each ``unsaved`` path was left out, in words (never its content).
+    left_out_why: tuple[tuple[str, str], ...] = ()
 
     def holds(self, path: str, in_head: bool) -> bool:
         return path in self.added if not in_head else path not in self.removed
@@ -156,7 +158,11 @@ def since_checkpoint(
         elif c.status in ("modified", "type_changed"):
             lost.append((c.path, "modified"))  # back to HEAD's content: the edit is lost
     base = CheckpointBase(
-        meta.checkpoint_id, added, removed, frozenset(s.path for s in meta.skipped)
+        meta.checkpoint_id,
+        added,
+        removed,
+        frozenset(s.path for s in meta.skipped),
+        left_out_why=tuple((s.path, s.why) for s in meta.skipped),
     )
     return replace(base, settled=_as_held(root, git, meta, changed, base)), lost
 

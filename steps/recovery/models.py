@@ -49,6 +49,14 @@ class IntentZoneEntry(_Model):
     reason: str
 
 
+class LeftOutFile(_Model):
+    """A changed file the safe checkpoint does not hold (a likely secret, too large):
+    no restore from it writes or deletes the file. Its content is never shown."""
+
+    path: str
+    why: str
+
+
 class DriftCandidate(_Model):
     path: str
     why_outside_zone: str
@@ -133,6 +141,10 @@ class RecoveryPlan(_Model):
     )
     changed: list[ChangedFile] = Field(default_factory=list)
     excluded_generated: list[str] = Field(default_factory=list)
+    left_out: list[LeftOutFile] = Field(
+        default_factory=list,
+        description="changed files the safe checkpoint left out: every restore leaves them be",
+    )
     recent_commits: list[RecentCommitInfo] = Field(
         default_factory=list, description="the newest few recent commits on HEAD, newest first"
     )

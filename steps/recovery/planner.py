@@ -9,11 +9,11 @@ never with their paths.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from vibflow.steps.recovery.breaker import BreakerState
-from vibflow.steps.recovery.models import RecentCommitInfo, RecoveryPlan
+from vibflow.steps.recovery.models import LeftOutFile, RecentCommitInfo, RecoveryPlan
 from vibflow.steps.recovery.options import build_options, safe_checkpoint
 from vibflow.steps.recovery.signals import Signals
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, drift, infer_zone
@@ -28,7 +28,11 @@ def plan(
     breaker: BreakerState,
     *,
     apply_blocked_reason: str | None,
+    never_stored: Mapping[str, str] | None = None,
 ) -> RecoveryPlan:
+    """``never_stored``: new files no checkpoint would hold (a likely secret by its
+    name), each with why — no restore writes or deletes them, as the apply keeps
+    every file its safety checkpoint could not hold."""
     memory = signals.memory
     relevant = [c for c in signals.changed if not c.generated]
     commits = signals.commits
@@ -50,13 +54,16 @@ def plan(
     base = signals.base
     if base is None or candidate is None or base.checkpoint_id != candidate.checkpoint_id:
         base = None  # the source is HEAD: the diff against it says what a restore deletes
+    new_files = {c.path for c in signals.changed if c.status in ("added", "untracked")}
+    why_left = dict(base.left_out_why) if base is not None else {}
+    why_left.update((p, w) for p, w in (never_stored or {}).items() if p in new_files)
     options = build_options(
         signals.changed,
         candidates,
         candidate,
         apply_blocked_reason=apply_blocked_reason,
         held=base.holds if base is not None else None,
-        unsaved=base.unsaved if base is not None else (),
+        unsaved=(base.unsaved if base is not None else frozenset()) | set(why_left),
         settled=base.settled if base is not None else (),
     )
     narrowed = any(z.source != "diff_fallback" for z in zone)
@@ -91,6 +98,11 @@ def plan(
         feedback_paths=[d.path for d in labels],
         changed=signals.changed,
         excluded_generated=[c.path for c in signals.changed if c.generated],
+        left_out=[
+            LeftOutFile(path=c.path, why=why_left[c.path])
+            for c in signals.changed
+            if c.path in why_left
+        ],
         recent_commits=_shown(commits),
         recent_commits_total=len(commits),
         recent_commits_since_intent=len(since),

@@ -114,6 +114,14 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
         ]
     if (zone or drift) and changes is not None:
         out.append("  (M modified, A added, D deleted, R renamed, ?? new and untracked)")
+    left_out = [(x["path"], x["why"]) for x in plan.get("left_out", [])]
+    if left_out:
+        out += [
+            "",
+            f"Not in the safe checkpoint, so no restore touches them; content not shown "
+            f"({len(left_out)}):",
+            *_paths(left_out, show_all),
+        ]
     generated = plan.get("excluded_generated", [])
     if generated:
         out += ["", f"Ignored {len(generated)} generated/cache/build file(s), e.g. {generated[0]}"]

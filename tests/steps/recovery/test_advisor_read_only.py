@@ -153,8 +153,9 @@ def test_explain_and_preview_change_nothing_of_the_users(
 
 @pytest.mark.parametrize("stat_dirty", [False, True], ids=["settled-index", "stat-dirty-index"])
 def test_recover_flow_to_the_choice_changes_nothing(repo: Path, cli: Cli, stat_dirty: bool) -> None:
-    """`vibflow run recover` up to the choice, then choosing the recommended option,
-    leaves the user's tree, .git, object set and index byte-identical."""
+    """`vibflow run recover` up to the choice, then choosing an option that can run
+    (restoring is switched off here, so a read-only one), leaves the user's tree,
+    .git, object set and index byte-identical."""
     _busy_repo(repo, cli, stat_dirty=stat_dirty)
     before = user_state(repo)
     started = cli("run", "recover", "--json")
@@ -162,7 +163,8 @@ def test_recover_flow_to_the_choice_changes_nothing(repo: Path, cli: Cli, stat_d
     run = as_json(started)
     assert run["status"] == "waiting"
     assert_unchanged(repo, before, "run recover")
-    chosen = cli("step", run["run_id"], "choose", "--input", f"option={run['recommended_option']}")
+    runnable = next(o for o in run["plan"]["options"] if not o["blocked_reason"])
+    chosen = cli("step", run["run_id"], "choose", "--input", f"option={runnable['option_id']}")
     assert chosen.returncode == 0, chosen.stderr
     assert_unchanged(repo, before, "step choose")
 

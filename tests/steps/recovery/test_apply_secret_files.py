@@ -8,6 +8,7 @@ vibflow run recover``, choose, confirm) on real git repositories."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -15,8 +16,6 @@ from vibflow_testing.apply import choose, commit_all, confirm, ok_json, start, s
 from vibflow_testing.cli import vf
 from vibflow_testing.redaction import GHP
 from vibflow_testing.repo import write
-
-from vibflow.steps.recovery.apply_steps import NOT_STORED
 
 ALLOW_ENV = (
     "recovery:\n  checkpoints:\n    secrets:\n      allow: [.env]\n      scan_content: false\n"
@@ -39,11 +38,18 @@ def app(repo: Path, policy: str | None = None) -> str:
     return ok_json(vf(repo, "checkpoint", "create", "--json"))["checkpoint_id"]
 
 
-def full_rollback(repo: Path, deleted: str) -> dict[str, object]:
-    """Run recover, choose the full rollback (which lists ``deleted`` for deletion) and
-    confirm it; returns the finished run."""
+def full_rollback(repo: Path, kept: str) -> dict[str, object]:
+    """Run recover, choose the full rollback and confirm it; returns the finished run.
+    The preview says ``kept`` is left out of the checkpoint, so the rollback neither
+    lists it for deletion nor touches it — the preview counts what the apply does."""
     run = start(repo)
-    assert deleted in stored_option(repo, run, 4)["deletes"]
+    plan = json.loads(
+        (repo / ".vibflow/recovery/plans" / f"{run['run_id']}.json").read_text(encoding="utf-8")
+    )
+    assert kept in {x["path"] for x in plan["left_out"]}
+    full = stored_option(repo, run, 4)
+    assert kept not in full["affected_paths"]
+    assert kept not in full["deletes"]
     at = choose(repo, run, 4)
     done = ok_json(confirm(repo, at))
     assert (done["status"], done["state"]) == ("done", "result"), done
@@ -53,8 +59,8 @@ def full_rollback(repo: Path, deleted: str) -> dict[str, object]:
 def test_a_confirmed_rollback_leaves_an_env_it_did_not_store_byte_for_byte(
     repo: Path,
 ) -> None:
-    """The checkpoint left .env out; the agent rewrote it; a confirmed full rollback that
-    lists .env for deletion restores the tracked files and leaves .env exactly as it is."""
+    """The checkpoint left .env out; the agent rewrote it; a confirmed full rollback
+    restores the tracked files and leaves .env exactly as it is (the preview said so)."""
     ckpt = app(repo)
     skipped = ok_json(vf(repo, "checkpoint", "show", ckpt, "--json"))["skipped"]
     assert [s["path"] for s in skipped] == [".env"]
@@ -65,16 +71,15 @@ def test_a_confirmed_rollback_leaves_an_env_it_did_not_store_byte_for_byte(
     done = full_rollback(repo, ".env")
     assert (repo / "src/app.py").read_text(encoding="utf-8") == "def f():\n    return 1\n"
     assert (repo / ".env").read_bytes() == agent_env
-    why = {s["path"]: s["why"] for s in done["result"]["skipped"]}  # type: ignore[index]
-    assert why == {".env": NOT_STORED}
+    assert done["result"]["skipped"] == []  # type: ignore[index]
 
 
 def test_a_file_left_out_for_its_token_is_not_deleted_once_the_token_is_gone(
     repo: Path,
 ) -> None:
     """The checkpoint left src/local.py out for the token in it; the agent removed the
-    token (so the safety checkpoint holds the file); a confirmed rollback listing its
-    deletion still keeps it: the checkpoint never knew its content."""
+    token (so the safety checkpoint holds the file); a confirmed rollback keeps it: the
+    checkpoint never knew its content."""
     app(repo)
     write(repo, "src/local.py", f"TOKEN = '{GHP}'\n")
     ckpt = ok_json(vf(repo, "checkpoint", "create", "--json"))
@@ -85,14 +90,13 @@ def test_a_file_left_out_for_its_token_is_not_deleted_once_the_token_is_gone(
     done = full_rollback(repo, "src/local.py")
     assert (repo / "src/local.py").read_text(encoding="utf-8") == "TOKEN = None\n"
     assert (repo / "src/app.py").read_text(encoding="utf-8") == "def f():\n    return 1\n"
-    why = {s["path"]: s["why"] for s in done["result"]["skipped"]}  # type: ignore[index]
-    assert why["src/local.py"] == NOT_STORED
+    assert done["result"]["skipped"] == []  # type: ignore[index]
 
 
 def test_a_secret_file_the_safety_checkpoint_left_out_is_not_overwritten(repo: Path) -> None:
-    """The source checkpoint stored .env (the policy let it in then); the safety
-    checkpoint, under today's policy, did not: restoring .env could not be undone, so it
-    is left as it is and the result gives that reason (not "too large")."""
+    """The source checkpoint stored .env (the policy let it in then); under today's
+    policy no checkpoint stores it, so a restore of it could not be undone: the preview
+    leaves it out, saying why, and the rollback leaves it as it is."""
     ckpt = app(repo, ALLOW_ENV)
     assert ok_json(vf(repo, "checkpoint", "show", ckpt, "--json"))["skipped"] == []
     (repo / ".vibflow/policy.yaml").unlink()
@@ -100,14 +104,7 @@ def test_a_secret_file_the_safety_checkpoint_left_out_is_not_overwritten(repo: P
     write(repo, "src/app.py", "def f():\n    return 4\n")
     agent_env = b"API_KEY=rotated\n"
     write(repo, ".env", agent_env)
-    run = start(repo)
-    assert ".env" in stored_option(repo, run, 4)["affected_paths"]
-    done = ok_json(confirm(repo, choose(repo, run, 4)))
-    assert (done["status"], done["state"]) == ("done", "result"), done
+    done = full_rollback(repo, ".env")
     assert (repo / ".env").read_bytes() == agent_env
     assert (repo / "src/app.py").read_text(encoding="utf-8") == "def f():\n    return 1\n"
-    why = {s["path"]: s["why"] for s in done["result"]["skipped"]}
-    assert why == {
-        ".env": "likely secret (its name matches .env): not in the safety checkpoint, "
-        "so a restore of it could not be undone"
-    }
+    assert done["result"]["skipped"] == []  # type: ignore[index]

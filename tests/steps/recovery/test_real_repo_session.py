@@ -114,6 +114,29 @@ def confirm(root: Path, at: dict[str, Any]) -> dict[str, Any]:
     return done
 
 
+def check_explain(root: Path) -> None:
+    """What is in scope, what drifted, the rename as one change, the secret never shown."""
+    proc = vf(root, "recover", "--explain", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert KEY not in proc.stdout
+    plan = json.loads(proc.stdout)
+    zone = {z["path"] for z in plan["intent_zone"]}
+    drift_paths = {d["path"] for d in plan["drift_candidates"]}
+    assert {REPORT, REPORT_TEST} <= zone
+    assert {INVOICE, LOGIN, SETTINGS, GUIDE, CAFE, NEW_NAME} <= drift_paths
+    assert not zone & drift_paths
+    changed = {c["path"]: c for c in plan["changed"]}
+    assert changed[NEW_NAME]["status"] == "renamed"
+    assert changed[NEW_NAME]["old_path"] == OLD_NAME
+    assert "build/bundle.js" in plan["excluded_generated"]
+    text = vf(root, "recover", "--explain")
+    assert re.search(rf"\bR\s+{re.escape(OLD_NAME)} → {re.escape(NEW_NAME)}", text.stdout)
+    assert KEY not in text.stdout
+    assert {x["path"] for x in plan["left_out"]} == {ENV}
+    assert "likely secret" in plan["left_out"][0]["why"]
+    assert "Not in the safe checkpoint, so no restore touches them" in text.stdout
+
+
 def test_a_session_on_a_2000_file_repo_restores_a_subset_and_undoes_twice(
     tmp_path: Path,
 ) -> None:
@@ -135,23 +158,7 @@ def test_a_session_on_a_2000_file_repo_restores_a_subset_and_undoes_twice(
     drift(root)
     drifted = tree(root)
 
-    # -- explain: what is in scope, what drifted, the secret never shown -------------------
-    proc = vf(root, "recover", "--explain", "--json")
-    assert proc.returncode == 0, proc.stderr
-    assert KEY not in proc.stdout
-    plan = json.loads(proc.stdout)
-    zone = {z["path"] for z in plan["intent_zone"]}
-    drift_paths = {d["path"] for d in plan["drift_candidates"]}
-    assert {REPORT, REPORT_TEST} <= zone
-    assert {INVOICE, LOGIN, SETTINGS, GUIDE, CAFE, NEW_NAME} <= drift_paths
-    assert not zone & drift_paths
-    changed = {c["path"]: c for c in plan["changed"]}
-    assert changed[NEW_NAME]["status"] == "renamed"
-    assert changed[NEW_NAME]["old_path"] == OLD_NAME
-    assert "build/bundle.js" in plan["excluded_generated"]
-    text = vf(root, "recover", "--explain")
-    assert re.search(rf"\bR\s+{re.escape(OLD_NAME)} → {re.escape(NEW_NAME)}", text.stdout)
-    assert KEY not in text.stdout
+    check_explain(root)
 
     # -- the flow, restoring a subset of the partial restore's files -----------------------
     started = run(root, "run", "recover")
