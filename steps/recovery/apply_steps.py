@@ -50,7 +50,7 @@ from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.flow_steps import full_option, public_of
 from vibflow.steps.recovery.job import RestoreJob
 from vibflow.steps.recovery.lease import Lease, LeaseBusy, LeaseLost, new_operation_id
-from vibflow.steps.recovery.plans import sample
+from vibflow.steps.recovery.plans import chosen_paths, sample
 from vibflow.steps.recovery.services import RecoveryServices
 
 _HEX = re.compile(r"[0-9a-f]{7,64}")
@@ -79,7 +79,9 @@ class RestoreSteps:
         option = full_option(self._svc.plans, self._svc.advisor, ctx.run_id, ctx.context, wanted)
         if option is None or option.get("level", 0) < 3:
             return StepResult("read_only", outcome="read-only option")
-        chosen = list(inputs.get("paths") or option.get("affected_paths", []))
+        subset = chosen_paths(self._svc.plans, ctx.run_id, inputs)
+        picked = subset if isinstance(subset, list) else None  # the guard refused others
+        chosen = list(picked or option.get("affected_paths", []))
         candidate = plan.get("safe_checkpoint_candidate") or {}
         source = candidate.get("checkpoint_id")
         chosen_set = set(chosen)

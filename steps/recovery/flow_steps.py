@@ -22,7 +22,7 @@ from vibflow.engine.registry import (
     StepResult,
 )
 from vibflow.steps.recovery.advisor import APPLY_DISABLED
-from vibflow.steps.recovery.plans import RunPlans, context_form, sample
+from vibflow.steps.recovery.plans import RunPlans, chosen_paths, context_form, sample
 from vibflow.steps.recovery.recap_facts import recap_facts
 
 if TYPE_CHECKING:
@@ -130,7 +130,9 @@ class RecoverSteps:
         out: dict[str, Any] = {"chosen": None, "files_modified": 0}
         review: list[str] = []
         if chosen is not None:
-            review = list(inputs.get("paths") or chosen.get("affected_paths", []))
+            subset = chosen_paths(self._plans, ctx.run_id, inputs)
+            picked = subset if isinstance(subset, list) else None
+            review = list(picked or chosen.get("affected_paths", []))
             out.update(
                 chosen=chosen.get("option_id"),
                 level=chosen.get("level"),
@@ -211,7 +213,10 @@ class RecoverSteps:
         reason = option.get("blocked_reason")
         if reason and not (reason == APPLY_DISABLED and flag_enabled(ctx.env, "RECOVERY_APPLY")):
             return GuardResult.refuse(str(reason))
-        paths = ctx.inputs.get("paths") or []
+        subset = chosen_paths(self._plans, ctx.run_id, ctx.inputs)
+        if isinstance(subset, ValueError):
+            return GuardResult.refuse(str(subset))
+        paths = subset or []
         if paths and not set(paths) <= set(option.get("affected_paths", [])):
             return GuardResult.refuse("some chosen paths are not part of that option")
         return GuardResult.ok()

@@ -12,10 +12,16 @@ bounded by bytes rather than by count (one path may be 4 KB long).
 
 Each run has its own file, so two recover runs in flight never read each
 other's plan.
+
+A file subset chosen at ``choose`` travels the same way: a few paths as the
+``paths`` input, any number as a *selection* saved beside the run
+(:meth:`RunPlans.save_selection`) and named by the ``selection`` input — an
+id derived from the paths themselves, so a stale or edited file is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -64,11 +70,61 @@ def context_form(payload: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Above this many bytes of paths, the guided flow saves a selection instead.
+INLINE_PATHS_BYTES = 8192
+
+
+def selection_id(paths: Sequence[str]) -> str:
+    """``sel_`` and a digest of the paths in order: names exactly that list."""
+    digest = hashlib.sha256("\0".join(paths).encode("utf-8")).hexdigest()
+    return f"sel_{digest[:32]}"
+
+
+def chosen_paths(
+    plans: RunPlans, run_id: str, inputs: Mapping[str, Any]
+) -> list[str] | ValueError | None:
+    """The subset ``inputs`` chose (``paths``, or a saved ``selection``); None for
+    "the whole option"; a ValueError saying what is wrong with the choice."""
+    listed = list(inputs.get("paths") or [])
+    wanted = inputs.get("selection")
+    if wanted and listed:
+        return ValueError("give either paths or a selection, not both")
+    if wanted:
+        saved = plans.selection(run_id, str(wanted))
+        if saved is None:
+            return ValueError(
+                f"the file selection {wanted} is not saved beside this run; choose again"
+            )
+        return saved
+    return listed or None
+
+
 class RunPlans:
     """The full redacted plan of each recover run, one file per run."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+
+    def save_selection(self, run_id: str, paths: Sequence[str]) -> str:
+        """Keep a chosen file subset beside the run; its id for the ``selection`` input."""
+        ident = selection_id(paths)
+        target = run_file(self.folder / "selections", run_id)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, json.dumps({"id": ident, "paths": list(paths)}, ensure_ascii=False))
+        return ident
+
+    def selection(self, run_id: str, ident: str) -> list[str] | None:
+        """The subset saved as ``ident`` for the run, if it is still exactly that."""
+        try:
+            data = json.loads(
+                run_file(self.folder / "selections", run_id).read_text(encoding="utf-8")
+            )
+        except (OSError, ValueError):
+            return None
+        paths = data.get("paths") if isinstance(data, dict) else None
+        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+            return None
+        return paths if data.get("id") == ident == selection_id(paths) else None
 
     def save(self, run_id: str, payload: Mapping[str, Any]) -> None:
         target = run_file(self.folder, run_id)

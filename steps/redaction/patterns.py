@@ -287,12 +287,13 @@ def in_hash_context(line: str, start: int, end: int, *, hex_token: bool) -> bool
     )
 
 
-_VIBFLOW_ID = re.compile(r"(?:rec|opt|ckpt|run|rcp|dec|ver|risk|grant)_$")
+_VIBFLOW_ID = re.compile(r"(?:rec|opt|ckpt|run|rcp|dec|ver|risk|grant|sel)_$")
 
 
 def in_vibflow_id(line: str, start: int, end: int) -> bool:
     """The 32-hex body of one of vibflow's own ids (``run_<hex>``, ``ckpt_<hex>``, ...),
-    which are generated locally from uuid4 and never carry user data."""
+    which are generated locally from uuid4 and never carry user data (``sel_<hex>``,
+    a file selection, is a one-way digest of project-relative paths)."""
     token = line[start:end]
     return (
         len(token) == 32

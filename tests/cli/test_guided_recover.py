@@ -225,30 +225,32 @@ def test_without_a_terminal_nothing_is_asked_and_the_paths_input_is_named(
     assert "--input paths=a.py --input paths=src/b.py" in " ".join(helped.stdout.split())
 
 
-def test_a_subset_too_large_to_send_is_asked_again(tmp_path: Path) -> None:
-    """A subset the run's context cannot carry is reported and the menu asked
-    again — the run keeps waiting at choose, nothing is restored."""
+def test_a_subset_of_thousands_of_files_is_restored(tmp_path: Path) -> None:
+    """A subset too long for the run's context (2,600 paths) is saved beside the run
+    and sent as a selection: the restore puts back exactly those files and leaves
+    the one file not chosen as the agent left it."""
     files = {f"src/pkg/module_number_{i:05d}.py": f"v = {i}\n" for i in range(2600)}
     root = init_repo(tmp_path / "big", files | {"README": "r\n"})
     assert vf(root, "checkpoint", "create").returncode == 0
     for rel, text in files.items():
         write(root, rel, text + "# drifted\n")
     write(root, "README", "changed\n")
-    before = _tree(root)
     code, text = drive(
         root,
         ["run", "recover"],
         [
             ("Which one (", "2"),  # full rollback
             ("Which files (", "src/**"),  # every file but README: 2,600 paths
-            ("Which one (", "q"),
+            ("c cancels, q stops)", _token),
         ],
         env=APPLY,
     )
     assert code == 0, text
-    assert "nothing was sent, the run still waits" in text
-    assert "is waiting at 'choose'" in text
-    assert _tree(root) == before
+    assert "finished at 'result'" in text
+    assert "files modified by vibflow: 2600" in text
+    assert _tree(root) == files | {"README": b"changed\n"} | {
+        rel: text.encode() for rel, text in files.items()
+    }
 
 
 def test_cancel_at_the_confirmation_ends_the_run_without_changes(drifted: Path) -> None:

@@ -8,10 +8,11 @@ them so).
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -197,6 +198,20 @@ def _confirm_rerun(project: Project, run: RunRecord) -> bool:
     )
 
 
+def _compact_answer(
+    project: Project, run_id: str, event: str, values: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """A long file subset picked at the terminal is saved beside the run and sent by
+    its id: the run's context (and its inputs) stay small whatever the subset."""
+    from vibflow.steps.recovery.plans import INLINE_PATHS_BYTES
+
+    paths = values.get("paths")
+    if isinstance(paths, list) and len(json.dumps(paths).encode("utf-8")) > INLINE_PATHS_BYTES:
+        rest = {k: v for k, v in values.items() if k != "paths"}
+        return event, {**rest, "selection": project.run_plans.save_selection(run_id, paths)}
+    return event, values
+
+
 def _finish(
     project: Project,
     result: RunRecord,
@@ -221,7 +236,7 @@ def _finish(
         )
         if answer is None:
             break
-        event, values = answer
+        event, values = _compact_answer(project, result.run_id, *answer)
         try:
             result = runner.send(result.run_id, event, values)
         except VibflowError as exc:

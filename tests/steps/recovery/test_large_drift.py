@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from vibflow_testing.apply import (
+    APPLY,
     choose,
     commit_all,
     confirm,
@@ -94,3 +95,36 @@ def test_each_run_restores_from_its_own_plan_when_two_are_in_flight(repo: Path) 
     plans = repo / ".vibflow" / "recovery" / "plans"
     stored = json.loads((plans / f"{first['run_id']}.json").read_text(encoding="utf-8"))
     assert stored["plan_id"] == first["plan"]["plan_id"]
+
+
+def test_a_saved_selection_chooses_a_subset_and_a_stale_one_is_refused(repo: Path) -> None:
+    """`choose --input selection=ID` takes the subset saved beside the run under that
+    id; an id that names no saved subset (or comes with paths too) is refused."""
+    from vibflow.steps.recovery.plans import RunPlans
+
+    names = [f"src/mod/f{i:03d}.py" for i in range(30)]
+    for rel in names:
+        write(repo, rel, f"orig {rel}\n")
+    commit_all(repo)
+    ok_json(vf(repo, "checkpoint", "create", "--json"))
+    time.sleep(0.05)
+    for rel in names:
+        write(repo, rel, f"agent {rel}\n")
+    run = start(repo)
+    opt = option(run, 4)["option_id"]
+    plans = RunPlans(repo / ".vibflow" / "recovery" / "plans")
+    chosen = names[:10]
+    ident = plans.save_selection(run["run_id"], chosen)
+    step = ["step", run["run_id"], "choose", "--input", f"option={opt}", "--json"]
+    stale = vf(repo, *step, "--input", "selection=sel_" + "0" * 32, env=APPLY)
+    assert stale.returncode == 3
+    assert "not saved beside this run" in stale.stdout + stale.stderr
+    both = vf(repo, *step, "--input", f"selection={ident}", "--input", "paths=x", env=APPLY)
+    assert both.returncode == 3
+    at = ok_json(vf(repo, *step, "--input", f"selection={ident}", env=APPLY))
+    assert at["paths_total"] == len(chosen)
+    done = ok_json(confirm(repo, at))
+    assert done["result"]["files_modified"] == len(chosen)
+    for rel in names:
+        want = f"orig {rel}\n" if rel in chosen else f"agent {rel}\n"
+        assert (repo / rel).read_text(encoding="utf-8") == want
