@@ -41,7 +41,7 @@ def read_source(path: Path, display: str, *, code: ErrorCode = ErrorCode.YAML_SY
         if not stat.S_ISREG(info.st_mode):
             raise VibflowError(
                 code,
-                f"{display} is {_file_kind(info.st_mode)}, not a regular file",
+                f"{display} is {file_kind(info.st_mode)}, not a regular file",
                 hint="Replace it with a plain YAML file.",
             )
         chunks: list[bytes] = []
@@ -74,7 +74,10 @@ def _position_bytes(raw: bytes, offset: int) -> tuple[int, int]:
     return before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1
 
 
-def _file_kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):

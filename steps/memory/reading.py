@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.sourcefile import file_kind
 
 MAX_BYTES = 8 * 1024 * 1024  # memory is capped far below this (spec §14)
 MAX_DEPTH = 64  # memory itself nests 4 deep; legacy unknown fields a little more
@@ -44,27 +45,12 @@ class Unreadable(Exception):
         self.regular = regular
 
 
-def kind_of(mode: int) -> str:
-    """What a non-regular file is, in words."""
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def read_bytes(path: Path, *, max_bytes: int = MAX_BYTES) -> bytes:
     """The bytes of the regular file at ``path`` (``FileNotFoundError`` when there is
     none), or :class:`Unreadable`."""
     st = os.lstat(path)
     if not stat.S_ISREG(st.st_mode):
-        raise Unreadable(f"it is {kind_of(st.st_mode)}, not a regular file", regular=False)
+        raise Unreadable(f"it is {file_kind(st.st_mode)}, not a regular file", regular=False)
     if st.st_size > max_bytes:
         raise Unreadable(_too_large(max_bytes), regular=True)
     try:

@@ -53,7 +53,7 @@ def recap_facts(
         headline = f"recover restored {_plural(modified, 'file')} from {source}"
         confirmed = total if total is not None else len(restored)
         same = max(confirmed - modified - len(skipped), 0)
-        line = f"Put back {modified} of the {confirmed} confirmed file(s) from {source}"
+        line = f"Restored {modified} of the {confirmed} confirmed file(s) to match {source}"
         if same:
             line += f"; {same} already matched it"
         bullets.append(line + ".")

@@ -29,33 +29,10 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 
+from vibflow.steps.paths.globs import glob_regex
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
-
-
-@cache
-def _glob(pattern: str) -> re.Pattern[str]:
-    """``**`` any number of folders, ``*`` within one name, ``?`` one character."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("^" + "".join(out) + "$")
 
 
 def category_of(path: str, categories: Mapping[str, Sequence[str]]) -> str | None:
@@ -76,7 +53,7 @@ def _categorizer(
     for name, patterns in categories:
         for pattern in patterns:
             names.append(name)
-            branches.append(f"(?P<g{len(branches)}>{_glob(pattern).pattern})")
+            branches.append(f"(?P<g{len(branches)}>{glob_regex(pattern).pattern})")
     if not branches:
         return lambda _path: None
     combined = re.compile("|".join(branches))

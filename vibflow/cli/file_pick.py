@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+
+from vibflow.steps.paths.globs import glob_regex
 
 _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -40,29 +41,6 @@ def _tokens(answer: str) -> list[str]:
     return [t for t in re.split(r"[,\s]+", joined) if t]
 
 
-@lru_cache(maxsize=64)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + "$", re.DOTALL)
-
-
 def matches(pattern: str, path: str) -> bool:
     """Whether ``path`` matches the glob ``pattern`` (see the module docstring);
     ``src`` or ``src/`` also picks everything under that folder."""
@@ -70,8 +48,8 @@ def matches(pattern: str, path: str) -> bool:
     if path == bare or path.startswith(bare + "/"):
         return True
     if "/" not in pattern:
-        return bool(_glob_regex(pattern).match(path.rsplit("/", 1)[-1]))
-    return bool(_glob_regex(pattern.lstrip("/")).match(path))
+        return bool(glob_regex(pattern).match(path.rsplit("/", 1)[-1]))
+    return bool(glob_regex(pattern.lstrip("/")).match(path))
 
 
 def _select(token: str, paths: Sequence[str]) -> set[int]:

@@ -36,7 +36,7 @@ def test_a_subset_restore_recap_counts_what_it_put_back(repo: Path) -> None:
     recap = recap_of(repo, run["run_id"])
     assert recap["headline"] == f"recover restored 2 files from {ckpt}"
     text = "\n".join(recap["bullets"])
-    assert "Put back 2 of the 2 confirmed file(s)" in text
+    assert "Restored 2 of the 2 confirmed file(s) to match" in text
     assert "Safety checkpoint ckpt_" in text
     refs = {(a["kind"], a["ref"]) for a in recap["artifacts"]}
     assert {("file", p) for p in subset} <= refs

@@ -239,10 +239,10 @@ def test_explicit_paths_are_never_drift_and_drift_always_needs_review(
 
 def _category_by_loop(path: str, categories: dict[str, list[str]]) -> str | None:
     """The plain reading of the policy: the first category, in order, with a matching glob."""
-    from vibflow.steps.recovery.zone import _glob
+    from vibflow.steps.paths.globs import glob_regex
 
     for name, patterns in categories.items():
-        if any(_glob(p).match(path) for p in patterns):
+        if any(glob_regex(p).match(path) for p in patterns):
             return name
     return None
 
