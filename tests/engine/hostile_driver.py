@@ -98,7 +98,8 @@ def run_case(repo: Path, case: dict[str, Any], scratch: Path) -> dict[str, Any]:
     pid = os.fork()
     if pid == 0:
         child(repo, case["argv"], out, err)
-    deadline = time.monotonic() + DEADLINE_SECONDS
+    started = time.monotonic()
+    deadline = started + DEADLINE_SECONDS
     status: str | int = "timeout"
     while time.monotonic() < deadline:
         done, wait_status = os.waitpid(pid, os.WNOHANG)
@@ -112,10 +113,12 @@ def run_case(repo: Path, case: dict[str, Any], scratch: Path) -> dict[str, Any]:
     else:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
+    seconds = round(time.monotonic() - started, 3)
     backed_up = clean(repo, target)
     return {
         "id": case["id"],
         "status": status,
+        "seconds": seconds,
         "stdout": out.read_text("utf-8", "replace")[-4000:],
         "stderr": err.read_text("utf-8", "replace")[-4000:],
         "backed_up": backed_up,
