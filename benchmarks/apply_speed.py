@@ -58,17 +58,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchkit import GIT_ENV, VIBFLOW, compile_installed, git, timed
+from benchkit import APPLY_ENV, VIBFLOW, compile_installed, git, module_bytes, timed
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.recovery.lease import LeaseFile
 from vibflow.steps.workspace.git import Git
 
 GOAL_RATIO = 1.5
-VF_ENV = {
-    **{k: v for k, v in GIT_ENV.items() if not k.startswith("VIBFLOW_")},
-    "VIBFLOW_RECOVERY_APPLY": "1",
-}
+VF_ENV = APPLY_ENV
 
 
 def vibflow(root: Path, *args: str) -> dict[str, Any]:
@@ -88,11 +85,6 @@ def vibflow(root: Path, *args: str) -> dict[str, Any]:
     return data
 
 
-def _text(i: int, tag: str) -> bytes:
-    body = "".join(f"    value_{j} = {i * 31 + j}  # {tag}\n" for j in range(24))
-    return f"# file {i} ({tag})\nclass Mod{i}:\n{body}".encode()
-
-
 class Repo:
     """The benchmark repository: files to restore, untouched files, the checkpoint."""
 
@@ -103,7 +95,7 @@ class Repo:
         for n, rel in enumerate(self.paths + self.others):
             target = root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(_text(n, "original"))
+            target.write_bytes(module_bytes(n, "original"))
         git(root, "init", "-q", "-b", "main")
         git(root, "config", "gc.auto", "0")
         git(root, "add", "-A")
@@ -112,7 +104,7 @@ class Repo:
         self.checkpoint_id: str = meta["checkpoint_id"]
         self.commit: str = meta["commit"]
         self.original = {
-            rel: hashlib.sha256(_text(n, "original")).hexdigest()
+            rel: hashlib.sha256(module_bytes(n, "original")).hexdigest()
             for n, rel in enumerate(self.paths)
         }
         time.sleep(0.05)  # the agent's edits come after the checkpoint
@@ -121,7 +113,7 @@ class Repo:
     def modify(self) -> None:
         """Put every restorable file back to the agent's version (untimed)."""
         for n, rel in enumerate(self.paths):
-            (self.root / rel).write_bytes(_text(n, "modified by the agent"))
+            (self.root / rel).write_bytes(module_bytes(n, "modified by the agent"))
 
     def restored_count(self) -> int:
         return sum(

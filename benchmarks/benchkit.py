@@ -23,6 +23,20 @@ GIT_ENV = {
 
 REPO = Path(__file__).resolve().parents[1]
 
+#: vibflow's environment for restores: git's fixed identity, no inherited
+#: VIBFLOW_* settings, and the restore switch on.
+APPLY_ENV = {
+    **{k: v for k, v in GIT_ENV.items() if not k.startswith("VIBFLOW_")},
+    "VIBFLOW_RECOVERY_APPLY": "1",
+}
+
+
+def module_bytes(i: int, tag: str) -> bytes:
+    """A ~1 KB Python module, the ``i``-th of a generated repository; ``tag`` marks
+    which version of it this is (original, rewritten by an agent...)."""
+    body = "".join(f"    value_{j} = {i * 31 + j}  # {tag}\n" for j in range(24))
+    return f"# file {i} ({tag})\nclass Mod{i}:\n{body}".encode()
+
 
 def compile_installed(python: str | Path = sys.executable, root: Path = REPO) -> None:
     """Give vibflow's modules valid bytecode caches, as ``pip install`` does.

@@ -39,12 +39,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchkit import GIT_ENV, VIBFLOW, compile_installed, git
+from benchkit import APPLY_ENV, GIT_ENV, VIBFLOW, compile_installed, git, module_bytes
 
-VF_ENV = {
-    **{k: v for k, v in GIT_ENV.items() if not k.startswith("VIBFLOW_")},
-    "VIBFLOW_RECOVERY_APPLY": "1",
-}
+VF_ENV = APPLY_ENV
 
 
 def measured(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, str]:
@@ -75,11 +72,6 @@ def vibflow(root: Path, *args: str) -> tuple[float, float, dict[str, Any]]:
     return wall, rss, data
 
 
-def _text(i: int, tag: str) -> bytes:
-    body = "".join(f"    value_{j} = {i * 31 + j}  # {tag}\n" for j in range(24))
-    return f"# file {i} ({tag})\nclass Mod{i}:\n{body}".encode()
-
-
 class Repo:
     def __init__(self, root: Path, files: int, untouched: int) -> None:
         self.root = root
@@ -88,7 +80,7 @@ class Repo:
         for n, rel in enumerate(self.paths + others):
             target = root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(_text(n, "original"))
+            target.write_bytes(module_bytes(n, "original"))
         git(root, "init", "-q", "-b", "main")
         git(root, "config", "gc.auto", "0")
         git(root, "add", "-A")
@@ -101,14 +93,14 @@ class Repo:
         _, _, meta = vibflow(root, "checkpoint", "create")
         self.commit: str = meta["commit"]
         self.original = {
-            rel: hashlib.sha256(_text(n, "original")).hexdigest()
+            rel: hashlib.sha256(module_bytes(n, "original")).hexdigest()
             for n, rel in enumerate(self.paths)
         }
         time.sleep(0.05)  # the agent's edits come after the checkpoint
 
     def drift(self) -> None:
         for n, rel in enumerate(self.paths):
-            (self.root / rel).write_bytes(_text(n, "rewritten by the agent"))
+            (self.root / rel).write_bytes(module_bytes(n, "rewritten by the agent"))
 
     def check_restored(self, what: str) -> None:
         bad = sum(

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,15 +34,12 @@ from typing import Any
 
 from vibflow.engine.clock import Clock, stamp, system_clock, utcnow
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.journal_db import connect, immediate, is_damage
 from vibflow.engine.journal_health import (
-    CONTENDED,
-    UNREADABLE,
     not_a_file,
     quick_check,
-    schema_differs,
     sqlite_code,
 )
-from vibflow.engine.journal_schema import AUDIT_SCHEMA, SCHEMA, SCHEMA_VERSION
 from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
 from vibflow.engine.records import (
     Entry,
@@ -97,30 +93,13 @@ class Journal:
             self.backup = self._move_aside()
             self._told(f"was {odd}, not a file")
         try:
-            self._db = self._open(synchronous)
+            self._db = connect(self.path, synchronous)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            if not self._is_damage(exc):
+            if not is_damage(self.path, exc):
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot open the run journal: {exc}"
                 ) from exc
             self._db = self._recover(exc)
-
-    def _is_damage(self, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> bool:
-        """Whether ``exc`` means the file is damaged (then it is set aside), as
-        opposed to a busy, full or failing disk (then the command fails)."""
-        if isinstance(exc, UnicodeDecodeError):
-            # A name in a damaged schema that is not UTF-8 even breaks the
-            # error message SQLite reports it in.
-            return True
-        code = sqlite_code(exc)
-        if code in UNREADABLE:
-            return True
-        if not code:
-            # Stored text that is not UTF-8 (Python cannot decode it): vibflow
-            # only ever writes str, so only outside damage puts such bytes there.
-            return isinstance(exc, sqlite3.OperationalError)
-        # "no such table/column": a query of ours meets a schema it never wrote.
-        return code == "SQLITE_ERROR" and schema_differs(self.path, SCHEMA + AUDIT_SCHEMA)
 
     @property
     def display(self) -> str:
@@ -132,7 +111,7 @@ class Journal:
         not_a_db = sqlite_code(exc) == "SQLITE_NOTADB"
         finding = None if not_a_db else quick_check(self.path)
         self.backup = self._move_aside()
-        db = self._open(self._synchronous)
+        db = connect(self.path, self._synchronous)
         self._told(
             f"was damaged (quick_check: {finding})"
             if finding
@@ -156,48 +135,13 @@ class Journal:
         try:
             return self._db.execute(sql, args).fetchall()
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            if not self._is_damage(exc):
+            if not is_damage(self.path, exc):
                 raise VibflowError(
                     ErrorCode.STORE_ERROR, f"cannot read the run journal: {exc}"
                 ) from exc
             self._db.close()
             self._db = self._recover(exc)
             return self._db.execute(sql, args).fetchall()
-
-    def _open(self, synchronous: str) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0, check_same_thread=False)
-        try:
-            # Read the version before anything that writes (WAL changes the
-            # header): a journal from a newer vibflow must stay byte-identical.
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise VibflowError(
-                    ErrorCode.STORE_ERROR,
-                    f"the run journal was written by a newer vibflow (schema {version}, this one "
-                    f"knows {SCHEMA_VERSION})",
-                    hint="Upgrade vibflow; the journal was left untouched.",
-                )
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
-            if version == 0:
-                with self._tx(db):
-                    if db.execute("PRAGMA user_version").fetchone()[0] == 0:
-                        for stmt in filter(str.strip, SCHEMA.split(";")):
-                            db.execute(stmt)
-                        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            has_anchor = db.execute(
-                "SELECT count(*) FROM sqlite_master WHERE name='audit_gaps'"
-            ).fetchone()[0]
-            if not has_anchor:
-                with self._tx(db):
-                    for stmt in filter(str.strip, AUDIT_SCHEMA.split(";")):
-                        db.execute(stmt)
-            # Touch a table so a corrupt file fails here, not mid-run.
-            db.execute("SELECT count(*) FROM runs").fetchone()
-        except BaseException:
-            db.close()
-            raise
-        return db
 
     def _move_aside(self) -> Path:
         when = self._clock().strftime("%Y%m%dT%H%M%S%fZ")
@@ -215,37 +159,13 @@ class Journal:
     def _now(self) -> str:
         return stamp(self._clock())
 
-    @staticmethod
-    @contextmanager
-    def _tx(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-        for attempt in range(50):
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                break
-            except sqlite3.OperationalError as exc:
-                if sqlite_code(exc) not in CONTENDED:
-                    raise
-                time.sleep(min(0.01 * (attempt + 1), 0.2))
-        else:
-            raise VibflowError(
-                ErrorCode.BUSY,
-                "the run journal is busy (another vibflow process holds it)",
-                hint="Try again in a moment.",
-            )
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         try:
-            with self._tx(self._db) as db:
+            with immediate(self._db) as db:
                 yield db
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            if self._is_damage(exc):
+            if is_damage(self.path, exc):
                 # The write cannot be trusted to the damaged file, nor replayed
                 # on a fresh one (the run it changes is in the backup).
                 self._db.close()

@@ -255,6 +255,23 @@ class Recorder:
             recap_reason=recap_reason,
         )
 
+    def aborted(
+        self, run: RunRecord, defn: FlowDefinition, owner: Owner, *, note: str | None
+    ) -> RunRecord:
+        """Journal that the user aborted the run; ``note`` is what its step's abort
+        hook cleaned up, if anything."""
+        return self.set_status(
+            run,
+            defn,
+            owner,
+            event="aborted",
+            status=RunStatus.ABORTED,
+            outcome=f"aborted by the user; {note}" if note else "aborted by the user",
+            audit_event="run_aborted",
+            result="aborted",
+            recap_reason="run aborted",
+        )
+
     def set_status(
         self,
         run: RunRecord,

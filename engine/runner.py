@@ -299,17 +299,7 @@ class Runner:
             spec = self.registry.get_step(state.step) if state.step else None
             # The step's own cleanup, while no one else can advance the run.
             note = spec.abort(self._step_context(run)) if spec and spec.abort else None
-            self._recorder.set_status(
-                run,
-                defn,
-                owner,
-                event="aborted",
-                status=RunStatus.ABORTED,
-                outcome=f"aborted by the user; {note}" if note else "aborted by the user",
-                audit_event="run_aborted",
-                result="aborted",
-                recap_reason="run aborted",
-            )
+            self._recorder.aborted(run, defn, owner, note=note)
         return self.get(run_id)
 
     def refresh(self, run: RunRecord) -> RunRecord:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import uuid
 from collections.abc import Callable
@@ -44,6 +43,7 @@ from vibflow.steps.checkpoints.models import (
     FileChange,
     Skipped,
 )
+from vibflow.steps.checkpoints.records import CHECKPOINT_ID, REF_FORMAT, parse_record
 from vibflow.steps.checkpoints.report import redact_message
 from vibflow.steps.checkpoints.secret_files import SecretFiles
 from vibflow.steps.workspace import diffs
@@ -332,7 +332,7 @@ class CheckpointStore:
 
     def _last_meta(self, git_dir: Path, last: dict[str, Any]) -> CheckpointMeta | None:
         cid, commit = str(last.get("checkpoint_id", "")), str(last.get("commit", ""))
-        if not _ID.fullmatch(cid):
+        if not CHECKPOINT_ID.fullmatch(cid):
             return None
         try:
             # A loose ref holding the commit we wrote proves the checkpoint is
@@ -421,16 +421,16 @@ class CheckpointStore:
             return meta.model_copy(update={"commit": commit})
 
     def all(self) -> list[CheckpointMeta]:
-        out = self.git.run("for-each-ref", f"--format={_FORMAT}%00%00", REF_PREFIX)
-        metas = [_parse_record(r) for r in out.split(b"\0\0\n") if r.strip()]
+        out = self.git.run("for-each-ref", f"--format={REF_FORMAT}%00%00", REF_PREFIX)
+        metas = [parse_record(r) for r in out.split(b"\0\0\n") if r.strip()]
         return sorted(metas, key=lambda m: m.created_at)
 
     def _find(self, checkpoint_id: str) -> CheckpointMeta | None:
         # for-each-ref takes patterns: only an exact id shape may reach it.
-        if not _ID.fullmatch(checkpoint_id):
+        if not CHECKPOINT_ID.fullmatch(checkpoint_id):
             return None
-        out = self.git.run("for-each-ref", f"--format={_FORMAT}", REF_PREFIX + checkpoint_id)
-        return _parse_record(out.rstrip(b"\n")) if out.strip() else None
+        out = self.git.run("for-each-ref", f"--format={REF_FORMAT}", REF_PREFIX + checkpoint_id)
+        return parse_record(out.rstrip(b"\n")) if out.strip() else None
 
     def get(self, checkpoint_id: str) -> CheckpointMeta:
         meta = self._find(checkpoint_id)
@@ -501,22 +501,3 @@ def _reasons(last: dict[str, Any]) -> list[tuple[str, str]] | None:
         for s in meta.get("skipped", [])
         if isinstance(s, dict)
     )
-
-
-_ID = re.compile(r"ckpt_[0-9a-f]{32}")
-_FORMAT = "%(refname:lstrip=3)%00%(objectname)%00%(committerdate:iso-strict)%00%(contents:body)"
-
-
-def _parse_record(record: bytes) -> CheckpointMeta:
-    cid, commit, when, body = (p.decode("utf-8", "replace").strip() for p in record.split(b"\0", 3))
-    try:
-        data = json.loads(body)[META_MARKER]
-        return CheckpointMeta.model_validate({**data, "commit": commit})
-    except (ValueError, KeyError, TypeError):
-        # A ref someone else wrote, or a damaged message: show it, never trust it.
-        return CheckpointMeta(
-            checkpoint_id=cid if cid.startswith("ckpt_") and len(cid) == 37 else "ckpt_" + "0" * 32,
-            created_at=when,
-            commit=commit,
-            metadata_complete=False,
-        )

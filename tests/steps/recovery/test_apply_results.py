@@ -19,6 +19,7 @@ from vibflow_testing.apply import (
     IN_SCOPE_EDIT,
     NEW_FILE,
     PARTIAL_PATHS,
+    agent_rewrote,
     checkpoint_commit,
     choose,
     commit_all,
@@ -248,13 +249,7 @@ def test_a_full_rollback_restores_every_changed_file_even_past_the_list_limit(
     """A level-4 rollback of 50 changed files restores all 50 (the run context trims long
     lists for display; the restore must not use the trimmed list)."""
     names = [f"src/mod/f{i:02d}.py" for i in range(50)]
-    for rel in names:
-        write(repo, rel, f"orig {rel}\n")
-    commit_all(repo)
-    ok_json(vf(repo, "checkpoint", "create", "--json"))
-    time.sleep(0.05)
-    for rel in names:
-        write(repo, rel, f"agent {rel}\n")
+    agent_rewrote(repo, names)
     run = start(repo)
     assert len(stored_option(repo, run, 4)["affected_paths"]) == 50
     at = choose(repo, run, 4)

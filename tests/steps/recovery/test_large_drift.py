@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
 from vibflow_testing.apply import (
     APPLY,
+    agent_rewrote,
     choose,
-    commit_all,
     confirm,
     ok_json,
     option,
@@ -44,14 +43,8 @@ def _context_bytes(root: Path, run_id: str) -> int:
 
 
 def test_a_drift_of_thousands_of_files_is_restored_by_the_whole_flow(repo: Path) -> None:
-    for i in range(N):
-        write(repo, _name(i), f"original {i}\n")
-    write(repo, "src/app.py", "app\n")
-    commit_all(repo)
-    ok_json(vf(repo, "checkpoint", "create", "--json"))
-    time.sleep(0.05)
-    for i in range(N):
-        write(repo, _name(i), f"agent {i}\n")
+    names = [_name(i) for i in range(N)]
+    agent_rewrote(repo, names)
 
     run = start(repo)
     assert run["plan"]["changed_total"] == N
@@ -66,8 +59,8 @@ def test_a_drift_of_thousands_of_files_is_restored_by_the_whole_flow(repo: Path)
     assert done["status"] == "done", done
     assert done["result"]["files_modified"] == N
     assert done["result"]["review_total"] == 0
-    for i in range(0, N, 97):
-        assert (repo / _name(i)).read_text(encoding="utf-8") == f"original {i}\n"
+    for rel in names[::97]:
+        assert (repo / rel).read_text(encoding="utf-8") == f"orig {rel}\n"
     assert _context_bytes(repo, run["run_id"]) < 65536
 
 
@@ -75,13 +68,7 @@ def test_each_run_restores_from_its_own_plan_when_two_are_in_flight(repo: Path) 
     """A second recover run (which records its own preview) does not change what the
     first one restores: each run's plan is kept under its own id."""
     names = [f"src/mod/f{i:03d}.py" for i in range(120)]
-    for rel in names:
-        write(repo, rel, f"orig {rel}\n")
-    commit_all(repo)
-    ok_json(vf(repo, "checkpoint", "create", "--json"))
-    time.sleep(0.05)
-    for rel in names:
-        write(repo, rel, f"agent {rel}\n")
+    agent_rewrote(repo, names)
     first = start(repo)
     write(repo, "src/mod/f000.py", "edited again\n")
     second = start(repo)
@@ -103,13 +90,7 @@ def test_a_saved_selection_chooses_a_subset_and_a_stale_one_is_refused(repo: Pat
     from vibflow.steps.recovery.plans import RunPlans
 
     names = [f"src/mod/f{i:03d}.py" for i in range(30)]
-    for rel in names:
-        write(repo, rel, f"orig {rel}\n")
-    commit_all(repo)
-    ok_json(vf(repo, "checkpoint", "create", "--json"))
-    time.sleep(0.05)
-    for rel in names:
-        write(repo, rel, f"agent {rel}\n")
+    agent_rewrote(repo, names)
     run = start(repo)
     opt = option(run, 4)["option_id"]
     plans = RunPlans(repo / ".vibflow" / "recovery" / "plans")

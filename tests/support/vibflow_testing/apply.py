@@ -129,6 +129,19 @@ def drifted(repo: Path) -> str:
     return ckpt
 
 
+def agent_rewrote(root: Path, names: list[str]) -> str:
+    """``names`` committed as ``orig <name>``, a checkpoint, then each rewritten by an
+    agent as ``agent <name>``. Returns the checkpoint id."""
+    for rel in names:
+        write(root, rel, f"orig {rel}\n")
+    commit_all(root)
+    ckpt = str(ok_json(vf(root, "checkpoint", "create", "--json"))["checkpoint_id"])
+    time.sleep(0.05)  # the agent's edits come strictly after the checkpoint
+    for rel in names:
+        write(root, rel, f"agent {rel}\n")
+    return ckpt
+
+
 def start(root: Path) -> dict[str, Any]:
     """`vibflow run recover --json` with apply enabled: waits at choose."""
     run = ok_json(vf(root, "run", "recover", "--json", env=APPLY))
