@@ -7,7 +7,6 @@ one apply flag; a file with several mistakes reports all of them (issue 11).
 from __future__ import annotations
 
 import os
-import resource
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from vibflow_testing import FLOWS
-from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.cli import Cli, as_json, vf_bounded
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.sourcefile import MAX_SOURCE_BYTES, read_source
@@ -34,24 +33,9 @@ def bomb(levels: int = 9, width: int = 9) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
 def bounded(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The CLI as a real process under a 200 MB address-space limit; a hang
-    fails the test through the timeout instead of stalling the suite."""
-    return subprocess.run(
-        harness_cmd(*args),
-        cwd=root,
-        env=clean_env(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=_limit_memory,
-    )
+    """The CLI as a real process under a 200 MB address-space limit."""
+    return vf_bounded(root, *args, max_bytes=MEMORY_LIMIT)
 
 
 def refused(proc: subprocess.CompletedProcess[str], where: str) -> None:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 from pathlib import Path
 
 import pytest
-from vibflow_testing.cli import Cli, as_json, clean_env, harness_cmd
+from vibflow_testing.cli import Cli, as_json, vf_bounded
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory.models import MemoryState
@@ -107,23 +106,8 @@ def test_a_link_to_a_real_memory_file_is_not_followed(repo: Path, tmp_path: Path
 
 
 def _vibflow(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The CLI with a 2 GB address-space cap: a reader that follows /dev/zero fails fast
-    instead of taking the machine's memory (the timeout catches a hang)."""
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-    return subprocess.run(
-        harness_cmd(*args),
-        cwd=repo,
-        env=clean_env(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=cap,
-    )
+    """The CLI with a 2 GB address-space cap (the timeout catches a hang)."""
+    return vf_bounded(repo, *args, max_bytes=2 << 30)
 
 
 @pytest.mark.cli

@@ -71,6 +71,28 @@ def vf(
     )
 
 
+def vf_bounded(root: Path, *args: str, max_bytes: int) -> subprocess.CompletedProcess[str]:
+    """The CLI as a real process under a ``max_bytes`` address-space limit: a reader
+    that follows /dev/zero fails fast instead of taking the machine's memory, and a
+    hang fails the test through the timeout instead of stalling the suite."""
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
+
+    return subprocess.run(
+        harness_cmd(*args),
+        cwd=root,
+        env=clean_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=cap,
+    )
+
+
 def vf_many(root: Path, *commands: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:
     """Start every harness command as its own process before waiting for any of them."""
     procs = [
