@@ -59,21 +59,30 @@ class PolicySet:
         user_file: Path | None,
         *,
         sections: Callable[[], Mapping[str, type[BaseModel]]] | None = None,
+        atomic: frozenset[str] = frozenset(),
+        user_display: str = USER_POLICY_DISPLAY,
+        user_text: str | None = None,
     ) -> None:
+        self._atomic = atomic
         self._docs = _shipped(defaults)
         self._user: YamlDocument | None = None
         # Anything at the path but a missing file is read (and refused if it is
         # a folder, a FIFO or a device): a policy that silently stops applying
         # because it became something else would be worse than an error.
-        if user_file is not None and (user_file.exists() or user_file.is_symlink()):
-            text = read_source(user_file, USER_POLICY_DISPLAY, code=ErrorCode.POLICY_INVALID)
+        if (
+            user_text is None
+            and user_file is not None
+            and (user_file.exists() or user_file.is_symlink())
+        ):
+            user_text = read_source(user_file, user_display, code=ErrorCode.POLICY_INVALID)
+        if user_text is not None:
             self._user = _mapping(
-                parse_yaml(text, USER_POLICY_DISPLAY, code=ErrorCode.POLICY_INVALID)
+                parse_yaml(user_text, user_display, code=ErrorCode.POLICY_INVALID)
             )
         problems = _unknown_sections(self._docs, self._user)
         merged: dict[str, Any] = {}
         for doc in [*self._docs, *([self._user] if self._user else [])]:
-            merged = _merge(merged, doc.data or {})
+            merged = _merge(merged, doc.data or {}, atomic)
         self._merged = merged
         self._sections: dict[tuple[str, type[BaseModel]], BaseModel] = {}
         # The shipped defaults alone are valid (a test pins it): the models are
@@ -102,6 +111,31 @@ class PolicySet:
 
     def raw(self) -> Mapping[str, Any]:
         return self._merged
+
+    def defaults_raw(self) -> dict[str, Any]:
+        """The shipped defaults alone, merged."""
+        merged: dict[str, Any] = {}
+        for doc in self._docs:
+            merged = _merge(merged, doc.data or {}, self._atomic)
+        return merged
+
+    def user_raw(self) -> Mapping[str, Any]:
+        """What the project's own file sets (empty without one)."""
+        return (self._user.data or {}) if self._user is not None else {}
+
+    def origin(self, path: tuple[str | int, ...]) -> SourceLocation | None:
+        """Where the effective value at ``path`` was set: the project's file when it
+        sets it (or an atomic key above it), else the shipped default that does."""
+        for doc in [self._user, *reversed(self._docs)]:
+            if doc is None:
+                continue
+            for cut in range(len(path), 0, -1):
+                if path[:cut] in doc.positions and (
+                    cut == len(path) or str(path[cut - 1]) in self._atomic
+                ):
+                    line, col = doc.positions[path[:cut]]
+                    return SourceLocation(doc.display, line, col)
+        return None
 
     def section(self, name: str, model: type[M]) -> M:
         # Frozen models, validated once per process: hot paths (the path
@@ -215,11 +249,14 @@ def _mapping(doc: YamlDocument) -> YamlDocument:
     return doc
 
 
-def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+def _merge(
+    base: Mapping[str, Any], over: Mapping[str, Any], atomic: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """``over`` on ``base``, mapping by mapping; a key in ``atomic`` is replaced whole."""
     out = dict(base)
     for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = _merge(out[key], value)
+        if key not in atomic and isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merge(out[key], value, atomic)
         else:
             out[key] = value
     return out

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.plans import RunPlans
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
+    from vibflow.steps.triggers.policy import TriggersPolicy
+    from vibflow.steps.triggers.service import TriggerService
 
 RegistryHook = Callable[[Registry], None]
 
@@ -77,12 +79,15 @@ def policy_sections() -> dict[str, type[BaseModel]]:
     from vibflow.steps.paths.policy import SECTION as PATHS_SECTION
     from vibflow.steps.paths.policy import PathsPolicy
     from vibflow.steps.recovery.policy import RecoveryPolicy
+    from vibflow.steps.triggers.policy import SECTION as TRIGGERS_SECTION
+    from vibflow.steps.triggers.policy import TriggersPolicy
 
     return {
         "engine": EnginePolicy,
         "memory": MemoryPolicy,
         PATHS_SECTION: PathsPolicy,
         "recovery": RecoveryPolicy,
+        TRIGGERS_SECTION: TriggersPolicy,
     }
 
 
@@ -148,6 +153,8 @@ class Project:
             files("vibflow.policies"),
             self.root / ".vibflow" / "policy.yaml",
             sections=policy_sections,
+            # A trigger's condition tree is replaced whole, never merged key by key.
+            atomic=frozenset({"when"}),
         )
 
     @cached_property
@@ -298,6 +305,61 @@ class Project:
             event,
             result=result,
             redaction=RedactionCounts(**counts) if any(counts.values()) else None,
+        )
+
+    @cached_property
+    def triggers_policy(self) -> TriggersPolicy:
+        from vibflow.steps.triggers.policy import SECTION, TriggersPolicy
+
+        return self.policy.section(SECTION, TriggersPolicy)
+
+    @cached_property
+    def triggers(self) -> TriggerService:
+        """Nudges: check, show (``triggers.nudges(source)``) and answer triggers.
+
+        Agent turns and handoffs are not connected yet: the metrics that need
+        them report "not available" (``MetricInputs.turns`` / ``handoffs``, and
+        ``agent_session`` for a session that ends with the agent's).
+        """
+        from vibflow.engine.clock import system_clock
+        from vibflow.steps.triggers.baseline import Baseline
+        from vibflow.steps.triggers.metrics import MetricInputs
+        from vibflow.steps.triggers.repo import GitDiffFacts
+        from vibflow.steps.triggers.service import TriggerService
+        from vibflow.steps.triggers.session import SessionFile
+
+        repo = GitDiffFacts(self.root)
+
+        def inputs(now: Any, session_started: Any) -> MetricInputs:
+            from vibflow.steps.memory.freshness import assess
+
+            found = MetricInputs(
+                now=now,
+                session_started=session_started,
+                memory=lambda: self.memory.store.load().state,
+                freshness=lambda: assess(found.state(), repo, self.memory.policy, now=now),
+                repo=repo,
+            )
+            return found
+
+        recovery = self.state_dir / "recovery"
+        return TriggerService(
+            self.triggers_policy,
+            inputs=inputs,
+            sessions=SessionFile(recovery),
+            baseline=Baseline(recovery, self.state_dir / "audit.jsonl"),
+            audit=self._audit_triggers,
+            clock=system_clock,
+        )
+
+    def _audit_triggers(self, rows: Any) -> None:
+        from vibflow.engine.audit import TriggerRef
+
+        self.audit.append_many(
+            [
+                ("trigger", {"trigger": TriggerRef(id=t, action=a, source=s), "result": "ok"})
+                for t, a, s in rows
+            ]
         )
 
     @cached_property

@@ -1,0 +1,120 @@
+"""The ignored-prompt rate per trigger, derived from the audit rail (spec §6, §11).
+
+Trigger rows in ``.vibflow/audit.jsonl`` (``trigger {id, action, source}``)
+are counted per day, trigger and action into
+``.vibflow/recovery/trigger_baseline.json`` — counts and trigger ids only,
+never text or paths. The file remembers how far into the audit it has read,
+so each refresh reads only the rows appended since (a shorter audit — rotated
+or replaced — is read again from the start).
+
+A trigger whose prompts were ignored more often than ``max_share`` of the
+times they were shown over the window gets a tuning recommendation; nothing
+here ever disables a trigger.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from vibflow.engine.atomicfile import atomic_write
+from vibflow.engine.clock import stamp
+
+BASELINE_FILE = "trigger_baseline.json"
+_MARK = b'"trigger":'
+
+
+@dataclass(frozen=True)
+class Rate:
+    trigger: str
+    shown: int
+    ignored: int
+
+    @property
+    def share(self) -> float:
+        return self.ignored / self.shown if self.shown else 0.0
+
+
+def count_rows(lines: bytes, days: dict[str, dict[str, dict[str, int]]]) -> None:
+    """Add the trigger rows among audit ``lines`` to ``days`` (day → id → action → n)."""
+    for line in lines.splitlines():
+        if _MARK not in line:
+            continue
+        try:
+            row = json.loads(line)
+            ref = row["trigger"]
+            day = str(row["timestamp"])[:10]
+            trigger, action = str(ref["id"]), str(ref["action"])
+        except (ValueError, KeyError, TypeError):
+            continue
+        per = days.setdefault(day, {}).setdefault(trigger, {})
+        per[action] = per.get(action, 0) + 1
+
+
+def rates(
+    days: dict[str, dict[str, dict[str, int]]], now: datetime, window_days: int
+) -> list[Rate]:
+    """Shown and ignored counts per trigger over the last ``window_days`` days."""
+    first = (now - timedelta(days=window_days - 1)).date().isoformat()
+    shown: dict[str, int] = {}
+    ignored: dict[str, int] = {}
+    for day, per in days.items():
+        if day < first:
+            continue
+        for trigger, actions in per.items():
+            shown[trigger] = shown.get(trigger, 0) + actions.get("shown", 0)
+            ignored[trigger] = ignored.get(trigger, 0) + actions.get("ignored", 0)
+    return [Rate(t, shown[t], ignored.get(t, 0)) for t in sorted(shown)]
+
+
+class Baseline:
+    """``trigger_baseline.json``: refreshed from the audit on demand."""
+
+    def __init__(self, folder: Path, audit: Path) -> None:
+        self.path = folder / BASELINE_FILE
+        self.audit = audit
+
+    def _load(self) -> tuple[int, dict[str, Any]]:
+        try:
+            raw = json.loads(self.path.read_text("utf-8"))
+            return int(raw["audit_offset"]), dict(raw["days"])
+        except (OSError, ValueError, TypeError, KeyError):
+            return 0, {}
+
+    def refresh(self, now: datetime, window_days: int) -> list[Rate]:
+        offset, days = self._load()
+        try:
+            size = self.audit.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size < offset:
+            offset, days = 0, {}
+        if size > offset:
+            with self.audit.open("rb") as fh:
+                fh.seek(offset)
+                chunk = fh.read(size - offset)
+            # Only whole rows: a row being appended right now is read next time.
+            end = chunk.rfind(b"\n") + 1
+            count_rows(chunk[:end], days)
+            offset += end
+        # Days past any window a policy allows are dropped: the file stays small.
+        oldest = (now - timedelta(days=90)).date().isoformat()
+        days = {d: v for d, v in sorted(days.items()) if d >= oldest}
+        found = rates(days, now, window_days)
+        data = {
+            "schema_version": 1,
+            "updated_at": stamp(now),
+            "baseline_window_days": window_days,
+            "audit_offset": offset,
+            "ignored_prompt_rate_7d": {r.trigger: round(r.share, 4) for r in found}
+            if window_days == 7
+            else {},
+            "window": {r.trigger: {"shown": r.shown, "ignored": r.ignored} for r in found},
+            "days": days,
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n", durable=False)
+        return found
