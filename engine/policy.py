@@ -112,6 +112,11 @@ class PolicySet:
     def raw(self) -> Mapping[str, Any]:
         return self._merged
 
+    @property
+    def atomic_keys(self) -> frozenset[str]:
+        """Keys whose value an override replaces whole (never merged)."""
+        return self._atomic
+
     def defaults_raw(self) -> dict[str, Any]:
         """The shipped defaults alone, merged."""
         merged: dict[str, Any] = {}

@@ -24,7 +24,7 @@ from vibflow.engine import builtin_guards
 from vibflow.engine.audit import AuditLog, project_root_hash
 from vibflow.engine.faults import CrashPlan
 from vibflow.engine.journal import Journal
-from vibflow.engine.policy import EnginePolicy, PolicySet
+from vibflow.engine.policy import USER_POLICY_DISPLAY, EnginePolicy, PolicySet
 from vibflow.engine.registry import Registry
 
 if TYPE_CHECKING:
@@ -51,6 +51,9 @@ RegistryHook = Callable[[Registry], None]
 #: The one feature flag that switches file changes on (spec §12): the verifier
 #: refuses a files-changing state guarded by any other.
 RECOVERY_APPLY_FLAG = "RECOVERY_APPLY"
+#: Policy keys an override replaces whole: a trigger's condition tree is never
+#: merged key by key with the shipped one.
+POLICY_ATOMIC = frozenset({"when"})
 
 
 def build_registry(
@@ -153,8 +156,19 @@ class Project:
             files("vibflow.policies"),
             self.root / ".vibflow" / "policy.yaml",
             sections=policy_sections,
-            # A trigger's condition tree is replaced whole, never merged key by key.
-            atomic=frozenset({"when"}),
+            atomic=POLICY_ATOMIC,
+        )
+
+    def policy_from(self, text: str, display: str = USER_POLICY_DISPLAY) -> PolicySet:
+        """The policy this project would have with ``text`` as its own file
+        (every section checked: raises with every problem at once)."""
+        return PolicySet(
+            files("vibflow.policies"),
+            None,
+            sections=policy_sections,
+            atomic=POLICY_ATOMIC,
+            user_display=display,
+            user_text=text,
         )
 
     @cached_property

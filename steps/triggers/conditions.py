@@ -172,22 +172,33 @@ def _show(value: Reading) -> str:
 
 def evaluate(
     node: Condition,
-    readings: Mapping[str, Reading],
+    read: Callable[[str], Reading],
     thresholds: Mapping[str, Value],
     out: list[LeafResult],
+    *,
+    complete: bool = True,
 ) -> bool | None:
-    """The node's truth (None: unknown), appending each leaf's result to ``out``."""
+    """The node's truth (None: unknown), appending each leaf's result to ``out``.
+
+    ``complete`` reads every leaf (to explain each); otherwise ``all`` stops at
+    its first false part and ``any`` at its first true one, so a cheap metric
+    listed first spares reading a costly one."""
     if node.metric is not None and node.op is not None:
         name = node.threshold
         want: Value = thresholds[name] if name is not None else node.value
-        reading = readings[node.metric]
+        reading = read(node.metric)
         holds = None if isinstance(reading, Unavailable) else OPS[node.op](reading, want)
         out.append(LeafResult(node.metric, node.op, want, name, reading, holds))
         return holds
     if node.not_ is not None:
-        inner = evaluate(node.not_, readings, thresholds, out)
+        inner = evaluate(node.not_, read, thresholds, out, complete=complete)
         return None if inner is None else not inner
-    parts = [evaluate(child, readings, thresholds, out) for child in (node.all_ or node.any_ or [])]
+    decisive = node.all_ is None  # any: True decides; all: False decides
+    parts: list[bool | None] = []
+    for child in node.all_ or node.any_ or []:
+        parts.append(evaluate(child, read, thresholds, out, complete=complete))
+        if not complete and parts[-1] is decisive:
+            break
     if node.all_ is not None:
         return False if False in parts else (None if None in parts else True)
     return True if True in parts else (None if None in parts else False)

@@ -128,23 +128,31 @@ class TriggerService:
         )
 
     def evaluate(
-        self, session: Session, now: datetime, ids: Iterable[str] | None = None
+        self,
+        session: Session,
+        now: datetime,
+        ids: Iterable[str] | None = None,
+        *,
+        complete: bool = True,
     ) -> list[TriggerResult]:
-        """Every (or each named) trigger's verdict; each metric is read at most once."""
+        """Every (or each named) trigger's verdict; each metric is read at most once
+        (and, unless ``complete``, only as far as a verdict needs)."""
         wanted = sorted(self.policy.rules) if ids is None else list(ids)
         inputs = self._inputs(now, session.started)
         readings: dict[str, Reading] = {}
+
+        def read(metric: str) -> Reading:
+            if metric not in readings:
+                readings[metric] = METRICS[metric].read(inputs)
+            return readings[metric]
+
         out: list[TriggerResult] = []
         for trigger in wanted:
             rule = self.policy.rules[trigger]
-            for leaf in rule.when.leaves():
-                if leaf.metric is not None and leaf.metric not in readings:
-                    readings[leaf.metric] = METRICS[leaf.metric].read(inputs)
             leaves: list[LeafResult] = []
-            fires = evaluate(rule.when, readings, rule.thresholds, leaves)
-            out.append(
-                TriggerResult(trigger, rule, fires, tuple(leaves), session.status(trigger, now))
-            )
+            fires = evaluate(rule.when, read, rule.thresholds, leaves, complete=complete)
+            status = session.status(trigger, now)
+            out.append(TriggerResult(trigger, rule, fires, tuple(leaves), status))
         return out
 
     def check(self, ids: Iterable[str] | None = None) -> list[TriggerResult]:
@@ -174,8 +182,13 @@ class TriggerService:
         session, unanswered = self._session(now)
         rows: list[tuple[str, Action, str]] = [(t, "ignored", source) for t in unanswered]
         found: list[Nudge] = []
-        enabled = [t for t, r in sorted(self.policy.rules.items()) if r.enabled]
-        for result in self.evaluate(session, now, enabled):
+        # Only triggers that could be shown are evaluated, each only as far as needed.
+        candidates = [
+            t
+            for t, r in sorted(self.policy.rules.items())
+            if r.enabled and session.status(t, now) not in QUIET
+        ]
+        for result in self.evaluate(session, now, candidates, complete=False):
             if not result.shown_now:
                 continue
             if result.status == "armed":

@@ -30,10 +30,12 @@ from vibflow.cli import (
     context,
     flows_cmd,
     memory_cmd,
+    policy_cmd,
     recover_cmd,
     restore_cmd,
     run_cmd,
     runs_cmd,
+    triggers_cmd,
 )
 from vibflow.cli.context import CliState, RegistryHook
 from vibflow.cli.helpstyle import plain_help
@@ -80,6 +82,8 @@ app.add_typer(memory_cmd.hooks_app, name="hooks")
 checkpoint_cmd.app.command("restore")(restore_cmd.checkpoint_restore)
 app.add_typer(checkpoint_cmd.app, name="checkpoint")
 app.add_typer(recover_cmd.app, name="recover")
+app.add_typer(triggers_cmd.app, name="triggers")
+app.add_typer(policy_cmd.app, name="policy")
 
 
 def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> int:

@@ -84,7 +84,8 @@ def _done(
 @memory_app.command("show")
 def memory_show(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """The project's memory, with what is stale and why."""
-    view = project_for(ctx).memory.read()
+    project = project_for(ctx)
+    view = project.memory.read()
     if view.warning:
         typer.echo(f"warning: {view.warning}", err=True)
     if as_json:
@@ -95,8 +96,10 @@ def memory_show(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
         emit_json(data)
         return
     from vibflow.cli import memory_render
+    from vibflow.cli.nudges import print_nudges
 
     typer.echo(memory_render.render(view), nl=False)
+    print_nudges(project, "memory_show")
 
 
 @memory_app.command("intent")

@@ -54,6 +54,9 @@ def recover(
         )
     render = recover_render.preview if preview else recover_render.explain
     typer.echo(render(advice.payload, show_all), nl=False)
+    from vibflow.cli.nudges import print_nudges
+
+    print_nudges(project, "recover")
 
 
 @app.command("feedback")

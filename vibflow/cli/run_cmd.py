@@ -282,6 +282,10 @@ def recap(
             project.checkpoints.all()[-3:],
             as_json,
         )
+        if not as_json:
+            from vibflow.cli.nudges import print_nudges
+
+            print_nudges(project, "recap")
         return
     run_rec = runner.refresh(runner.get(run_id))
     body = project.journal.get_recap(run_rec.recap_id) if run_rec.recap_id else None
