@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+)
 
 from vibflow.steps.triggers.conditions import Condition, check_value
 
@@ -27,7 +34,6 @@ class TriggerRule(BaseModel):
     command: str = Field(
         min_length=1,
         max_length=200,
-        pattern=r"^vibflow [^\n]*$",
         description="the vibflow command that acts on it (shown, never run)",
     )
     thresholds: dict[
@@ -35,27 +41,39 @@ class TriggerRule(BaseModel):
     ] = Field(default_factory=dict)
     when: Condition
 
-    @model_validator(mode="after")
-    def _thresholds_exist(self) -> TriggerRule:
+    @field_validator("command")
+    @classmethod
+    def _a_vibflow_command(cls, command: str) -> str:
+        # Shown as the way to act on a nudge: only ever one of vibflow's own commands.
+        if not command.startswith("vibflow ") or "\n" in command:
+            raise ValueError("the command must be one vibflow command on one line ('vibflow ...')")
+        return command
+
+    @field_validator("when")
+    @classmethod
+    def _thresholds_exist(cls, when: Condition, info: ValidationInfo) -> Condition:
+        thresholds = info.data.get("thresholds")
+        if thresholds is None:  # the thresholds themselves are wrong: reported there
+            return when
         problems: list[str] = []
-        for leaf in self.when.leaves():
+        for leaf in when.leaves():
             name = leaf.threshold
             if name is None or leaf.metric is None or leaf.op is None:
                 continue
-            if name not in self.thresholds:
-                known = ", ".join(sorted(self.thresholds)) or "none"
+            if name not in thresholds:
+                known = ", ".join(sorted(thresholds)) or "none"
                 problems.append(
                     f"the leaf on '{leaf.metric}' names threshold '{name}', "
                     f"not in thresholds ({known})"
                 )
                 continue
             try:
-                check_value(leaf.metric, leaf.op, self.thresholds[name])
+                check_value(leaf.metric, leaf.op, thresholds[name])
             except ValueError as exc:
                 problems.append(f"threshold '{name}': {exc}")
         if problems:
             raise ValueError("; ".join(problems))
-        return self
+        return when
 
 
 class IgnoredRatePolicy(BaseModel):

@@ -90,7 +90,11 @@ def roll(
         unanswered = (
             sorted(t for t, e in session.entries.items() if e.status == "shown") if session else []
         )
-        return Session(started=now, last_seen=now, agent_session=agent_session), unanswered
+        # What happened within the idle window belongs to this session (an agent's
+        # patches before anyone asked for a nudge); a new agent session starts now.
+        agent_changed = session is not None and agent_session not in {None, session.agent_session}
+        started = now if agent_changed else now - timedelta(minutes=idle_minutes)
+        return Session(started=started, last_seen=now, agent_session=agent_session), unanswered
     session.last_seen = max(session.last_seen, now)
     return session, []
 
