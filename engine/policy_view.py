@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.policy import USER_POLICY_DISPLAY, PolicySet
@@ -86,9 +88,16 @@ def effective(policy: PolicySet, section: str | None = None) -> list[Setting]:
     ]
 
 
-def overrides(policy: PolicySet) -> list[Override]:
-    """What the project's file sets, each against the shipped default."""
+def overrides(
+    policy: PolicySet, models: Mapping[str, type[BaseModel]] | None = None
+) -> list[Override]:
+    """What the project's file sets, each against the shipped default (with the
+    section ``models``, also a default no shipped file spells out)."""
     defaults = policy.defaults_raw()
+    for name, model in (models or {}).items():
+        if name in defaults:
+            full = model.model_validate(defaults[name] or {})
+            defaults[name] = full.model_dump(mode="json", by_alias=True, exclude_none=True)
     out: list[Override] = []
     for path, value in _leaves(policy.user_raw(), (), policy.atomic_keys):
         if not path:

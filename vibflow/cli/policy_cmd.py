@@ -80,8 +80,9 @@ def policy_show(
 def policy_diff(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """What the project's policy file changes against the shipped defaults."""
     from vibflow.engine.policy_view import overrides
+    from vibflow.wiring import policy_sections
 
-    found = overrides(project_for(ctx).policy)
+    found = overrides(project_for(ctx).policy, policy_sections())
     if as_json:
         emit_json({"overrides": [o.to_json() for o in found]})
         return
