@@ -70,7 +70,8 @@ def triggers_check(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
         return
     firing = sum(1 for r in results if r.fires and r.rule.enabled)
     typer.echo(f"Triggers: {firing} of {len(results)} fire now (nothing was recorded).")
-    for result in results:
+    order = {"FIRES": 0, "snoozed": 1, "dismissed": 1, "accepted": 1, "quiet": 2, "n/a": 3}
+    for result in sorted(results, key=lambda r: order.get(_verdict(r), 4)):
         typer.echo("\n".join(_render(result, detail=False)))
     for line in _tuning(recs, limits.max_share, limits.window_days):
         typer.echo(line)
