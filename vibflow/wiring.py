@@ -345,13 +345,18 @@ class Project:
         repo = GitDiffFacts(self.root)
 
         def inputs(now: Any, session_started: Any) -> MetricInputs:
+            # The store and policy alone: reading memory needs none of the write gate.
             from vibflow.steps.memory.freshness import assess
+            from vibflow.steps.memory.policy import MemoryPolicy
+            from vibflow.steps.memory.store import MemoryStore
 
+            store = MemoryStore(self.state_dir / "memory.json")
+            policy = self.policy.section("memory", MemoryPolicy)
             found = MetricInputs(
                 now=now,
                 session_started=session_started,
-                memory=lambda: self.memory.store.load().state,
-                freshness=lambda: assess(found.state(), repo, self.memory.policy, now=now),
+                memory=lambda: store.load().state,
+                freshness=lambda: assess(found.state(), repo, policy, now=now),
                 repo=repo,
             )
             return found

@@ -77,6 +77,7 @@ def test_recap_and_memory_show_end_with_the_nudge_until_it_is_dismissed(repo: Pa
         recap.stdout
     )
     assert "Nudge: Your intent is stale" in vf(repo, "memory", "show").stdout
+    assert "Nudge: Your intent is stale" in vf(repo, "recover", "--explain").stdout
     assert vf(repo, "recap", "--json").stdout.count("Nudge") == 0  # JSON keeps its shape
     dismissed = vf(repo, "triggers", "dismiss", "stale_intent")
     assert dismissed.returncode == 0, dismissed.stderr
