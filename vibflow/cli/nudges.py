@@ -10,6 +10,8 @@ A message or command a project wrote itself passes the redaction contract.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import typer
@@ -20,23 +22,36 @@ if TYPE_CHECKING:
     from vibflow.wiring import Project
 
 
+def redactor(project: Project) -> Callable[[str, str, str], str]:
+    """``(trigger, field, text) -> text`` that passes the redaction contract when the
+    project wrote that field itself (shipped messages and commands are known-clean,
+    and skipping them keeps the detectors out of most commands)."""
+    shipped = project.policy.defaults_raw().get("triggers", {}).get("rules", {})
+
+    def clean(trigger: str, field: str, text: str) -> str:
+        if shipped.get(trigger, {}).get(field) == text:
+            return text
+        red, _ = project.redact_text(text)
+        return red
+
+    return clean
+
+
 def nudge_lines(project: Project, source: str) -> list[str]:
     """The nudges to show now from ``source`` (recording each first showing)."""
     try:
         found = project.triggers.nudges(source)
     except (VibflowError, OSError):
         return []
-    if not found:
-        return []
-    shipped = project.policy.defaults_raw().get("triggers", {}).get("rules", {})
-    lines: list[str] = []
-    for nudge in found:
-        line = nudge.line()
-        default = shipped.get(nudge.id, {})
-        if (default.get("message"), default.get("command")) != (nudge.message, nudge.command):
-            line, _ = project.redact_text(line)
-        lines.append(line)
-    return lines
+    clean = redactor(project) if found else None
+    return [
+        replace(
+            n, message=clean(n.id, "message", n.message), command=clean(n.id, "command", n.command)
+        ).line()
+        if clean
+        else n.line()
+        for n in found
+    ]
 
 
 def print_nudges(project: Project, source: str) -> None:

@@ -54,8 +54,25 @@ def _tuning(recs: list[Recommendation], max_share: float, days: int) -> list[str
 @app.command("check")
 def triggers_check(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """Evaluate every trigger now and say why each fires or not (records nothing)."""
-    service = project_for(ctx).triggers
-    results = service.check()
+    from dataclasses import replace
+
+    from vibflow.cli.nudges import redactor
+
+    project = project_for(ctx)
+    service = project.triggers
+    clean = redactor(project)
+    results = [
+        replace(
+            r,
+            rule=r.rule.model_copy(
+                update={
+                    "message": clean(r.id, "message", r.rule.message),
+                    "command": clean(r.id, "command", r.rule.command),
+                }
+            ),
+        )
+        for r in service.check()
+    ]
     recs = service.recommendations()
     limits = service.policy.ignored_rate
     if as_json:
