@@ -14,7 +14,10 @@ here ever disables a trigger.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,8 +25,11 @@ from typing import Any
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.clock import stamp
+from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
 
 BASELINE_FILE = "trigger_baseline.json"
+MAX_BASELINE_BYTES = 4 * 1024 * 1024
+_OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 _MARK = b'"trigger":'
 
 
@@ -78,24 +84,44 @@ class Baseline:
         self.audit = audit
 
     def _load(self) -> tuple[int, dict[str, Any]]:
+        # Derived data read as hostile input: anything odd here is derived again.
         try:
-            raw = json.loads(self.path.read_text("utf-8"))
+            raw = parse_object(read_bytes(self.path, max_bytes=MAX_BASELINE_BYTES))
             return int(raw["audit_offset"]), dict(raw["days"])
-        except (OSError, ValueError, TypeError, KeyError):
+        except (Unreadable, OSError, ValueError, TypeError, KeyError):
             return 0, {}
+
+    def _audit_tail(self, offset: int) -> tuple[int, bytes]:
+        """The audit's size and its bytes after ``offset`` (a regular file only:
+        never a FIFO or device that would block or never end)."""
+        try:
+            fd = os.open(self.audit, _OPEN)
+        except OSError:
+            return 0, b""
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size <= offset:
+                return (st.st_size if stat.S_ISREG(st.st_mode) else 0), b""
+            os.lseek(fd, offset, os.SEEK_SET)
+            chunks: list[bytes] = []
+            left = st.st_size - offset
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+            return st.st_size, b"".join(chunks)
+        finally:
+            os.close(fd)
 
     def refresh(self, now: datetime, window_days: int) -> list[Rate]:
         offset, days = self._load()
-        try:
-            size = self.audit.stat().st_size
-        except FileNotFoundError:
-            size = 0
+        size, chunk = self._audit_tail(offset)
         if size < offset:
             offset, days = 0, {}
-        if size > offset:
-            with self.audit.open("rb") as fh:
-                fh.seek(offset)
-                chunk = fh.read(size - offset)
+            size, chunk = self._audit_tail(0)
+        if chunk:
             # Only whole rows: a row being appended right now is read next time.
             end = chunk.rfind(b"\n") + 1
             count_rows(chunk[:end], days)
@@ -115,6 +141,10 @@ class Baseline:
             "window": {r.trigger: {"shown": r.shown, "ignored": r.ignored} for r in found},
             "days": days,
         }
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n", durable=False)
+        # A snapshot that cannot be written is derived again next time.
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(
+                self.path, json.dumps(data, indent=1, sort_keys=True) + "\n", durable=False
+            )
         return found

@@ -22,7 +22,9 @@ from typing import Any, Literal
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.clock import stamp
+from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory.freshness import parse_time
+from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
 
 Status = Literal["armed", "shown", "accepted", "dismissed", "snoozed", "ignored"]
 Action = Literal["shown", "accepted", "dismissed", "snoozed", "ignored"]
@@ -43,6 +45,8 @@ EVENT_OF: dict[Action, str] = {
     "ignored": "ignore",
 }
 STATE_FILE = "trigger_state.json"
+#: A session holds one entry per trigger: far below this.
+MAX_STATE_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -106,14 +110,13 @@ class SessionFile:
         self.path = folder / STATE_FILE
 
     def load(self) -> Session | None:
+        # Read as hostile input: a folder, FIFO, link or huge file here is a fresh session.
         try:
-            raw = json.loads(self.path.read_text("utf-8"))
-            return _session(raw)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return _session(parse_object(read_bytes(self.path, max_bytes=MAX_STATE_BYTES)))
+        except (Unreadable, OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
 
     def save(self, session: Session) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         data: dict[str, Any] = {
             "schema_version": 1,
             "started": stamp(session.started),
@@ -128,7 +131,15 @@ class SessionFile:
                 for t, e in sorted(session.entries.items())
             },
         }
-        atomic_write(self.path, json.dumps(data, indent=1) + "\n", durable=False)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.path, json.dumps(data, indent=1) + "\n", durable=False)
+        except OSError as exc:
+            raise VibflowError(
+                ErrorCode.STORE_ERROR,
+                f".vibflow/recovery/{STATE_FILE} could not be written ({exc.strerror or exc})",
+                hint="Move away whatever is in its place; vibflow starts it afresh.",
+            ) from exc
 
 
 def _time(value: Any) -> datetime:

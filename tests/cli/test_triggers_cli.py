@@ -139,3 +139,30 @@ def test_a_projects_own_trigger_text_passes_the_redaction_contract(repo: Path) -
     assert "Nudge: Ask the lead" in recap.stdout
     for out in (check.stdout, recap.stdout):
         assert token not in out
+
+
+def test_hostile_trigger_files_are_never_waited_on(repo: Path) -> None:
+    """A FIFO as the session file, a folder as the baseline and a link to /dev/zero as the
+    audit: recap, check and dismiss still answer (the derived files start afresh)."""
+    import os
+
+    set_intent(repo, hours_ago=30)
+    recovery = repo / ".vibflow" / "recovery"
+    recovery.mkdir(exist_ok=True)
+    os.mkfifo(recovery / "trigger_state.json")
+    (recovery / "trigger_baseline.json").mkdir()
+    audit = repo / ".vibflow" / "audit.jsonl"
+    audit.unlink(missing_ok=True)
+    audit.symlink_to("/dev/zero")
+    check = vf(repo, "triggers", "check", "--json")
+    assert check.returncode == 0, check.stderr
+    assert "stale_intent" in as_json(check)["firing"]
+    assert vf(repo, "recap").returncode == 0
+    dismissed = vf(repo, "triggers", "dismiss", "stale_intent")
+    assert dismissed.returncode == 0, dismissed.stderr  # the FIFO is replaced by the state
+    (recovery / "trigger_state.json").unlink()
+    (recovery / "trigger_state.json").mkdir()
+    refused = vf(repo, "triggers", "dismiss", "stale_intent")
+    assert refused.returncode == 1
+    assert "trigger_state.json could not be written" in refused.stderr
+    assert "Traceback" not in refused.stderr
