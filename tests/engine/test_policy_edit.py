@@ -30,7 +30,7 @@ def test_set_value_changes_one_line_and_keeps_the_rest() -> None:
     out = set_value(TEXT, "p.yaml", ["a", "c", "x"], 10)
     assert out == TEXT.replace("{x: 1, y: 2}", "{x: 10, y: 2}")
     out = set_value(TEXT, "p.yaml", ["a", "new", "deep"], True)
-    assert out.startswith(TEXT.split("e: 3")[0].rstrip("\n"))
+    assert out.startswith(TEXT.split("e: 3", maxsplit=1)[0].rstrip("\n"))
     assert "    new:\n        deep: true\n" in out
 
 
