@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
     from vibflow.steps.triggers.policy import TriggersPolicy
+    from vibflow.steps.triggers.repo import GitDiffFacts
     from vibflow.steps.triggers.service import TriggerService
 
 RegistryHook = Callable[[Registry], None]
@@ -338,11 +339,10 @@ class Project:
         from vibflow.engine.clock import system_clock
         from vibflow.steps.triggers.baseline import Baseline
         from vibflow.steps.triggers.metrics import MetricInputs
-        from vibflow.steps.triggers.repo import GitDiffFacts
         from vibflow.steps.triggers.service import TriggerService
         from vibflow.steps.triggers.session import SessionFile
 
-        repo = GitDiffFacts(self.root)
+        repo = self._trigger_repo
 
         def inputs(now: Any, session_started: Any) -> MetricInputs:
             # The store and policy alone: reading memory needs none of the write gate.
@@ -370,6 +370,27 @@ class Project:
             audit=self._audit_triggers,
             clock=system_clock,
         )
+
+    @cached_property
+    def _trigger_repo(self) -> GitDiffFacts:
+        from vibflow.steps.triggers.repo import GitDiffFacts
+
+        return GitDiffFacts(self.root)
+
+    def start_trigger_check(self) -> None:
+        """Start the git work a full ``triggers check`` will need, before anything
+        else is loaded: the intent's commit is peeked from memory.json (a hint
+        only — the answers are used for the commit the loaded memory names)."""
+        from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
+
+        try:
+            raw = parse_object(read_bytes(self.state_dir / "memory.json"))
+        except (Unreadable, OSError):
+            return
+        intent = raw.get("active_intent")
+        sha = intent.get("head_at_update") if isinstance(intent, dict) else None
+        if isinstance(sha, str):
+            self._trigger_repo.prefetch(sha)
 
     def _audit_triggers(self, rows: Any) -> None:
         from vibflow.engine.audit import TriggerRef

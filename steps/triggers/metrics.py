@@ -60,6 +60,9 @@ class DiffFacts(Protocol):
 
     def exists(self, path: str) -> bool | None: ...
 
+    def close(self) -> None:
+        """End any git work started ahead and never read."""
+
 
 @dataclass
 class MetricInputs:

@@ -2,22 +2,71 @@
 
 Built on the memory's repository facts (``steps.workspace.repo_facts``) plus
 one ``git diff --numstat``; each answer is asked for only when a condition
-names the metric that needs it.
+names the metric that needs it. ``triggers check`` reads every metric, so it
+may start both git commands up front (:meth:`GitDiffFacts.prefetch`): they
+then run beside the rest of the command's start instead of after it. A
+started answer is used only for the commit it was started for.
 """
 
 from __future__ import annotations
 
-from vibflow.steps.workspace.git import GitError
+from vibflow.steps.workspace.git import GitError, Started
 from vibflow.steps.workspace.repo_facts import GitRepoFacts
 
 
+def _sha(sha: str) -> bool:
+    return all(c in "0123456789abcdef" for c in sha) and 7 <= len(sha) <= 64
+
+
 class GitDiffFacts(GitRepoFacts):
-    def diff_lines_since(self, sha: str) -> int | None:
-        if not all(c in "0123456789abcdef" for c in sha) or not 7 <= len(sha) <= 64:
-            return None
+    _started: dict[tuple[str, str], Started] | None = None
+
+    def _pending(self) -> dict[tuple[str, str], Started]:
+        if self._started is None:
+            self._started = {}
+        return self._started
+
+    def prefetch(self, sha: str) -> None:
+        """Start the commit count and the line count since ``sha`` in the background."""
+        if not _sha(sha):
+            return
+        pending = self._pending()
+        for what, args in (
+            ("commits", ("rev-list", "--count", f"{sha}..HEAD")),
+            ("lines", ("diff", "--numstat", "--no-renames", sha, "--")),
+        ):
+            if (what, sha) not in pending:
+                try:
+                    pending[(what, sha)] = Started(self.root, *args)
+                except OSError:
+                    return  # run again when read, and any failure reported then
+
+    def close(self) -> None:
+        """End whatever was started and never read."""
+        for started in self._pending().values():
+            started.stop()
+        self._pending().clear()
+
+    def _answer(self, what: str, sha: str, *args: str) -> str | None:
+        started = self._pending().pop((what, sha), None)
         try:
-            out = self._git.text("diff", "--numstat", "--no-renames", sha, "--")
+            if started is not None:
+                return started.result().decode("utf-8", "surrogateescape").strip()
+            return self._git.text(*args)
         except GitError:
+            return None
+
+    def commits_since(self, sha: str) -> int | None:
+        if not _sha(sha):
+            return None
+        out = self._answer("commits", sha, "rev-list", "--count", f"{sha}..HEAD")
+        return int(out) if out and out.isdigit() else None
+
+    def diff_lines_since(self, sha: str) -> int | None:
+        if not _sha(sha):
+            return None
+        out = self._answer("lines", sha, "diff", "--numstat", "--no-renames", sha, "--")
+        if out is None:
             return None
         total = 0
         for line in out.splitlines():

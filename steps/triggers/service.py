@@ -147,12 +147,15 @@ class TriggerService:
             return readings[metric]
 
         out: list[TriggerResult] = []
-        for trigger in wanted:
-            rule = self.policy.rules[trigger]
-            leaves: list[LeafResult] = []
-            fires = evaluate(rule.when, read, rule.thresholds, leaves, complete=complete)
-            status = session.status(trigger, now)
-            out.append(TriggerResult(trigger, rule, fires, tuple(leaves), status))
+        try:
+            for trigger in wanted:
+                rule = self.policy.rules[trigger]
+                leaves: list[LeafResult] = []
+                fires = evaluate(rule.when, read, rule.thresholds, leaves, complete=complete)
+                status = session.status(trigger, now)
+                out.append(TriggerResult(trigger, rule, fires, tuple(leaves), status))
+        finally:
+            inputs.repo.close()
         return out
 
     def check(self, ids: Iterable[str] | None = None) -> list[TriggerResult]:

@@ -116,6 +116,37 @@ def run_git(
     return proc.stdout
 
 
+class Started:
+    """A read-only git command running in the background: :meth:`result` waits for
+    it (its output, or a :class:`GitError`); :meth:`stop` ends it unread."""
+
+    def __init__(self, cwd: Path, *args: str) -> None:
+        self._sub = args[0] if args else ""
+        self._proc = subprocess.Popen(
+            ["git", "-C", str(cwd), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **_BASE_ENV},
+        )
+
+    def result(self, timeout: float = 600) -> bytes:
+        try:
+            out, err = self._proc.communicate(timeout=timeout)
+        except subprocess.SubprocessError as exc:
+            self.stop()
+            raise GitError(self._sub, None, "", f"git {self._sub} did not finish") from exc
+        if self._proc.returncode != 0:
+            detail = "".join(err.decode("utf-8", "replace").strip().splitlines()[:1])
+            raise GitError(self._sub, self._proc.returncode, detail, f"git {self._sub} failed")
+        return out
+
+    def stop(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.communicate()
+
+
 class Git:
     """git in one work tree: ``run`` for bytes, ``text`` for one answer, ``z`` for names."""
 

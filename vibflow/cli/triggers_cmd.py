@@ -59,6 +59,7 @@ def triggers_check(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     from vibflow.cli.nudges import redactor
 
     project = project_for(ctx)
+    project.start_trigger_check()  # git works while the rest loads
     service = project.triggers
     clean = redactor(project)
     results = [

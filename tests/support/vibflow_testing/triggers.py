@@ -55,6 +55,9 @@ class Facts:
     def exists(self, path: str) -> bool | None:
         return path not in self.missing
 
+    def close(self) -> None:
+        pass
+
     def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
         del when
         return [p for p in paths if p in self.changed]
