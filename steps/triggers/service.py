@@ -181,6 +181,10 @@ class TriggerService:
     def nudges(self, source: str) -> list[Nudge]:
         """The suggestions to print now (never blocking), recording each first showing."""
         source = _source(source)
+        with self._sessions.locked():
+            return self._nudges(source)
+
+    def _nudges(self, source: str) -> list[Nudge]:
         now = self._clock()
         session, unanswered = self._session(now)
         rows: list[tuple[str, Action, str]] = [(t, "ignored", source) for t in unanswered]
@@ -209,6 +213,10 @@ class TriggerService:
         self.known(trigger)
         if action not in {"accepted", "dismissed", "snoozed"}:
             raise VibflowError(ErrorCode.BAD_INPUT, "a trigger is accepted, dismissed or snoozed")
+        with self._sessions.locked():
+            return self._respond(trigger, action, source)
+
+    def _respond(self, trigger: str, action: Action, source: str) -> Status:
         now = self._clock()
         session, unanswered = self._session(now)
         rows: list[tuple[str, Action, str]] = [(t, "ignored", source) for t in unanswered]

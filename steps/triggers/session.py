@@ -14,7 +14,9 @@ never in ``memory.json``.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -47,6 +49,7 @@ EVENT_OF: dict[Action, str] = {
 STATE_FILE = "trigger_state.json"
 #: A session holds one entry per trigger: far below this.
 MAX_STATE_BYTES = 1024 * 1024
+LOCK_SECONDS = 5
 
 
 @dataclass
@@ -108,6 +111,30 @@ class SessionFile:
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / STATE_FILE
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the state's lock while it is read, changed and written: two commands
+        at once (a recap and an agent's hook) neither lose an answer nor show a
+        trigger twice. A lock held too long is busy (exit 3), never a wait."""
+        from filelock import FileLock, Timeout
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock = FileLock(str(self.path.with_suffix(".lock")), timeout=LOCK_SECONDS)
+            with lock:
+                yield
+        except Timeout as exc:
+            raise VibflowError(
+                ErrorCode.BUSY,
+                "another vibflow command is recording a nudge right now",
+                hint="Try again in a moment.",
+            ) from exc
+        except OSError as exc:
+            raise VibflowError(
+                ErrorCode.STORE_ERROR,
+                f".vibflow/recovery could not hold the nudge lock ({exc.strerror or exc})",
+            ) from exc
 
     def load(self) -> Session | None:
         # Read as hostile input: a folder, FIFO, link or huge file here is a fresh session.

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from vibflow_testing.cli import as_json, vf
+from vibflow_testing.cli import as_json, vf, vf_many
 from vibflow_testing.git import git
 from vibflow_testing.redaction import GHP
 from vibflow_testing.repo import write
@@ -166,3 +166,17 @@ def test_hostile_trigger_files_are_never_waited_on(repo: Path) -> None:
     assert refused.returncode == 1
     assert "trigger_state.json could not be written" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_commands_at_once_show_a_trigger_once_and_keep_every_answer(repo: Path) -> None:
+    """Four recaps and a snooze started together: one `shown` row, the snooze kept."""
+    set_intent(repo, hours_ago=30)
+    procs = vf_many(repo, *[("recap",)] * 4, ("triggers", "snooze", "stale_intent"))
+    assert [p.returncode for p in procs] == [0] * 5, [p.stderr for p in procs]
+    rows = [
+        json.loads(line)
+        for line in (repo / ".vibflow" / "audit.jsonl").read_text("utf-8").splitlines()
+    ]
+    actions = [r["trigger"]["action"] for r in rows if "trigger" in r]
+    assert sorted(actions) == ["shown", "snoozed"]
+    assert "Nudge" not in vf(repo, "recap").stdout
