@@ -98,6 +98,10 @@ class AuditFacts(_Strict):
     redaction: RedactionCounts | None = None
     trigger: TriggerRef | None = None
     result: Result | None = None
+    #: A rendering that showed the active intent (handoff, recovery): whether it
+    #: was stale, and whether the output the user got said so (P0 gate 5).
+    intent_stale: bool | None = None
+    stale_labelled: bool | None = None
 
 
 class AuditEvent(AuditFacts):

@@ -413,6 +413,11 @@ class Journal:
         rows = self._fetch("SELECT body FROM recaps WHERE recap_id=?", (recap_id,))
         return json.loads(rows[0][0]) if rows else None
 
+    def latest_recap(self) -> dict[str, Any] | None:
+        """The body of the recap written last, of any kind (None: none yet)."""
+        rows = self._fetch("SELECT body FROM recaps ORDER BY generated_at DESC, rowid DESC LIMIT 1")
+        return json.loads(rows[0][0]) if rows else None
+
 
 def _owner_cols(owner: Owner | None) -> tuple[Any, Any, Any, Any]:
     if owner is None:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from vibflow.engine.runner import Runner
     from vibflow.steps import RecoveryProvider
     from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
@@ -337,6 +338,7 @@ class Project:
         ``agent_session`` for a session that ends with the agent's).
         """
         from vibflow.engine.clock import system_clock
+        from vibflow.handoff_wiring import handoff_ledger
         from vibflow.steps.triggers.baseline import Baseline
         from vibflow.steps.triggers.metrics import MetricInputs
         from vibflow.steps.triggers.service import TriggerService
@@ -358,6 +360,7 @@ class Project:
                 memory=lambda: store.load().state,
                 freshness=lambda: assess(found.state(), repo, policy, now=now),
                 repo=repo,
+                handoffs=handoff_ledger(self),
             )
             return found
 
@@ -401,6 +404,13 @@ class Project:
                 for t, a, s in rows
             ]
         )
+
+    @cached_property
+    def handoff(self) -> HandoffService:
+        """Handoffs for the next agent or human (the CLI and MCP's ``handoff_export``)."""
+        from vibflow.handoff_wiring import handoff_service
+
+        return handoff_service(self)
 
     @cached_property
     def dry_runner(self) -> Runner:

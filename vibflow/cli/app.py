@@ -29,6 +29,7 @@ from vibflow.cli import (
     checkpoint_cmd,
     context,
     flows_cmd,
+    handoff_cmd,
     memory_cmd,
     policy_cmd,
     recover_cmd,
@@ -74,6 +75,7 @@ def _main(
 for _command in run_cmd.COMMANDS:
     app.command()(_command)
 app.command("undo")(restore_cmd.undo)
+app.command("handoff")(handoff_cmd.handoff)
 app.add_typer(runs_cmd.app, name="runs")
 app.add_typer(flows_cmd.app, name="flows")
 app.add_typer(audit_cmd.app, name="audit")
