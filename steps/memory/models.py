@@ -19,7 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 SCHEMA_VERSION = 1
 
 Writer = Annotated[
-    str, StringConstraints(pattern=r"^(cli|hook|import|mcp\.[a-z_]{1,40}|flow\.[a-z_.]{1,60})$")
+    str,
+    StringConstraints(
+        pattern=r"^(cli|hook|import|mcp\.[a-z_]{1,40}|agent\.[a-z0-9_-]{1,40}|flow\.[a-z_.]{1,60})$"
+    ),
 ]
 Source = Literal["explicit", "observed"]
 EventKind = Literal[

@@ -21,8 +21,10 @@ from typing import Any, Literal
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory import gate
 from vibflow.steps.memory.caps import apply_caps
+from vibflow.steps.memory.contradiction import clashes
 from vibflow.steps.memory.facts import NoFacts, RepoFacts
 from vibflow.steps.memory.freshness import Freshness, assess, cascade_intent_change
+from vibflow.steps.memory.merging import merge_import
 from vibflow.steps.memory.migrations import migrate_v0_to_v1
 from vibflow.steps.memory.models import (
     ActiveIntent,
@@ -123,6 +125,7 @@ class MemoryService:
         overwrite: bool = False,
         overwrite_command: str | None = None,
         extra_counts: Mapping[str, int] | None = None,
+        check: Callable[[MemoryState, str], None] | None = None,
     ) -> WriteResult:
         now = self._clock()
         stamp = now.isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -151,6 +154,8 @@ class MemoryService:
                     overwrite=overwrite,
                     overwrite_command=overwrite_command,
                 )
+                if check is not None:
+                    check(state, cleaned[0] if cleaned else "")
             except VibflowError:
                 self._emit("memory_write", "refused", counts)
                 raise
@@ -204,14 +209,79 @@ class MemoryService:
 
         return self._write("observed_context", writer, True, change, texts=[text])
 
-    def decide(self, text: str, *, writer: str = "cli", confirmed: bool = False) -> WriteResult:
+    def decide(
+        self,
+        text: str,
+        *,
+        writer: str = "cli",
+        confirmed: bool = False,
+        replaces: str | None = None,
+    ) -> WriteResult:
+        """Record a decision. One that contradicts a recorded decision is not
+        added beside it: the writer says which stands (``replaces`` archives
+        the earlier one), or the memory review asks."""
         text = gate.check_text(text, "the decision", Decision, "text")
+
+        def check(state: MemoryState, clean: str) -> None:
+            known = {d.id for d in state.decisions}
+            if replaces is not None and replaces not in known:
+                raise VibflowError(
+                    ErrorCode.BAD_INPUT,
+                    f"there is no active decision {replaces}",
+                    hint="`vibflow memory show` lists them.",
+                )
+            found = [
+                c
+                for c in clashes(clean, [(d.id, d.text) for d in state.decisions])
+                if c.decision_id != replaces
+            ]
+            if found:
+                first = found[0]
+                raise VibflowError(
+                    ErrorCode.WRITE_CONFLICT,
+                    f"this decision contradicts {first.decision_id} “{_short(first.text)}” "
+                    f"({first.contradiction.reason}); yours: “{_short(clean)}”",
+                    hint=(
+                        f'Say which one stands: `vibflow memory decide "{_short(text)}" --yes '
+                        f"--replaces {first.decision_id}` archives the earlier one; "
+                        "or keep it and drop yours."
+                    ),
+                )
 
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
             decision = Decision(text=clean, last_updated=stamp, created_at=stamp, updated_by=writer)
-            return state.model_copy(update={"decisions": [*state.decisions, decision]})
+            kept = [d for d in state.decisions if d.id != replaces]
+            archived = [d for d in state.decisions if d.id == replaces]
+            return state.model_copy(
+                update={
+                    "decisions": [*kept, decision],
+                    "archived_decisions": [*state.archived_decisions, *archived],
+                }
+            )
 
-        return self._write("decisions", writer, confirmed, change, texts=[text])
+        return self._write("decisions", writer, confirmed, change, texts=[text], check=check)
+
+    def archive_decision(
+        self, decision_id: str, *, writer: str = "cli", confirmed: bool = False
+    ) -> WriteResult:
+        """Move a decision to the archive (kept, no longer active)."""
+
+        def check(state: MemoryState, _clean: str) -> None:
+            if not any(d.id == decision_id for d in state.decisions):
+                raise VibflowError(
+                    ErrorCode.BAD_INPUT, f"there is no active decision {decision_id}"
+                )
+
+        def change(state: MemoryState, _stamp: str) -> MemoryState:
+            moved = [d for d in state.decisions if d.id == decision_id]
+            return state.model_copy(
+                update={
+                    "decisions": [d for d in state.decisions if d.id != decision_id],
+                    "archived_decisions": [*state.archived_decisions, *moved],
+                }
+            )
+
+        return self._write("decisions", writer, confirmed, change, check=check)
 
     def relevant(
         self,
@@ -396,7 +466,7 @@ class MemoryService:
 
         def change(state: MemoryState, stamp: str) -> MemoryState:
             del stamp
-            return _merge_import(state, admitted.state, sum(admitted.dropped.values()))
+            return merge_import(state, admitted.state, sum(admitted.dropped.values()))
 
         result = self._write("decisions", "import", confirmed, change, extra_counts=admitted.counts)
         notice = admitted.notice()
@@ -409,54 +479,3 @@ class MemoryService:
 def _short(text: str) -> str:
     one = " ".join(text.split()).replace('"', "'")
     return one if len(one) <= 40 else one[:39] + "…"
-
-
-def _merge_import(state: MemoryState, imported: MemoryState, dropped: int) -> MemoryState:
-    """``imported`` (already through the gate) merged into ``state`` without duplicates."""
-    have_decisions = {d.text for d in state.decisions}
-    decisions = [
-        *state.decisions,
-        *(d for d in imported.decisions if d.text not in have_decisions),
-    ]
-    files = list(state.relevant_files)
-    have_files = {(f.path, f.source) for f in files}
-    for f in imported.relevant_files:
-        # Two legacy spellings of one file are one entry once canonicalized.
-        if (f.path, f.source) not in have_files:
-            have_files.add((f.path, f.source))
-            files.append(f)
-    verification = [
-        *state.verification,
-        *imported.verification,
-    ]
-    risks = [*state.risks, *imported.risks]
-    intent = state.active_intent
-    if intent is None and imported.active_intent is not None:
-        intent = imported.active_intent.model_copy(update={"proposed": True})
-    next_action = state.next_action or imported.next_action
-    observed = [
-        *state.observed_context,
-        *imported.observed_context,
-        ObservedEvent(
-            kind="memory_import",
-            source="import",
-            detail={
-                "decisions": len(imported.decisions),
-                "verification": len(imported.verification),
-                "dropped_paths": dropped,
-            },
-        ),
-    ]
-    unknown = {**imported.unknown_fields, **state.unknown_fields}
-    return state.model_copy(
-        update={
-            "decisions": decisions,
-            "relevant_files": files,
-            "verification": verification,
-            "risks": risks,
-            "active_intent": intent,
-            "next_action": next_action,
-            "observed_context": observed,
-            "unknown_fields": unknown,
-        }
-    )

@@ -34,9 +34,29 @@ _RISK_KINDS: tuple[Literal["warning", "skipped_check", "assumption", "redaction_
 )
 
 YES_OPT = typer.Option(False, "--yes", "-y", help="Confirm the change without a prompt.")
+WRITER_OPT = typer.Option(
+    "cli",
+    "--writer",
+    metavar="ID",
+    help="Who writes: `cli` (default), `agent.NAME` or `mcp.NAME` — a change by another "
+    "writer within the conflict window is refused, not overwritten.",
+)
 OVERWRITE_OPT = typer.Option(
     False, "--overwrite", help="Replace a value another writer set moments ago."
 )
+
+
+def _writer(value: str) -> str:
+    """``value`` if it names a writer memory records (``hook`` and ``import`` are
+    vibflow's own capture, not a person or an agent speaking)."""
+    import re
+
+    if value == "cli" or re.fullmatch(r"(agent\.[a-z0-9_-]{1,40}|mcp\.[a-z_]{1,40})", value):
+        return value
+    raise VibflowError(
+        ErrorCode.BAD_INPUT,
+        f"--writer is `cli`, `agent.NAME` or `mcp.NAME` (lowercase), not {value[:60]!r}",
+    )
 
 
 def _confirm(yes: bool, question: str, *texts: str) -> bool:
@@ -108,12 +128,15 @@ def memory_intent(
     text: str = typer.Argument(..., metavar="TEXT", help="What you are working on, in words."),
     yes: bool = YES_OPT,
     overwrite: bool = OVERWRITE_OPT,
+    writer: str = WRITER_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Set what you are working on now (marks earlier verification stale)."""
     ok = _confirm(yes, f"Set the active intent to: {text!r}?", text)
     _done(
-        project_for(ctx).memory.set_intent(text, confirmed=ok, overwrite=overwrite),
+        project_for(ctx).memory.set_intent(
+            text, writer=_writer(writer), confirmed=ok, overwrite=overwrite
+        ),
         "active intent updated; earlier verification is now marked stale",
         as_json,
         field="active_intent",
@@ -125,13 +148,22 @@ def memory_intent(
 def memory_decide(
     ctx: typer.Context,
     text: str = typer.Argument(..., metavar="TEXT", help="The decision, in words."),
+    replaces: str | None = typer.Option(
+        None,
+        "--replaces",
+        metavar="DECISION",
+        help="The id of a decision this one replaces (it is archived, not deleted).",
+    ),
     yes: bool = YES_OPT,
+    writer: str = WRITER_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Record a decision (explicit decisions only)."""
     ok = _confirm(yes, f"Record the decision: {text!r}?", text)
     _done(
-        project_for(ctx).memory.decide(text, confirmed=ok),
+        project_for(ctx).memory.decide(
+            text, writer=_writer(writer), confirmed=ok, replaces=replaces
+        ),
         "decision recorded",
         as_json,
         field="decisions",
@@ -151,6 +183,7 @@ def memory_relevant(
     ),
     yes: bool = YES_OPT,
     overwrite: bool = OVERWRITE_OPT,
+    writer: str = WRITER_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Mark PATH as explicitly relevant, and say WHY (never reported as drift); or
@@ -164,7 +197,7 @@ def memory_relevant(
                 hint=f"Run `vibflow memory relevant --remove {path}`.",
             )
         ok = _confirm(yes, f"Remove {path} from the relevant files?")
-        result = memory.forget_relevant(path, confirmed=ok)
+        result = memory.forget_relevant(path, writer=_writer(writer), confirmed=ok)
         _done(
             result,
             f"{result.path} is no longer a relevant file",
@@ -180,7 +213,7 @@ def memory_relevant(
             hint=f'Run `vibflow memory relevant {path} "WHY" --yes`.',
         )
     ok = _confirm(yes, f"Mark {path} as relevant?", why)
-    result = memory.relevant(path, why, confirmed=ok, overwrite=overwrite)
+    result = memory.relevant(path, why, writer=_writer(writer), confirmed=ok, overwrite=overwrite)
     _done(
         result,
         f"relevant file recorded: {result.path}",
@@ -196,12 +229,15 @@ def memory_next(
     text: str = typer.Argument(..., metavar="TEXT", help="The next action, in words."),
     yes: bool = YES_OPT,
     overwrite: bool = OVERWRITE_OPT,
+    writer: str = WRITER_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Set the next action for whoever picks this up."""
     ok = _confirm(yes, f"Set the next action to: {text!r}?", text)
     _done(
-        project_for(ctx).memory.set_next(text, confirmed=ok, overwrite=overwrite),
+        project_for(ctx).memory.set_next(
+            text, writer=_writer(writer), confirmed=ok, overwrite=overwrite
+        ),
         "next action updated",
         as_json,
         field="next_action",
@@ -220,6 +256,7 @@ def memory_verify(
         metavar="PATH",
         help="A file this check covers; repeat for more (--files a.py --files b.py).",
     ),
+    writer: str = WRITER_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Record that COMMAND was run, its result, and the files it covers."""
@@ -228,7 +265,7 @@ def memory_verify(
         raise VibflowError(ErrorCode.BAD_INPUT, "--result must be pass or fail")
     svc = project_for(ctx).memory
     _done(
-        svc.verify(command, checked, files=files or []),
+        svc.verify(command, checked, files=files or [], writer=_writer(writer)),
         "verification recorded"
         + ("" if files else " (no --files given: it will show as scope unknown)"),
         as_json,
@@ -247,6 +284,7 @@ def memory_risk(
         metavar="KIND",
         help="warning, skipped_check, assumption or redaction_note.",
     ),
+    writer: str = WRITER_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Record an unresolved risk, skipped check or assumption."""
@@ -257,7 +295,7 @@ def memory_risk(
             f"unknown risk kind '{kind}'; use one of {', '.join(_RISK_KINDS)}",
         )
     _done(
-        project_for(ctx).memory.risk(text, kind=checked),
+        project_for(ctx).memory.risk(text, kind=checked, writer=_writer(writer)),
         "risk recorded",
         as_json,
         field="risks",
