@@ -43,6 +43,16 @@ def _restore_steps(svc: RecoveryServices) -> Any:
     return RestoreSteps(svc)
 
 
+def _review_steps(svc: RecoveryServices) -> Any:
+    from vibflow.engine.clock import system_clock
+    from vibflow.steps.memory.review_marks import ReviewMarks
+    from vibflow.steps.memory.review_steps import ReviewSteps
+
+    if svc.memory is None or svc.state_dir is None:
+        raise VibflowError(ErrorCode.INTERNAL, "the memory review needs the project's memory")
+    return ReviewSteps(svc.memory, ReviewMarks(svc.state_dir / "recovery"), system_clock)
+
+
 def _prepare_steps(svc: RecoveryServices) -> Any:
     from vibflow.steps.recovery.restore_steps import PrepareSteps
 
@@ -80,6 +90,7 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
     flow = _Binder(provider, _recover_steps)
     restore = _Binder(provider, _restore_steps)
     prepare = _Binder(provider, _prepare_steps)
+    review = _Binder(provider, _review_steps)
     steps = [
         (
             "recovery.explain",
@@ -126,6 +137,38 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
             Mutation.FILES,
             "restore the confirmed files, file by file, under the lease",
         ),
+    ]
+    steps += [
+        ("memory_review.gather", review, "gather", Mutation.NONE, "what memory proposes"),
+        (
+            "memory_review.accept",
+            review,
+            "accept",
+            Mutation.MEMORY,
+            "write one proposal through the memory write gate",
+        ),
+        (
+            "memory_review.edit",
+            review,
+            "edit",
+            Mutation.MEMORY,
+            "write one proposal, with your text, through the write gate",
+        ),
+        (
+            "memory_review.dismiss",
+            review,
+            "dismiss",
+            Mutation.MEMORY,
+            "remember that a proposal was dismissed",
+        ),
+        (
+            "memory_review.snooze",
+            review,
+            "snooze",
+            Mutation.MEMORY,
+            "put a proposal off until tomorrow",
+        ),
+        ("memory_review.result", review, "result", Mutation.NONE, "what the review changed"),
     ]
     for name, binder, method, mutates, text in steps:
         # Every domain step is safe to re-run after a crash: the apply skips

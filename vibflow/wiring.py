@@ -255,6 +255,7 @@ class Project:
             plans=self.run_plans,
             normalize_paths=self.normalize_paths,
             tool=self.tool,
+            state_dir=self.state_dir,
         )
 
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:

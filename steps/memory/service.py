@@ -406,6 +406,17 @@ class MemoryService:
 
         return self._write("verification", writer, True, change, texts=[command])
 
+    def drop_verification(
+        self, verification_id: str, *, writer: str = "cli", confirmed: bool = False
+    ) -> WriteResult:
+        """Remove a recorded check (a stale one nobody will rerun); gone already is fine."""
+
+        def change(state: MemoryState, _stamp: str) -> MemoryState:
+            kept = [v for v in state.verification if v.id != verification_id]
+            return state.model_copy(update={"verification": kept})
+
+        return self._write("verification", writer, confirmed, change)
+
     def risk(
         self,
         text: str,

@@ -41,3 +41,5 @@ class RecoveryServices:
     #: Who is calling (``cli``, or an MCP client's configured name): the grant
     #: guard lets only the local CLI through without a grant.
     tool: str
+    #: ``.vibflow/`` of this project (review marks and other records beside memory).
+    state_dir: Path | None = None

@@ -122,6 +122,19 @@ def memory_show(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     print_nudges(project, "memory_show")
 
 
+@memory_app.command("review")
+def memory_review(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
+    """Walk what memory proposes, one by one: accept, edit, dismiss or snooze.
+
+    At a terminal each proposal is asked in turn; otherwise (and with --json)
+    the run waits on the first one and prints the `vibflow step RUN ...`
+    commands that answer it.
+    """
+    from vibflow.cli.run_cmd import start
+
+    start(ctx, "memory_review", as_json)
+
+
 @memory_app.command("intent")
 def memory_intent(
     ctx: typer.Context,

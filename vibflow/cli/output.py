@@ -100,8 +100,9 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
 
 def _views() -> tuple[RunView, ...]:
     from vibflow.cli.recover_view import RecoverRunView
+    from vibflow.cli.review_view import ReviewRunView
 
-    return (RecoverRunView(),)
+    return (RecoverRunView(), ReviewRunView())
 
 
 def _public(run: RunRecord) -> dict[str, Any]:

@@ -70,6 +70,13 @@ def run(
     _finish(project, result, as_json, show_all=show_all)
 
 
+def start(ctx: typer.Context, flow: str, as_json: bool) -> None:
+    """Start a run of ``flow`` with no inputs and render it (guided at a terminal):
+    the shortcut commands (`vibflow memory review`) are this."""
+    project = project_for(ctx)
+    _finish(project, project.runner.start(project.catalog.load(flow), {}), as_json)
+
+
 def step(
     ctx: typer.Context,
     run_id: str = typer.Argument(
