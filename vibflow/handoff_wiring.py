@@ -75,11 +75,15 @@ def handoff_service(project: Project) -> HandoffService:
             stale_labelled=labelled,
         )
 
+    def redact_many(texts: list[str]) -> tuple[list[str], Mapping[str, int]]:
+        value, counts = project.redact_payload(texts)
+        return [str(v) for v in value], counts
+
     return HandoffService(
         memory=project.memory.read,
         open_runs=lambda: open_runs(project),
         last_recap=lambda: last_recap(project),
-        redact=project.redact_text,
+        redact=redact_many,
         ledger=handoff_ledger(project),
         audit=audit,
         clock=system_clock,

@@ -34,7 +34,8 @@ DEFAULT_BUDGET: Mapping[Audience, int] = {"human": 6000, "agent": 12000}
 MIN_BUDGET = 200
 MAX_BUDGET = 1_000_000
 
-Redact = Callable[[str], tuple[str, Mapping[str, int]]]
+#: Many texts through the redaction contract at once: (redacted texts, counts).
+RedactMany = Callable[[list[str]], tuple[list[str], Mapping[str, int]]]
 
 
 class TurnFacts(Protocol):
@@ -89,21 +90,15 @@ def check_budget(budget: int) -> int:
     return budget
 
 
-def _redact_sections(secs: list[Section], redact: Redact) -> tuple[list[Section], dict[str, int]]:
-    """Every item through the redaction contract, in one pass when the lines
-    stay lines (a redaction never adds a line break to a one-line item)."""
+def _redact_sections(
+    secs: list[Section], redact: RedactMany
+) -> tuple[list[Section], dict[str, int]]:
+    """Every title and item through the redaction contract, in one batch."""
     items = [item for s in secs for item in (s.title, *s.items, s.empty or "")]
-    text, counts = redact("\n".join(items))
-    lines = text.split("\n")
-    totals = dict(counts)
+    redacted, counts = redact(items)
+    lines = [" ".join(str(r).split()) for r in redacted]
     if len(lines) != len(items):
-        lines = []
-        totals = {}
-        for item in items:
-            red, c = redact(item)
-            lines.append(" ".join(red.split()))
-            for k, v in c.items():
-                totals[k] = totals.get(k, 0) + v
+        raise VibflowError(ErrorCode.INTERNAL, "redaction changed the number of handoff lines")
     out, i = [], 0
     for s in secs:
         n = len(s.items)
@@ -112,7 +107,7 @@ def _redact_sections(secs: list[Section], redact: Redact) -> tuple[list[Section]
         out.append(
             Section(s.name, title, body, s.share, s.unit, s.more, empty if s.empty else None)
         )
-    return out, totals
+    return out, dict(counts)
 
 
 class HandoffService:
@@ -122,7 +117,7 @@ class HandoffService:
         memory: Callable[[], MemoryView],
         open_runs: Callable[[], Sequence[OpenRun]],
         last_recap: Callable[[], RecapLine | None],
-        redact: Redact,
+        redact: RedactMany,
         ledger: HandoffLedger,
         audit: Callable[[Mapping[str, int], bool, bool], None],
         clock: Clock,
