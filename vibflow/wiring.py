@@ -334,9 +334,10 @@ class Project:
     def triggers(self) -> TriggerService:
         """Nudges: check, show (``triggers.nudges(source)``) and answer triggers.
 
-        Agent turns and handoffs are not connected yet: the metrics that need
-        them report "not available" (``MetricInputs.turns`` / ``handoffs``, and
-        ``agent_session`` for a session that ends with the agent's).
+        Handoffs come from ``handoffs.json`` (``HandoffLedger``). Agent turns
+        are not connected yet: the metric that needs them reports "not
+        available" (``MetricInputs.turns``, and ``agent_session`` for a session
+        that ends with the agent's).
         """
         from vibflow.engine.clock import system_clock
         from vibflow.handoff_wiring import handoff_ledger

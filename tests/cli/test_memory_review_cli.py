@@ -113,6 +113,18 @@ def test_every_kind_accepted_through_the_write_gate(proposing: Path) -> None:
     assert again["status"] == "done"  # nothing left to propose
 
 
+@pytest.mark.parametrize("event", ["dismiss", "snooze"])
+def test_each_kind_dismissed_or_snoozed_writes_no_memory(proposing: Path, event: str) -> None:
+    run = _start(proposing)
+    before = (proposing / ".vibflow" / "memory.json").read_bytes()
+    for _ in _kinds(run):
+        last = _step(proposing, run["run_id"], event)
+    assert last["status"] == "done"
+    assert last["recap"]["bullets"][2 if event == "dismiss" else 3] == f"6 {event.rstrip('e')}ed"
+    assert (proposing / ".vibflow" / "memory.json").read_bytes() == before
+    assert as_json(vf(proposing, "memory", "review", "--json"))["status"] == "done"
+
+
 def test_dismissed_never_return_and_snoozed_wait_a_day(proposing: Path) -> None:
     run = _start(proposing)
     rid = run["run_id"]
