@@ -413,10 +413,19 @@ class Journal:
         rows = self._fetch("SELECT body FROM recaps WHERE recap_id=?", (recap_id,))
         return json.loads(rows[0][0]) if rows else None
 
-    def latest_recap(self) -> dict[str, Any] | None:
-        """The body of the recap written last, of any kind (None: none yet)."""
-        rows = self._fetch("SELECT body FROM recaps ORDER BY generated_at DESC, rowid DESC LIMIT 1")
-        return json.loads(rows[0][0]) if rows else None
+    def latest_recap(self, kind: str | None = None) -> dict[str, Any] | None:
+        """The body of the recap written last (of ``kind``, or any); None: none yet."""
+        found = self.recaps(kind, limit=1)
+        return found[0] if found else None
+
+    def recaps(self, kind: str | None = None, *, limit: int = 20) -> list[dict[str, Any]]:
+        """Recap bodies, newest first (of ``kind``, or every kind)."""
+        rows = self._fetch(
+            "SELECT body FROM recaps WHERE (?1 IS NULL OR kind=?1) "
+            "ORDER BY generated_at DESC, rowid DESC LIMIT ?2",
+            (kind, limit),
+        )
+        return [json.loads(r[0]) for r in rows]
 
 
 def _owner_cols(owner: Owner | None) -> tuple[Any, Any, Any, Any]:

@@ -47,6 +47,9 @@ class EnginePolicy(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     journal: JournalPolicy = JournalPolicy()
     context_max_bytes: int = Field(default=65536, ge=1024, le=4 * 1024 * 1024)
+    #: After this many idle minutes, the next command first writes the project
+    #: recap of the activity before the gap (once per gap). 0 turns it off.
+    recap_idle_minutes: int = Field(default=30, ge=0, le=7 * 24 * 60)
 
 
 PARSED_DEFAULTS = "parsed.json"

@@ -33,8 +33,10 @@ Headline = Annotated[str, StringConstraints(max_length=80, pattern=r"^[^\n\r]+$"
 
 class Artifact(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    kind: Literal["file", "checkpoint", "run"]
-    ref: str = Field(description="project-relative path, checkpoint id or run id")
+    kind: Literal["file", "checkpoint", "sandwich", "run", "turn", "commit"]
+    ref: str = Field(
+        description="project-relative path, checkpoint id, run id, turn (SESSION#N) or commit"
+    )
 
     @field_validator("ref")
     @classmethod
@@ -52,11 +54,23 @@ class ResumeHint(BaseModel):
     command: str
 
 
+class OpenRun(BaseModel):
+    """A run a project recap lists as waiting, blocked or interrupted."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    run_id: str
+    flow: str
+    status: str
+    state: str
+    recap_id: str | None = None
+    resume_command: str
+
+
 class Recap(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     schema_version: Literal[1] = 1
     id: Annotated[str, StringConstraints(pattern=r"^rcp_[0-9a-f]{32}$")]
-    kind: Literal["run", "project"]
+    kind: Literal["run", "project", "session"]
     subject_id: str
     generated_at: str
     generator: Literal["heuristic", "user_edited"] = "heuristic"
@@ -66,6 +80,20 @@ class Recap(BaseModel):
     next_actions: list[str] = Field(default_factory=list, max_length=3)
     artifacts: list[Artifact] = Field(default_factory=list)
     resume_hint: ResumeHint | None = None
+    #: A project recap: the runs left open, each with the command that moves it on.
+    open_runs: list[OpenRun] = Field(default_factory=list)
+    #: A project or session recap: the start of the stretch of work it covers.
+    since: str | None = None
+    #: Set when the text was edited by a person (``vibflow recap edit``).
+    edited_at: str | None = None
+
+
+def recap_json_schema() -> dict[str, Any]:
+    """The JSON Schema every recap (``vibflow recap ... --json``) validates against."""
+    schema = Recap.model_json_schema(mode="serialization")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "vibflow recap"
+    return schema
 
 
 def new_recap_id() -> str:

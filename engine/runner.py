@@ -35,7 +35,6 @@ The journal, the audit sink and the clock are passed in: the SQLite
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -52,6 +51,7 @@ from vibflow.engine.definition import FlowDefinition, StateSpec
 from vibflow.engine.dryrun import DryRun, DryRunReport
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.faults import CrashPlan
+from vibflow.engine.forking import forked_record, start_inputs
 from vibflow.engine.inputs import InputSanitizer, keep_inputs
 from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
 from vibflow.engine.loader import LoadedFlow
@@ -187,25 +187,35 @@ class Runner:
         defn = self.definition_of(source)
         if state not in defn.states:
             raise VibflowError(ErrorCode.BAD_INPUT, f"flow '{defn.flow}' has no state '{state}'")
-        now = self._recorder.now()
-        run = dataclasses.replace(
+        run = forked_record(
             source,
+            defn,
+            state,
+            dict(source.context),
+            now=self._recorder.now(),
             run_id=_new_run_id(),
-            status=status_for(defn.states[state]),
-            state=state,
-            seq=0,
-            audited_seq=0,
-            blocked_reason=None,
-            pending_event=None,
-            pending_inputs=None,
-            error=None,
-            owner=current_owner(),
-            attempt=1,
-            recap_id=None,
-            parent_run=source.run_id,
-            created_at=now,
-            updated_at=now,
         )
+        return self._open(run, defn, "run forked")
+
+    def fork_fresh(self, source_id: str, entry: int | None = None) -> RunRecord:
+        """A new run of ``source_id``'s stored definition from its start, with the
+        inputs it was started with, recording ``forked_from`` (run and entry).
+
+        Unlike :meth:`fork` nothing of the old context is copied: the steps
+        before the first wait run again against the world as it is now, so a
+        plan the old run acted on is recomputed and nothing already done is
+        offered again.
+        """
+        source = self.get(source_id)
+        defn = self.definition_of(source)
+        context = {
+            "inputs": start_inputs(source, defn),
+            "forked_from": {"run": source.run_id, "entry": source.seq if entry is None else entry},
+        }
+        run = forked_record(
+            source, defn, defn.initial, context, now=self._recorder.now(), run_id=_new_run_id()
+        )
+        self._recorder.check_size(run.context)
         return self._open(run, defn, "run forked")
 
     def _open(self, run: RunRecord, defn: FlowDefinition, why: str) -> RunRecord:

@@ -32,6 +32,7 @@ from vibflow.cli import (
     handoff_cmd,
     memory_cmd,
     policy_cmd,
+    recap_cmd,
     recover_cmd,
     restore_cmd,
     run_cmd,
@@ -76,6 +77,7 @@ for _command in run_cmd.COMMANDS:
     app.command()(_command)
 app.command("undo")(restore_cmd.undo)
 app.command("handoff")(handoff_cmd.handoff)
+app.add_typer(recap_cmd.app, name="recap")
 app.add_typer(runs_cmd.app, name="runs")
 app.add_typer(flows_cmd.app, name="flows")
 app.add_typer(audit_cmd.app, name="audit")

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from vibflow.engine.definition import FlowDefinition
     from vibflow.engine.journal import Entry, RunRecord
     from vibflow.engine.runner import DryRunReport
-    from vibflow.steps.checkpoints.models import CheckpointMeta
-    from vibflow.steps.memory.service import MemoryView
 
 _CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
 
@@ -86,7 +84,7 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
         "error": run.error,
         "attempt": run.attempt,
         "waiting_for": waiting_for,
-        "next_commands": _next_commands(run, defn),
+        "next_commands": next_commands(run, defn),
         "created_at": run.created_at,
         "updated_at": run.updated_at,
         "parent_run": run.parent_run,
@@ -110,7 +108,7 @@ def _public(run: RunRecord) -> dict[str, Any]:
     return public if isinstance(public, dict) else {}
 
 
-def _next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
+def next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
     """The engine's continue commands, made concrete by a flow's view where the
     run knows the values (recover: each option id, the exact confirmation text)."""
     from vibflow.engine.recap import continue_commands
@@ -352,99 +350,26 @@ def timeline(run: RunRecord, entries: list[Entry], as_json: bool) -> None:
 
 
 def recap(body: dict[str, Any], as_json: bool) -> None:
+    """A recap (already redacted): headline, bullets, commands, what it covers."""
     if as_json:
         emit_json(body)
         return
-    typer.echo(body["headline"])
+    edited = " (edited)" if body.get("generator") == "user_edited" else ""
+    typer.echo(body["headline"] + edited)
     for bullet in body["bullets"]:
         typer.echo(f"  • {bullet}")
+    for run in body.get("open_runs") or []:
+        typer.echo(f"  {run['flow']} run {run['run_id']} is {run['status']} at '{run['state']}'")
+        typer.echo(f"    → {run['resume_command']}")
+    shown = {r["resume_command"] for r in body.get("open_runs") or []}
     for action in body.get("next_actions", []):
-        typer.echo(f"  → {action}")
+        if action not in shown:
+            typer.echo(f"  → {action}")
     typer.echo(
         f"  (recap {body['id']}; resume with `vibflow resume --from-recap {body['id']}`)"
         if body.get("resume_hint")
         else f"  (recap {body['id']})"
     )
-
-
-def project_recap(
-    open_runs: list[RunRecord],
-    recent: list[RunRecord],
-    memory: MemoryView,
-    checkpoints: list[CheckpointMeta],
-    as_json: bool,
-) -> None:
-    """The project's state of play: intent (and whether it is stale), next
-    action, stale verification, runs to resume, recent checkpoints."""
-    order = {"interrupted": 0, "blocked": 1, "waiting": 2}
-    open_runs = sorted(open_runs, key=lambda r: (order[r.status], r.updated_at))
-    items = []
-    for r in open_runs:
-        defn = stored_definition(r)
-        cmds = _next_commands(r, defn)
-        items.append(
-            {
-                "run_id": r.run_id,
-                "flow": r.flow,
-                "status": r.status,
-                "state": r.state,
-                "recap_id": r.recap_id,
-                "resume_command": cmds[0] if cmds else f"vibflow resume {r.run_id}",
-            }
-        )
-    data: dict[str, Any] = {
-        "kind": "project",
-        "open_runs": items,
-        "recent_runs": [{k: getattr(r, k) for k in _CORE} for r in recent],
-        **_memory_and_checkpoints(memory, checkpoints),
-    }
-    if as_json:
-        emit_json(data)
-        return
-    intent = data["intent"]
-    if intent:
-        mark = " [STALE: " + "; ".join(intent["reasons"]) + "]" if intent["stale"] else ""
-        mark = mark or (" [proposed, not confirmed]" if intent["proposed"] else "")
-        typer.echo(f"Intent: {intent['text']}{mark}")
-    else:
-        typer.echo("Intent: (none) — `vibflow memory intent TEXT --yes`")
-    if data["next_action"]:
-        typer.echo(f"Next action: {data['next_action']}")
-    if data["stale_verification"]:
-        typer.echo(f"Verification: {data['stale_verification']} stale — rerun before trusting it")
-    if not items:
-        typer.echo("Runs: nothing is waiting or interrupted.")
-    for it in items:
-        typer.echo(f"{it['flow']} run {it['run_id']} is {it['status']} at '{it['state']}'")
-        typer.echo(f"  → {it['resume_command']}")
-    for c in data["recent_checkpoints"]:
-        typer.echo(f"Checkpoint {c['checkpoint_id']} ({c['created_at']}, {c['reason']})")
-    if recent:
-        typer.echo("Recently finished:")
-        for r in recent:
-            typer.echo(f"  {r.run_id}  {r.flow}  {r.status}")
-
-
-def _memory_and_checkpoints(view: MemoryView, checkpoints: list[CheckpointMeta]) -> dict[str, Any]:
-    """The memory and checkpoint part of the project recap (stale is never fresh)."""
-    state, fresh = view.state, view.freshness
-    intent = None
-    if state.active_intent is not None:
-        intent = {
-            "text": state.active_intent.text,
-            "stale": fresh.intent_stale,
-            "proposed": fresh.intent_proposed,
-            "reasons": fresh.intent_reasons,
-        }
-    return {
-        "intent": intent,
-        "next_action": state.next_action.text if state.next_action else None,
-        "stale_verification": fresh.stale_verification,
-        "recent_checkpoints": [
-            {"checkpoint_id": c.checkpoint_id, "created_at": c.created_at, "reason": c.reason}
-            for c in reversed(checkpoints)
-        ],
-    }
 
 
 def flows_table(entries: list[FlowEntry], as_json: bool) -> None:

@@ -136,6 +136,9 @@ def resume(
         help="With --from-recap: start a new run from "
         "the recap's point instead of continuing the old one.",
     ),
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="With a project recap: resume its open runs without asking."
+    ),
     rerun_step: bool = typer.Option(
         False,
         "--rerun-step",
@@ -153,18 +156,34 @@ def resume(
             raise VibflowError(
                 ErrorCode.RECAP_NOT_FOUND,
                 f"there is no recap '{from_recap}'",
-                hint="`vibflow recap RUN` shows a run's latest recap id.",
+                hint="`vibflow recap list` lists them.",
             )
+        if body.get("kind") == "project":
+            if fork:
+                raise VibflowError(
+                    ErrorCode.BAD_INPUT, "--fork takes a run's recap, not the project's"
+                )
+            _resume_listed(project, body, yes=yes, as_json=as_json, show_all=show_all)
+            return
         hint = body.get("resume_hint")
+        if fork:
+            if hint:
+                # An unfinished run: from the recorded state, the steps before it
+                # taken from the journal.
+                result = runner.fork(hint["run_id"], hint["state"])
+            else:
+                # A finished run: again from its start against the tree as it is
+                # now, so the plan is recomputed and nothing done is offered again.
+                result = runner.fork_fresh(str(body.get("subject_id")))
+            _finish(project, result, as_json, show_all=show_all)
+            return
         if not hint:
             raise VibflowError(
                 ErrorCode.RUN_FINISHED,
                 f"recap {from_recap} describes a finished run; there is nothing to resume",
+                hint=f"`vibflow resume --from-recap {from_recap} --fork` starts it again "
+                "against the tree as it is now.",
             )
-        if fork:
-            result = runner.fork(hint["run_id"], hint["state"])
-            _finish(project, result, as_json, show_all=show_all)
-            return
         run_id = hint["run_id"]
     elif fork:
         raise VibflowError(ErrorCode.BAD_INPUT, "--fork needs --from-recap ID")
@@ -175,6 +194,43 @@ def resume(
         return
     result = runner.resume(target.run_id, rerun_step=rerun_step or _confirm_rerun(project, target))
     _finish(project, result, as_json, changes=changes, show_all=show_all)
+
+
+def _resume_listed(
+    project: Project, body: dict[str, Any], *, yes: bool, as_json: bool, show_all: bool
+) -> None:
+    """A project recap's open runs, one by one, each after a yes; or nothing to do."""
+    from vibflow.engine.kinds import FINISHED
+
+    runner = project.runner
+    runner.refresh_all()
+    listed = [r for r in body.get("open_runs") or [] if isinstance(r, dict)]
+    still = [runner.get(r["run_id"]) for r in listed]
+    still = [r for r in still if r.status not in FINISHED]
+    if not still:
+        if as_json:
+            output.emit_json({"resumed": [], "message": "nothing to resume"})
+        else:
+            typer.echo(f"Nothing to resume: the runs recap {body['id']} listed have all ended.")
+        return
+    asking = not yes and sys.stdin.isatty() and not as_json
+    if not yes and not asking:
+        if as_json:
+            output.emit_json({"resumed": [], "would_resume": [r.run_id for r in still]})
+        else:
+            for r in still:
+                typer.echo(f"{r.flow} run {r.run_id} is {r.status} at '{r.state}'")
+            typer.echo(f"Add --yes to resume these {len(still)} run(s) one by one.")
+        return
+    for run in still:
+        if asking and not typer.confirm(
+            f"Resume {run.flow} run {run.run_id} ({run.status} at '{run.state}')?", default=True
+        ):
+            continue
+        if run.status == "waiting":
+            _finish(project, run, as_json, show_all=show_all)
+        else:
+            _finish(project, runner.resume(run.run_id), as_json, show_all=show_all)
 
 
 def _definition_changes(project: Project, run: RunRecord) -> dict[str, list[str]] | None:
@@ -269,38 +325,6 @@ def _finish(
 finish_run = _finish
 
 
-def recap(
-    ctx: typer.Context,
-    run_id: str | None = typer.Argument(
-        None, metavar="RUN", help="A run (default: the whole project's state of play)."
-    ),
-    as_json: bool = JSON_OPT,
-) -> None:
-    """Show a run's latest recap, or the project's state of play."""
-    project = project_for(ctx)
-    runner = project.runner
-    if run_id is None:
-        runner.refresh_all()
-        journal = project.journal
-        output.project_recap(
-            journal.runs(("interrupted", "blocked", "waiting"), limit=50),
-            journal.runs(("done", "failed", "aborted"), limit=5),
-            project.memory.read(),
-            project.checkpoints.all()[-3:],
-            as_json,
-        )
-        if not as_json:
-            from vibflow.cli.nudges import print_nudges
-
-            print_nudges(project, "recap")
-        return
-    run_rec = runner.refresh(runner.get(run_id))
-    body = project.journal.get_recap(run_rec.recap_id) if run_rec.recap_id else None
-    if body is None:
-        body = runner.write_recap(run_rec)
-    output.recap(body, as_json)
-
-
 def demo(
     ctx: typer.Context,
     directory: Path | None = typer.Option(
@@ -337,4 +361,4 @@ def demo(
 
 
 #: Mounted at the root by ``app``, in this order.
-COMMANDS: tuple[Callable[..., None], ...] = (run, step, resume, recap, demo)
+COMMANDS: tuple[Callable[..., None], ...] = (run, step, resume, demo)
