@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.plans import RunPlans
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
+    from vibflow.steps.redaction.verdicts import KnownClean
     from vibflow.steps.triggers.policy import TriggersPolicy
     from vibflow.steps.triggers.repo import GitDiffFacts
     from vibflow.steps.triggers.service import TriggerService
@@ -262,8 +263,15 @@ class Project:
         """``data`` (any JSON-like value) through the redaction contract, with counts."""
         from vibflow.steps.redaction.contract import redact_payload
 
-        red = redact_payload(data, root=self.root)
+        red = redact_payload(data, root=self.root, known=self.clean_verdicts)
         return red.value, red.counts.model_dump()
+
+    @cached_property
+    def clean_verdicts(self) -> KnownClean:
+        """Digests of texts the detectors already found clean (skips re-scanning)."""
+        from vibflow.steps.redaction.verdicts import VerdictFile
+
+        return VerdictFile(self.state_dir / "recovery" / "clean_texts")
 
     @cached_property
     def memory(self) -> MemoryService:

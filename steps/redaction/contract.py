@@ -38,6 +38,7 @@ from vibflow.steps.redaction.privacy import (
 )
 from vibflow.steps.redaction.secrets import clean_texts, collapse_whitespace, mask_secrets
 from vibflow.steps.redaction.summarize import summarize
+from vibflow.steps.redaction.verdicts import KnownClean
 
 Mark = Literal["redacted", "summarized", "omitted"]
 # Passes after which a text that still changes is withheld instead (never hit
@@ -132,7 +133,7 @@ def _scan(
     secret_hits = privacy_hits = 0
     summarized = False
     for _ in range(MAX_PASSES):
-        if current in clean:  # already scanned with the payload's other strings
+        if not current or current in clean:  # nothing, or scanned with the payload
             masked, s_hits = collapse_whitespace(current), 0
         else:
             masked, s_hits = mask_secrets(current)
@@ -168,8 +169,12 @@ def redact_payload(
     root: Path | None = None,
     omit: Collection[str] = (),
     max_field_chars: int = 4000,
+    known: KnownClean | None = None,
 ) -> Redacted:
     """Redact a JSON-like value: every string in it, dict keys included.
+
+    ``known`` (a :class:`~.verdicts.KnownClean`) skips the secret scan of texts
+    the same detectors already passed; the privacy filter still sees them.
 
     Keys listed in ``omit`` (a key name, or a dotted path such as
     ``"verification.0.output"``) are dropped and marked ``omitted``. Mark keys
@@ -180,7 +185,7 @@ def redact_payload(
     tally = _Tally()
     # A payload is mostly short clean strings (paths, ids): one scan of all of
     # them settles most, instead of one scan each.
-    clean = clean_texts(_texts(data))
+    clean = clean_texts(_texts(data), known)
     ctx = PrivacyContext.for_root(root)
     quiet = quiet_texts((collapse_whitespace(t) for t in clean), ctx)
     walker = _Walker(ctx, frozenset(omit), max_field_chars, tally, clean=clean, quiet=quiet)

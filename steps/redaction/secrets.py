@@ -15,7 +15,8 @@ text in pieces they handle well and turns findings into masks:
 
 The detectors are built once per process and every scan holds one lock:
 detect-secrets' plugin objects are not meant for concurrent use. Nothing is
-ever written to disk and the verification filter is never enabled.
+ever written to disk here (the optional :mod:`.verdicts` cache keeps only
+digests of texts found clean) and the verification filter is never enabled.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from vibflow.steps.redaction.detectors import (
 )
 from vibflow.steps.redaction.patterns import ALNUM, looks_like_words, private_key_spans
 from vibflow.steps.redaction.spans import Placeholders, Span, apply, secret_placeholder
+from vibflow.steps.redaction.verdicts import KnownClean, digest
 
 __all__ = [
     "DETECT_SECRETS_PLUGINS",
@@ -159,8 +161,12 @@ def find_secrets(text: str) -> list[Span]:
         return _scan(built, text)
 
 
-def clean_texts(texts: Iterable[str]) -> frozenset[str]:
+def clean_texts(texts: Iterable[str], known: KnownClean | None = None) -> frozenset[str]:
     """The single-line ``texts`` that hold no secret, found with one scan of all.
+
+    ``known`` remembers texts the same detectors already passed (by digest):
+    those are not scanned again, and the detectors are not even built when
+    every text is known.
 
     The detectors work line by line (blocks of whole lines, windows of long
     lines — the same for a line alone or among others), so the texts are
@@ -173,6 +179,21 @@ def clean_texts(texts: Iterable[str]) -> frozenset[str]:
     singles = [t for t in dict.fromkeys(texts) if t and "\n" not in t]
     if not singles:
         return frozenset()
+    already: frozenset[str] = frozenset()
+    if known is not None:
+        digests = {t: digest(t) for t in singles}
+        hits = known.known(digests.values())
+        already = frozenset(t for t in singles if digests[t] in hits)
+        singles = [t for t in singles if t not in already]
+        if not singles:
+            return already
+    found = _clean_by_scan(singles)
+    if known is not None:
+        known.remember(digest(t) for t in found)
+    return already | found
+
+
+def _clean_by_scan(singles: list[str]) -> frozenset[str]:
     lines = [collapse_whitespace(t) for t in singles]
     starts: list[int] = []
     pos = 0
