@@ -114,6 +114,8 @@ class Project:
     #: Where a warning goes that the user must see although the command goes on
     #: (a damaged journal backed up and started afresh).
     warn: Callable[[str], None] = field(default=_stderr_warning)
+    #: A dry run writes nothing, caches included (``run --dry-run`` sets it).
+    dry_running: bool = False
 
     @classmethod
     def discover(
@@ -271,7 +273,9 @@ class Project:
         """Digests of texts the detectors already found clean (skips re-scanning)."""
         from vibflow.steps.redaction.verdicts import VerdictFile
 
-        return VerdictFile(self.state_dir / "recovery" / "clean_texts")
+        return VerdictFile(
+            self.state_dir / "recovery" / "clean_texts", writable=lambda: not self.dry_running
+        )
 
     @cached_property
     def memory(self) -> MemoryService:

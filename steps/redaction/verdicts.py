@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Protocol
@@ -62,8 +62,9 @@ def fingerprint() -> str:
 class VerdictFile:
     """Clean verdicts kept in one file (``.vibflow/recovery/clean_texts``)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, writable: Callable[[], bool] = lambda: True) -> None:
         self.path = path
+        self._writable = writable
         self._loaded: dict[str, None] | None = None
         self._added = False
 
@@ -90,6 +91,8 @@ class VerdictFile:
         have.update(dict.fromkeys(new))
         kept = list(have)[-KEEP:]
         self._loaded = dict.fromkeys(kept)
+        if not self._writable():
+            return  # a dry run: remembered for this process only
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(self.path, "\n".join([fingerprint(), *kept]) + "\n", durable=False)

@@ -63,6 +63,7 @@ def run(
         "`vibflow step RUN EVENT --input KEY=VALUE`.",
     )
     if dry_run:
+        project.dry_running = True
         report = project.dry_runner.dry_run(loaded, pairs)
         output.dry_run(report, as_json)
         return

@@ -61,3 +61,10 @@ def test_another_fingerprint_or_a_damaged_file_scans_again(tmp_path: Path) -> No
     path.write_bytes(b"\xff\xfe garbage")
     red = redact_payload([f"token {GHP}"], known=VerdictFile(path))
     assert GHP not in str(red.value)
+
+
+def test_a_dry_run_remembers_for_the_process_only(tmp_path: Path) -> None:
+    cache = VerdictFile(tmp_path / "clean_texts", writable=lambda: False)
+    redact_payload(CLEAN, known=cache)
+    assert not (tmp_path / "clean_texts").exists()
+    assert cache.known(digest(t) for t in CLEAN) == {digest(t) for t in CLEAN}
