@@ -51,7 +51,7 @@ Ident = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.-]{0,63}$")]
 Hex = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,64}$")]
 RunId = Annotated[str, StringConstraints(pattern=r"^run_[0-9a-f]{32}$")]
 CheckpointId = Annotated[str, StringConstraints(pattern=r"^ckpt_[0-9a-f]{32}$")]
-GrantId = Annotated[str, StringConstraints(pattern=r"^grant_[0-9a-f]{32}$")]
+GrantId = Annotated[str, StringConstraints(pattern=r"^grt_[0-9a-f]{32}$")]
 Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d\d-\d\dT[0-9:.]+Z$")]
 Result = Literal[
     "ok", "refused", "blocked", "busy", "failed", "aborted", "interrupted", "skipped", "waiting"

@@ -287,7 +287,7 @@ def in_hash_context(line: str, start: int, end: int, *, hex_token: bool) -> bool
     )
 
 
-_VIBFLOW_ID = re.compile(r"(?:rec|opt|ckpt|run|rcp|dec|ver|risk|grant|sel)_$")
+_VIBFLOW_ID = re.compile(r"(?:rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn)_$")
 
 
 def in_vibflow_id(line: str, start: int, end: int) -> bool:
