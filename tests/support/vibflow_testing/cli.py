@@ -14,6 +14,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from vibflow_testing import forkserver
 from vibflow_testing.flows import read_effects
 
 HARNESS = Path(__file__).resolve().parent / "harness.py"
@@ -41,34 +42,42 @@ def cli_runner(repo: Path) -> Cli:
         cwd: Path | None = None,
         stdin: str | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            harness_cmd(*args),
-            cwd=cwd or repo,
-            env=clean_env(**(env or {})),
-            capture_output=True,
-            text=True,
-            input=stdin,
-            timeout=120,
-            check=False,
-        )
+        return run_harness(args, cwd=cwd or repo, env=env, stdin=stdin)
 
     return run
+
+
+def run_harness(
+    args: tuple[str, ...],
+    *,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``vibflow ARGS`` with the test kit registered, as its own process: forked from the
+    kit's fork server (``forkserver``), or a fresh interpreter when that is switched off.
+    ``stdin=None`` reads from the null device (never a terminal, so nothing prompts)."""
+    full_env = clean_env(**(env or {}))
+    if forkserver.enabled():
+        return forkserver.run(list(args), cwd=cwd, env=full_env, stdin=stdin, timeout=120)
+    return subprocess.run(
+        harness_cmd(*args),
+        cwd=cwd,
+        env=full_env,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=120,
+        check=False,
+    )
 
 
 def vf(
     root: Path, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """The harness CLI as a real process in ``root`` (stdin never a TTY, so nothing prompts)."""
-    return subprocess.run(
-        harness_cmd(*args),
-        cwd=root,
-        env=clean_env(**(env or {})),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_harness(args, cwd=root, env=env)
 
 
 def vf_bounded(root: Path, *args: str, max_bytes: int) -> subprocess.CompletedProcess[str]:
