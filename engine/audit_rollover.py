@@ -58,7 +58,7 @@ class RolloverSummary(BaseModel):
     first_timestamp: Timestamp
     last_timestamp: Timestamp
     rolled_at: Timestamp
-    reason: Literal["age", "size", "cap", "manual"]
+    reason: Literal["age", "size", "cap"]
     rows: int = Field(ge=1)
     #: Rows per event and result (``none`` for a row without a result).
     events: dict[Ident, dict[ResultKey, int]] = Field(default_factory=dict)

@@ -212,41 +212,51 @@ def verify_lines(
     for problem in chain.finish():
         report.fail(problem, chain.last_seq + 1)
     if anchor is not None:
-        check_anchor(report, anchor, tip, chain.last_seq, at_tip)
+        if tip is not None:
+            report.anchored_sequence = tip[0]
+            report.missing_rows = max(0, tip[0] - chain.last_seq)
+        for _, problem, seq in anchor_problems(anchor, tip, chain.last_seq, at_tip):
+            report.fail(problem, seq)
     return report, bad
 
 
-def check_anchor(
-    report: AuditReport,
-    anchor: AuditAnchor,
-    tip: tuple[int, str] | None,
-    last_seq: int,
-    at_tip: str | None,
-) -> None:
-    """The log's end against the journal's record of it (see :mod:`.audit`)."""
+def anchor_problems(
+    anchor: AuditAnchor, tip: tuple[int, str] | None, last_seq: int, at_tip: str | None
+) -> list[tuple[str | None, str, int]]:
+    """The log's end against the journal's record of it (see :mod:`.audit`): each
+    problem as (when it was noticed, or None for now; what; at which sequence)."""
+    out: list[tuple[str | None, str, int]] = []
     for anchored, found, when in anchor.audit_gaps():
-        report.fail(
-            f"{anchored - found} row(s) were missing after sequence {found} when vibflow "
-            f"next wrote to the log ({when}; the journal had recorded sequence {anchored})"
-            if anchored > found
-            else f"the row at sequence {found} had been replaced when vibflow next wrote "
-            f"to the log ({when})",
-            found + 1,
+        out.append(
+            (
+                when,
+                f"{anchored - found} row(s) were missing after sequence {found} when vibflow "
+                f"next wrote to the log ({when}; the journal had recorded sequence {anchored})"
+                if anchored > found
+                else f"the row at sequence {found} had been replaced when vibflow next wrote "
+                f"to the log ({when})",
+                found + 1,
+            )
         )
     if tip is None:
-        return
-    report.anchored_sequence = tip[0]
+        return out
     if tip[0] > last_seq:
-        report.missing_rows = tip[0] - last_seq
-        report.fail(
-            f"{report.missing_rows} row(s) missing after sequence {last_seq}: the journal "
-            f"recorded the log up to sequence {tip[0]} (its end was cut off or the file "
-            "was emptied or deleted)",
-            last_seq + 1,
+        out.append(
+            (
+                None,
+                f"{tip[0] - last_seq} row(s) missing after sequence {last_seq}: the journal "
+                f"recorded the log up to sequence {tip[0]} (its end was cut off or the file "
+                "was emptied or deleted)",
+                last_seq + 1,
+            )
         )
     elif at_tip is not None and at_tip != tip[1]:
-        report.fail(
-            f"the row at sequence {tip[0]} is not the one the journal recorded (the log "
-            "was rewritten)",
-            tip[0],
+        out.append(
+            (
+                None,
+                f"the row at sequence {tip[0]} is not the one the journal recorded (the log "
+                "was rewritten)",
+                tip[0],
+            )
         )
+    return out
