@@ -219,12 +219,13 @@ class AuditLog:
         tool: str = "cli",
         clock: Clock = system_clock,
         anchor: Callable[[], AuditAnchor] | None = None,
-        rollovers: RolloverStore | None = None,
+        rollovers: Callable[[], RolloverStore] | None = None,
         after_append: Callable[[int], None] | None = None,
     ) -> None:
         self.path = path
-        #: The summaries of rows a retention compacted: the log chains on from them.
-        self.rollovers = rollovers
+        # The summaries of rows a retention compacted (the log chains on from
+        # them): a provider, so an append never loads their model.
+        self._rollovers = rollovers
         # Called with the log's size after each append, outside the lock (the
         # automatic rollover); whatever it raises is its own business.
         self._after_append = after_append
@@ -310,6 +311,15 @@ class AuditLog:
                 anchor.anchor_audit(last.sequence_number, last.hash, gap=gap)
         return [event for _, event in chained]
 
+    def first_timestamp(self) -> str | None:
+        """The first row's timestamp (one line read), or None when there is none."""
+        try:
+            with self.path.open("rb") as fh:
+                value = json.loads(fh.readline(64 * 1024)).get("timestamp")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return value if isinstance(value, str) else None
+
     def rows(self) -> Iterator[tuple[int, bytes]]:
         if not self.path.exists():
             return
@@ -339,7 +349,7 @@ class AuditLog:
         from vibflow.engine.audit_verify import verify_lines
 
         anchor = self._anchor() if self._anchor is not None else None
-        ledger = self.rollovers.load() if self.rollovers is not None else None
+        ledger = self._rollovers().load() if self._rollovers is not None else None
         report, bad = verify_lines(self.rows(), ledger=ledger, anchor=anchor)
         if quarantine is not None and bad:
             Quarantine(quarantine).add(bad, self._clock())

@@ -14,6 +14,8 @@ from datetime import UTC, date, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from vibflow.engine.clock import stamp
+
 SECTION = "audit"
 
 
@@ -33,6 +35,15 @@ class AuditPolicy(BaseModel):
                 f"({self.max_active_window_days})"
             )
         return self
+
+    def rollover_due(self, size: int, first_timestamp: str | None, now: datetime) -> bool:
+        """Whether a log of ``size`` bytes whose first row is stamped
+        ``first_timestamp`` has rows a rollover would compact now."""
+        if first_timestamp is None:
+            return False
+        if first_timestamp < stamp(now - timedelta(days=self.retention_days)):
+            return True
+        return size > self.max_bytes and first_timestamp < stamp(self.active_window_start(now))
 
     def active_window_start(self, now: datetime) -> datetime:
         """Where the active P0 window starts at ``now`` (never before the hard cap)."""

@@ -143,32 +143,15 @@ class Retention:
         return plan
 
     def maybe(self, size: int) -> None:
-        """The automatic rollover, after an append: when the log is over its size
-        or its first row over its age, and something can be compacted. Never
+        """The automatic rollover, after an append: when the log has rows past its
+        age, or is over its size with rows before the active window. Never
         raises: a log that needs review is left for `vibflow audit retain`."""
-        if self._running:
-            return
-        now = self._clock()
-        first = self._first_timestamp()
-        if first is None:
-            return
-        age_due = first < stamp(now - timedelta(days=self.policy.retention_days))
-        size_due = size > self.policy.max_bytes and first < stamp(
-            self.policy.active_window_start(now)
-        )
-        if not (age_due or size_due):
+        if self._running or not self.policy.rollover_due(
+            size, self.log.first_timestamp(), self._clock()
+        ):
             return
         with contextlib.suppress(VibflowError, OSError):
             self.run()
-
-    def _first_timestamp(self) -> str | None:
-        try:
-            with self.log.path.open("rb") as fh:
-                line = fh.readline(64 * 1024)
-            value = json.loads(line).get("timestamp")
-        except (OSError, ValueError, AttributeError):
-            return None
-        return value if isinstance(value, str) else None
 
     def _read(self) -> tuple[list[_Row], int]:
         """The log's rows (refused unless it verifies), and how many of the first
