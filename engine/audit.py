@@ -151,6 +151,30 @@ def row_hash(row: dict[str, Any]) -> str:
     return hashlib.sha256(_CANON.encode(body).encode("ascii")).hexdigest()
 
 
+_TAIL = b',"hash":"'
+_TAIL_LEN = len(_TAIL) + 64 + len(b'"}\n')
+
+
+def row_line(row: dict[str, Any]) -> str:
+    """The row as the log stores it: the canonical body its hash was computed
+    over (sorted keys, no nulls), with the hash added last — so a reader can
+    check the hash on the line's own bytes (:func:`hash_on_line`)."""
+    body = {k: v for k, v in row.items() if k != "hash" and v is not None}
+    return _CANON.encode(body)[:-1] + ',"hash":"' + row["hash"] + '"}'
+
+
+def hash_on_line(raw: bytes, expected: str) -> bool:
+    """Whether ``raw`` (a line :func:`row_line` wrote, ending in LF) hashes to
+    ``expected`` as stored, without decoding and re-encoding it. False says
+    nothing: a row in another key order needs :func:`row_hash`."""
+    end = len(raw) - _TAIL_LEN
+    if end < 1 or raw[end : end + len(_TAIL)] != _TAIL:
+        return False
+    if raw[end + len(_TAIL) : -3] != expected.encode("ascii"):
+        return False
+    return hashlib.sha256(raw[:end] + b"}").hexdigest() == expected
+
+
 def chain_rows(
     rows: Sequence[Row],
     *,
@@ -298,7 +322,7 @@ class AuditLog:
                 tool=self._tool,
                 project_root_hash=self._root_hash,
             )
-            lines = [json.dumps(d, separators=(",", ":"), ensure_ascii=True) for d, _ in chained]
+            lines = [row_line(d) for d, _ in chained]
             payload = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
             os.write(fd, payload.encode("ascii"))
         finally:

