@@ -160,7 +160,7 @@ def row_line(row: dict[str, Any]) -> str:
     over (sorted keys, no nulls), with the hash added last — so a reader can
     check the hash on the line's own bytes (:func:`hash_on_line`)."""
     body = {k: v for k, v in row.items() if k != "hash" and v is not None}
-    return _CANON.encode(body)[:-1] + ',"hash":"' + row["hash"] + '"}'
+    return _CANON.encode(body)[:-1] + ',"hash":"' + str(row["hash"]) + '"}'
 
 
 def hash_on_line(raw: bytes, expected: str) -> bool:

@@ -173,3 +173,30 @@ def test_retain_refuses_a_broken_log(repo: Path) -> None:
     assert proc.returncode == 1
     assert "audit log needs review" in proc.stderr + proc.stdout
     assert json.loads(audit.read_bytes().splitlines()[0])["sequence_number"] == 1
+
+
+def test_drift_feedback_labels_are_samples_and_an_explicit_file_in_drift_fails(
+    repo: Path,
+) -> None:
+    """`recover feedback` writes its judged labels as drift-label samples; when the preview
+    the user judged had put an explicit relevant file in drift (a planner bug, simulated
+    by editing the kept preview), the summary counts the occurrence."""
+    drifted(repo)
+    plan = ok_json(vf(repo, "recover", "--preview", "--json"))
+    drift = sorted(plan["feedback_paths"])
+    assert "src/ui/login.py" not in drift  # explicit: the planner keeps it in scope
+    proc = vf(
+        repo, "recover", "feedback", plan["plan_id"], "--correct", drift[0], "--wrong", drift[1]
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert slos(summary(repo)[1])["drift_label"] == (2, 0, "pass")
+
+    kept = repo / ".vibflow" / "recovery" / "last_preview.json"
+    body = json.loads(kept.read_text())
+    body["plan"]["feedback_paths"].append("src/ui/login.py")
+    kept.write_text(json.dumps(body))
+    proc = vf(repo, "recover", "feedback", plan["plan_id"], "--correct", "src/ui/login.py")
+    assert proc.returncode == 0, proc.stderr
+    code, data = summary(repo)
+    assert code == 1
+    assert slos(data)["drift_label"] == (3, 1, "fail")

@@ -82,7 +82,14 @@ def recover_feedback(
     project = project_for(ctx)
     outcome = project.recovery.feedback(plan_id, correct or [], wrong or [])
     state = outcome.state
-    project.audit.append("drift_feedback", result="ok", circuit_breaker_state=state.state)
+    from vibflow.engine.audit import LabelCounts
+
+    project.audit.append(
+        "drift_feedback",
+        result="ok",
+        circuit_breaker_state=state.state,
+        labels=LabelCounts(**outcome.labels),
+    )
     if as_json:
         emit_json(
             {
