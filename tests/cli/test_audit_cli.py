@@ -200,3 +200,26 @@ def test_drift_feedback_labels_are_samples_and_an_explicit_file_in_drift_fails(
     code, data = summary(repo)
     assert code == 1
     assert slos(data)["drift_label"] == (3, 1, "fail")
+
+
+def test_recovery_explain_is_a_stale_intent_sample_read_from_its_text(repo: Path) -> None:
+    """`recover` (explain) that shows the intent is a stale-intent sample; a stale intent
+    it labels [STALE] passes; --json and --preview, which print no intent line, are none."""
+    drifted(repo)
+    assert vf(repo, "recover").returncode == 0
+    assert vf(repo, "recover", "--json").returncode == 0
+    assert vf(repo, "recover", "--preview").returncode == 0
+    assert slos(summary(repo)[1])["stale_intent"] == (1, 0, "pass")
+    memory = repo / ".vibflow" / "memory.json"
+    data = json.loads(memory.read_text("utf-8"))
+    when = datetime.now(UTC) - timedelta(hours=30)
+    data["active_intent"]["last_updated"] = when.isoformat(timespec="seconds").replace(
+        "+00:00", "Z"
+    )
+    memory.write_text(json.dumps(data), "utf-8")
+    shown = vf(repo, "recover")
+    assert "[STALE]" in shown.stdout
+    rows = [json.loads(r) for r in (repo / ".vibflow" / "audit.jsonl").read_text().splitlines()]
+    last = [r for r in rows if r["event"] == "recovery_explain"][-1]
+    assert (last["intent_stale"], last["stale_labelled"]) == (True, True)
+    assert slos(summary(repo)[1])["stale_intent"] == (2, 0, "pass")
