@@ -74,12 +74,12 @@ def audit_summary(
         min=1,
         max=3650,
         metavar="DAYS",
-        help="Summarize the last DAYS days (default: the active P0 window of the policy).",
+        help="Summarize the last DAYS days (default: the policy's active window, 30 days).",
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Count each P0 SLO's samples and occurrences over a window (exit 1 on any
-    occurrence, or when the window's log needs review)."""
+    """Count each safety guarantee's samples and occurrences over a window (exit 1
+    on any occurrence, or when the window's log needs review)."""
     from vibflow import audit_wiring
 
     summary = audit_wiring.summary(project_for(ctx), window)
@@ -124,7 +124,7 @@ def audit_retain(
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Roll old rows over into count-only summaries (the active P0 window stays)."""
+    """Roll old rows over into count-only summaries (the active window stays)."""
     project = project_for(ctx)
     plan = project.audit_retention.run(dry_run=dry_run)
     if as_json:
