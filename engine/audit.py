@@ -25,6 +25,12 @@ the pair cannot prove: a local user who can write both files can rewrite the
 log, re-hash every row and update the anchor to match — the chain detects
 accidents and careless edits, not a determined owner of the machine.
 
+A retention (:mod:`.audit_retention`) compacts the oldest rows into count-only
+rollover summaries (:mod:`.audit_rollover`); the log then starts past sequence
+1, chained to the last summarized row, and :meth:`AuditLog.verify`
+(:mod:`.audit_verify`) checks the join. The log is never emptied by it: the
+newest row always stays, so an append always finds the chain's tail here.
+
 The runner writes through :class:`AuditSink`; :class:`AuditLog` is the file,
 :class:`~vibflow.engine.testing.MemoryAudit` the in-memory twin for dry runs
 and tests. Both build rows with :func:`chain_rows`, so both check the same
@@ -38,14 +44,17 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from vibflow.engine.clock import Clock, stamp, system_clock
 from vibflow.engine.errors import VibflowError
+
+if TYPE_CHECKING:
+    from vibflow.engine.audit_rollover import RolloverStore
+    from vibflow.engine.audit_verify import AuditReport
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.-]{0,63}$")]
 Hex = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,64}$")]
@@ -81,6 +90,16 @@ class RedactionCounts(_Strict):
     omitted_fields: int = Field(default=0, ge=0)
 
 
+class LabelCounts(_Strict):
+    """Drift labels a user judged in one ``recover feedback``: how many, how many
+    of the drift labels were wrong, and how many of the judged labels had put
+    an explicitly relevant file among the drift candidates (P0 gate 4)."""
+
+    judged: int = Field(default=0, ge=0)
+    wrong_drift: int = Field(default=0, ge=0)
+    explicit_as_drift: int = Field(default=0, ge=0)
+
+
 class TriggerRef(_Strict):
     id: Ident
     action: Ident
@@ -102,6 +121,7 @@ class AuditFacts(_Strict):
     #: was stale, and whether the output the user got said so (P0 gate 5).
     intent_stale: bool | None = None
     stale_labelled: bool | None = None
+    labels: LabelCounts | None = None
 
 
 class AuditEvent(AuditFacts):
@@ -121,10 +141,38 @@ class AuditEvent(AuditFacts):
     hash: Hex
 
 
+# One encoder for every row: json.dumps with options builds a new one per call,
+# which was half the cost of verifying a 10 MB log.
+_CANON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def row_hash(row: dict[str, Any]) -> str:
     body = {k: v for k, v in row.items() if k != "hash" and v is not None}
-    canon = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(canon.encode("ascii")).hexdigest()
+    return hashlib.sha256(_CANON.encode(body).encode("ascii")).hexdigest()
+
+
+_TAIL = b',"hash":"'
+_TAIL_LEN = len(_TAIL) + 64 + len(b'"}\n')
+
+
+def row_line(row: dict[str, Any]) -> str:
+    """The row as the log stores it: the canonical body its hash was computed
+    over (sorted keys, no nulls), with the hash added last — so a reader can
+    check the hash on the line's own bytes (:func:`hash_on_line`)."""
+    body = {k: v for k, v in row.items() if k != "hash" and v is not None}
+    return _CANON.encode(body)[:-1] + ',"hash":"' + str(row["hash"]) + '"}'
+
+
+def hash_on_line(raw: bytes, expected: str) -> bool:
+    """Whether ``raw`` (a line :func:`row_line` wrote, ending in LF) hashes to
+    ``expected`` as stored, without decoding and re-encoding it. False says
+    nothing: a row in another key order needs :func:`row_hash`."""
+    end = len(raw) - _TAIL_LEN
+    if end < 1 or raw[end : end + len(_TAIL)] != _TAIL:
+        return False
+    if raw[end + len(_TAIL) : -3] != expected.encode("ascii"):
+        return False
+    return hashlib.sha256(raw[:end] + b"}").hexdigest() == expected
 
 
 def chain_rows(
@@ -184,43 +232,6 @@ class AuditAnchor(Protocol):
     def audit_gaps(self) -> list[tuple[int, int, str]]: ...
 
 
-@dataclass
-class AuditReport:
-    ok: bool
-    rows: int = 0
-    valid_rows: int = 0
-    corrupt_rows: int = 0
-    first_bad_sequence: int | None = None
-    problem: str | None = None
-    quarantined: int = 0
-    problems: list[str] = field(default_factory=list)
-    #: The journal's record of the newest row, when there is one to check against.
-    anchored_sequence: int | None = None
-    missing_rows: int = 0
-
-    def fail(self, problem: str, sequence: int | None) -> None:
-        self.ok = False
-        self.problems.append(problem)
-        if self.problem is None:
-            self.problem = problem
-        if self.first_bad_sequence is None:
-            self.first_bad_sequence = sequence
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "rows": self.rows,
-            "valid_rows": self.valid_rows,
-            "corrupt_rows": self.corrupt_rows,
-            "first_bad_sequence": self.first_bad_sequence,
-            "problem": self.problem,
-            "problems": list(self.problems),
-            "quarantined": self.quarantined,
-            "anchored_sequence": self.anchored_sequence,
-            "missing_rows": self.missing_rows,
-        }
-
-
 class AuditLog:
     """The audit file of one project (``.vibflow/audit.jsonl``)."""
 
@@ -232,8 +243,16 @@ class AuditLog:
         tool: str = "cli",
         clock: Clock = system_clock,
         anchor: Callable[[], AuditAnchor] | None = None,
+        rollovers: Callable[[], RolloverStore] | None = None,
+        after_append: Callable[[int], None] | None = None,
     ) -> None:
         self.path = path
+        # The summaries of rows a retention compacted (the log chains on from
+        # them): a provider, so an append never loads their model.
+        self._rollovers = rollovers
+        # Called with the log's size after each append, outside the lock (the
+        # automatic rollover); whatever it raises is its own business.
+        self._after_append = after_append
         self._root_hash = project_root_hash
         self._tool = tool
         self._clock = clock
@@ -259,7 +278,18 @@ class AuditLog:
         if not rows:
             return []
         with self._locked():
-            return self._append_unlocked(rows)
+            written = self._append_unlocked(rows)
+        self._appended()
+        return written
+
+    def _appended(self) -> None:
+        if self._after_append is not None:
+            with contextlib.suppress(OSError):
+                self._after_append(self.path.stat().st_size)
+
+    def locked(self) -> Any:
+        """The lock every append holds (a retention holds it while it rewrites)."""
+        return self._locked()
 
     def append_missing(self, run_id: str, rows: dict[int, Row]) -> int:
         """Append the rows (keyed by journal seq) of ``run_id`` not yet in the file.
@@ -273,6 +303,8 @@ class AuditLog:
             have = self.recorded_transitions(run_id)
             missing = [rows[seq] for seq in sorted(rows) if seq not in have]
             self._append_unlocked(missing)
+        if missing:
+            self._appended()
         return len(missing)
 
     def _append_unlocked(self, rows: list[Row]) -> list[AuditEvent]:
@@ -290,7 +322,7 @@ class AuditLog:
                 tool=self._tool,
                 project_root_hash=self._root_hash,
             )
-            lines = [json.dumps(d, separators=(",", ":"), ensure_ascii=True) for d, _ in chained]
+            lines = [row_line(d) for d, _ in chained]
             payload = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
             os.write(fd, payload.encode("ascii"))
         finally:
@@ -302,6 +334,15 @@ class AuditLog:
             with contextlib.suppress(VibflowError):
                 anchor.anchor_audit(last.sequence_number, last.hash, gap=gap)
         return [event for _, event in chained]
+
+    def first_timestamp(self) -> str | None:
+        """The first row's timestamp (one line read), or None when there is none."""
+        try:
+            with self.path.open("rb") as fh:
+                value = json.loads(fh.readline(64 * 1024)).get("timestamp")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return value if isinstance(value, str) else None
 
     def rows(self) -> Iterator[tuple[int, bytes]]:
         if not self.path.exists():
@@ -325,113 +366,19 @@ class AuditLog:
         return seen
 
     def verify(self, *, quarantine: Path | None = None) -> AuditReport:
-        report = AuditReport(ok=True)
+        """The log checked row by row, as a chain from its rollover summaries, and
+        its end against the journal's anchor (:mod:`.audit_verify`); corrupt rows
+        are copied, redacted, to ``quarantine`` when given."""
+        from vibflow.engine.audit_quarantine import Quarantine
+        from vibflow.engine.audit_verify import verify_lines
+
         anchor = self._anchor() if self._anchor is not None else None
-        tip = anchor.audit_anchor() if anchor is not None else None
-        expected_seq, prev_hash = 1, GENESIS
-        ends = _Ends(tip[0] if tip is not None else None)
-        bad: list[dict[str, Any]] = []
-        for number, raw in self.rows():
-            report.rows += 1
-            problem, data = _check_line(raw, number)
-            ends.see(data)
-            if problem is None and data is not None:
-                seq = data["sequence_number"]
-                if seq != expected_seq:
-                    problem = (
-                        f"row {number}: sequence {seq} where {expected_seq} was expected "
-                        "(a row was deleted, inserted or reordered)"
-                    )
-                    report.valid_rows += 1
-                elif data["prev_hash"] != prev_hash:
-                    problem = f"row {number}: sequence {seq} does not chain to the row before it"
-                    report.valid_rows += 1
-                else:
-                    report.valid_rows += 1
-                    expected_seq, prev_hash = seq + 1, data["hash"]
-                    continue
-                if report.first_bad_sequence is None:
-                    report.first_bad_sequence = expected_seq
-                # Re-anchor on this row so one bad row is reported once.
-                expected_seq, prev_hash = seq + 1, data["hash"]
-            else:
-                report.corrupt_rows += 1
-                bad.append(
-                    {
-                        "line": number,
-                        "sha256": hashlib.sha256(raw).hexdigest(),
-                        "length": len(raw),
-                        "reason": problem,
-                    }
-                )
-                if report.first_bad_sequence is None:
-                    report.first_bad_sequence = expected_seq
-            report.ok = False
-            report.problems.append(problem or "invalid row")
-            if report.problem is None:
-                report.problem = problem
-        if anchor is not None:
-            self._check_anchor(report, anchor, tip, ends.last_seq, ends.at_tip)
+        ledger = self._rollovers().load() if self._rollovers is not None else None
+        report, bad = verify_lines(self.rows(), ledger=ledger, anchor=anchor)
         if quarantine is not None and bad:
-            quarantine.parent.mkdir(parents=True, exist_ok=True)
-            with quarantine.open("a", encoding="utf-8", newline="\n") as fh:
-                for item in bad:
-                    fh.write(json.dumps({"quarantined_at": stamp(self._clock()), **item}) + "\n")
+            Quarantine(quarantine).add(bad, self._clock())
             report.quarantined = len(bad)
         return report
-
-    @staticmethod
-    def _check_anchor(
-        report: AuditReport,
-        anchor: AuditAnchor,
-        tip: tuple[int, str] | None,
-        last_seq: int,
-        at_tip: str | None,
-    ) -> None:
-        """The log's end against the journal's record of it (see the module doc)."""
-        for anchored, found, when in anchor.audit_gaps():
-            report.fail(
-                f"{anchored - found} row(s) were missing after sequence {found} when vibflow "
-                f"next wrote to the log ({when}; the journal had recorded sequence {anchored})"
-                if anchored > found
-                else f"the row at sequence {found} had been replaced when vibflow next wrote "
-                f"to the log ({when})",
-                found + 1,
-            )
-        if tip is None:
-            return
-        report.anchored_sequence = tip[0]
-        if tip[0] > last_seq:
-            report.missing_rows = tip[0] - last_seq
-            report.fail(
-                f"{report.missing_rows} row(s) missing after sequence {last_seq}: the journal "
-                f"recorded the log up to sequence {tip[0]} (its end was cut off or the file "
-                "was emptied or deleted)",
-                last_seq + 1,
-            )
-        elif at_tip is not None and at_tip != tip[1]:
-            report.fail(
-                f"the row at sequence {tip[0]} is not the one the journal recorded (the log "
-                "was rewritten)",
-                tip[0],
-            )
-
-
-@dataclass
-class _Ends:
-    """What verify needs of the log's end: its highest sequence, and the hash of
-    the row at the anchored sequence."""
-
-    tip_seq: int | None
-    last_seq: int = 0
-    at_tip: str | None = None
-
-    def see(self, data: dict[str, Any] | None) -> None:
-        if data is None:
-            return
-        self.last_seq = max(self.last_seq, data["sequence_number"])
-        if data["sequence_number"] == self.tip_seq:
-            self.at_tip = data["hash"]
 
 
 def _gap(anchor: AuditAnchor | None, seq: int, last_hash: str) -> tuple[int, int] | None:
@@ -442,23 +389,6 @@ def _gap(anchor: AuditAnchor | None, seq: int, last_hash: str) -> tuple[int, int
     if tip[0] > seq or (tip[0] == seq and tip[1] != last_hash):
         return tip[0], seq
     return None
-
-
-def _check_line(raw: bytes, number: int) -> tuple[str | None, dict[str, Any] | None]:
-    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-        return f"row {number}: the file starts with a byte-order mark", None
-    if raw.endswith(b"\r\n") or b"\r" in raw:
-        return f"row {number}: CR line ending (audit rows are LF only)", None
-    if not raw.endswith(b"\n"):
-        return f"row {number}: truncated (no line end)", None
-    try:
-        data = json.loads(raw)
-        row = AuditEvent.model_validate(data)
-    except (ValueError, ValidationError):
-        return f"row {number}: not a valid audit row", None
-    if row_hash(data) != row.hash:
-        return f"row {number}: sequence {row.sequence_number} was edited (hash mismatch)", None
-    return None, data
 
 
 def _tail(fd: int) -> tuple[int, str, bool]:

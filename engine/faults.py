@@ -4,7 +4,9 @@
 the run's N-th journal entry is committed (its audit row may still be in the
 unflushed batch: the next process to touch the run re-derives it);
 ``VIBFLOW_CRASH_AT=item:K`` right after the K-th item of a per-item step is
-recorded in this process. SIGKILL (not an exception) so no ``finally`` block,
+recorded in this process; ``VIBFLOW_CRASH_AT=retain:K`` at the K-th step of an
+audit retention (1: its rollover summary is written, 2: the log is rewritten
+without the compacted rows). SIGKILL (not an exception) so no ``finally`` block,
 atexit hook or buffered write gets a chance to tidy up: the journal has to
 cope with exactly what a real crash leaves behind.
 """
@@ -23,7 +25,7 @@ ENV = "VIBFLOW_CRASH_AT"
 
 @dataclass(frozen=True)
 class CrashPlan:
-    point: str | None = None  # "transition" | "item"
+    point: str | None = None  # "transition" | "item" | "retain"
     count: int = 0
 
     @classmethod
@@ -32,10 +34,10 @@ class CrashPlan:
         if not spec:
             return cls()
         point, _, number = spec.partition(":")
-        if point not in ("transition", "item") or not number.isdigit() or int(number) < 1:
+        if point not in ("transition", "item", "retain") or not number.isdigit() or int(number) < 1:
             raise VibflowError(
                 ErrorCode.BAD_INPUT,
-                f"{ENV} must look like 'transition:N' or 'item:K' with N, K ≥ 1",
+                f"{ENV} must look like 'transition:N', 'item:K' or 'retain:K' with N, K ≥ 1",
             )
         return cls(point, int(number))
 
@@ -45,6 +47,10 @@ class CrashPlan:
 
     def after_item(self, done_in_process: int) -> None:
         if self.point == "item" and done_in_process == self.count:
+            _die()
+
+    def at_retain_step(self, step: int) -> None:
+        if self.point == "retain" and step == self.count:
             _die()
 
 

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     # Imported where used: commands that never load or run a flow (checkpoint,
     # memory, recover --explain) then never build the flow models.
+    from vibflow.engine.audit_retention import Retention
     from vibflow.engine.catalog import FlowCatalog
     from vibflow.engine.runner import Runner
     from vibflow.steps import RecoveryProvider
@@ -81,6 +82,8 @@ def _stderr_warning(message: str) -> None:
 
 def policy_sections() -> dict[str, type[BaseModel]]:
     """The model of every shipped policy section, by section name."""
+    from vibflow.engine.audit_policy import SECTION as AUDIT_SECTION
+    from vibflow.engine.audit_policy import AuditPolicy
     from vibflow.steps.memory.policy import MemoryPolicy
     from vibflow.steps.paths.policy import SECTION as PATHS_SECTION
     from vibflow.steps.paths.policy import PathsPolicy
@@ -89,6 +92,7 @@ def policy_sections() -> dict[str, type[BaseModel]]:
     from vibflow.steps.triggers.policy import TriggersPolicy
 
     return {
+        AUDIT_SECTION: AuditPolicy,
         "engine": EnginePolicy,
         "memory": MemoryPolicy,
         PATHS_SECTION: PathsPolicy,
@@ -190,12 +194,23 @@ class Project:
 
     @cached_property
     def audit(self) -> AuditLog:
+        """The audit log; it rolls over on its own at the policy's age or size."""
+        from vibflow import audit_wiring
+
         return AuditLog(
             self.state_dir / "audit.jsonl",
             project_root_hash=project_root_hash(self.root),
             tool=self.tool,
             anchor=lambda: self.journal,
+            rollovers=lambda: audit_wiring.rollover_store(self),
+            after_append=lambda size: audit_wiring.roll_if_due(self, size),
         )
+
+    @cached_property
+    def audit_retention(self) -> Retention:
+        from vibflow import audit_wiring
+
+        return audit_wiring.retention(self)
 
     @cached_property
     def recovery_policy(self) -> RecoveryPolicy:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,10 +169,29 @@ class RecoveryAdvisor:
         at = self._clock()
         state = self.labels.record(plan_id, [(v.path, v.correct) for v in verdicts], at)
         fixes = {v.path: v.correction for v in verdicts if v.correction is not None}
-        intent = _intent_text(self._memory.read() if self._memory is not None else None)
+        view = self._memory.read() if self._memory is not None else None
+        intent = _intent_text(view)
         if intent:
             self.corrections.remember(intent, fixes, at)
-        return FeedbackOutcome(state, fixes if intent else {}, bool(fixes) and not intent)
+        # The drift-label P0 count (audit summary): judged here against memory's
+        # explicit files as they stood at the preview, not the planner's own zone,
+        # so a planner that let an explicit file into drift is caught.
+        explicit = _explicit_at(last, view, self._preview_recorded_at())
+        drifted = [v for v in verdicts if v.labelled == "drift"]
+        counts = {
+            "judged": len(verdicts),
+            "wrong_drift": sum(1 for v in drifted if not v.correct),
+            "explicit_as_drift": sum(1 for v in drifted if v.path in explicit),
+        }
+        return FeedbackOutcome(state, fixes if intent else {}, bool(fixes) and not intent, counts)
+
+    def _preview_recorded_at(self) -> str:
+        try:
+            data = json.loads((self.dir / "last_preview.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return ""
+        at = data.get("recorded_at") if isinstance(data, dict) else None
+        return at if isinstance(at, str) else ""
 
 
 @dataclass(frozen=True)
@@ -180,6 +199,23 @@ class FeedbackOutcome:
     state: BreakerState
     remembered: dict[str, Label]  # path → the label the next plans of this intent give it
     not_remembered: bool  # corrections given, but no active intent to remember them for
+    #: Count-only: labels judged, drift labels judged wrong, drift labels on explicit files.
+    labels: Mapping[str, int] = field(default_factory=dict)
+
+
+def _explicit_at(plan: Mapping[str, Any], view: Any, recorded_at: str) -> set[str]:
+    """The explicit relevant files when the preview was made: the plan's explicit
+    zone, and memory's explicit files stamped no later than the preview."""
+    found = {
+        z.get("path")
+        for z in plan.get("intent_zone") or []
+        if isinstance(z, dict) and z.get("source") == "explicit"
+    }
+    state = getattr(view, "state", None)
+    for f in getattr(state, "relevant_files", None) or []:
+        if f.source == "explicit" and (not recorded_at or f.last_updated <= recorded_at):
+            found.add(f.path)
+    return {p for p in found if isinstance(p, str)}
 
 
 def _intent_text(view: Any) -> str | None:

@@ -36,27 +36,42 @@ def recover(
     advice = advisor.advise()
     if preview:
         advisor.record_preview(advice)
+    from vibflow.cli import recover_render
+
+    render = recover_render.preview if preview else recover_render.explain
+    text = None if as_json else render(advice.payload, show_all)
     project.audit.append(
-        "recovery_preview" if preview else "recovery_explain", result="ok", **advice.audit_facts()
+        "recovery_preview" if preview else "recovery_explain",
+        result="ok",
+        **advice.audit_facts(),
+        **_stale_facts(advice.plan.intent, advice.plan.intent_stale, text),
     )
     # A restore a crash left half-done comes first: resuming it is the way on.
     stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
-    if as_json:
+    if as_json or text is None:
         emit_json({**advice.payload, "interrupted_restores": stopped})
         return
-    from vibflow.cli import recover_render
-
     for run in stopped:
         typer.echo(
             f"An interrupted restore exists: run {run['run_id']} ({run['flow']}) stopped "
             f"part-way through {run['files_total']} file(s). Resume it with "
             f"`{run['resume_command']}` (files edited since are asked about again).\n"
         )
-    render = recover_render.preview if preview else recover_render.explain
-    typer.echo(render(advice.payload, show_all), nl=False)
+    typer.echo(text, nl=False)
     from vibflow.cli.nudges import print_nudges
 
     print_nudges(project, "recover")
+
+
+def _stale_facts(intent: str | None, stale: bool, text: str | None) -> dict[str, bool]:
+    """For a text that showed the intent: whether it was stale, and whether the
+    text said so — read back from what the user gets (the stale-intent P0 count)."""
+    if not intent or text is None:
+        return {}
+    line = next((ln for ln in text.splitlines() if ln.startswith("Your intent:")), None)
+    if line is None:
+        return {}
+    return {"intent_stale": stale, "stale_labelled": "[STALE]" in line}
 
 
 @app.command("feedback")
@@ -82,7 +97,14 @@ def recover_feedback(
     project = project_for(ctx)
     outcome = project.recovery.feedback(plan_id, correct or [], wrong or [])
     state = outcome.state
-    project.audit.append("drift_feedback", result="ok", circuit_breaker_state=state.state)
+    from vibflow.engine.audit import LabelCounts
+
+    project.audit.append(
+        "drift_feedback",
+        result="ok",
+        circuit_breaker_state=state.state,
+        labels=LabelCounts(**outcome.labels),
+    )
     if as_json:
         emit_json(
             {
