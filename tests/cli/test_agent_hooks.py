@@ -7,7 +7,6 @@ hook must survive without failing the agent."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -302,7 +301,7 @@ def test_hook_survives_unreadable_payloads(repo: Path) -> None:
 TRUSTED_OK = {"absolute_not_allowed", "generated", "symlink_escape", "symlink_loop"}
 
 
-def hostile_corpus(root: Path) -> list[str]:
+def hostile_corpus(root: Path, outside: Path) -> list[str]:
     out = []
     for line in (TESTS / "paths" / "hostile.jsonl").read_text("utf-8").splitlines():
         if line.startswith("#") or not line.strip():
@@ -310,7 +309,7 @@ def hostile_corpus(root: Path) -> list[str]:
         case = json.loads(line)
         if case["rule"] in TRUSTED_OK:
             continue
-        out.append(case["path"].replace("<ROOT>", str(root)).replace("<OUTSIDE>", "/tmp"))
+        out.append(case["path"].replace("<ROOT>", str(root)).replace("<OUTSIDE>", str(outside)))
     return out
 
 
@@ -322,7 +321,7 @@ def test_hostile_paths_are_counted_by_rule_never_stored(repo: Path) -> None:
     for link, target in links.items():
         (repo / link).symlink_to(target)
     hook(repo, "claude-code", "turn-start")
-    corpus = hostile_corpus(repo)
+    corpus = hostile_corpus(repo, repo.parent / "outside")
     for raw in corpus[:5]:  # a few as the documented Write payload itself
         data = json.loads(payload("claude-code", "write", repo, ""))
         data["tool_input"]["file_path"] = raw
@@ -350,7 +349,8 @@ def test_agent_run_records_one_turn_and_passes_the_status(repo: Path) -> None:
     listed = as_json(vf(repo, "rewind", "--json"))
     (turn,) = listed["turns"]
     assert turn["unreported"] == ["src/app.py"]
-    assert turn["checkpoint_before"] and turn["checkpoint_after"]
+    assert turn["checkpoint_before"]
+    assert turn["checkpoint_after"]
     assert listed["session"]["agent"] == Path(sys.executable).name.lower().replace(".", "-")
 
 
@@ -396,4 +396,4 @@ def test_session_end_writes_a_session_recap(repo: Path) -> None:
     rows = query(repo, "SELECT kind, body FROM recaps WHERE kind = 'session'")
     assert rows, "no session recap was written"
     assert "src/util.py" in rows[0][1]
-    assert os.path.exists(repo / ".vibflow" / "agents.db")
+    assert (repo / ".vibflow" / "agents.db").exists()
