@@ -32,6 +32,7 @@ Usage (from the repository root, with the dev venv)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -182,10 +183,8 @@ def du(path: Path) -> int:
     total = 0
     for dirpath, _, names in os.walk(path):
         for name in names:
-            try:
+            with contextlib.suppress(OSError):  # a file gc removed meanwhile
                 total += (Path(dirpath) / name).stat().st_size
-            except OSError:
-                pass
     return total
 
 
