@@ -54,12 +54,12 @@ def test_hook_defaults_equal_the_shipped_policy() -> None:
     shipped = parsed["agents.yaml"]["data"]["agents"]
     model = AgentsPolicy.model_validate(shipped)
     assert model == AgentsPolicy()
-    assert DEFAULTS == {
+    assert {
         "timeout": model.hook_timeout_seconds,
         "keep_sessions": model.turns.keep_sessions,
         "keep_days": model.turns.keep_days,
         "max_turns": model.turns.max_turns,
-    }
+    } == DEFAULTS
 
 
 def meta(n: int, reason: str, age: timedelta) -> CheckpointMeta:
