@@ -117,6 +117,11 @@ def run(
     agent: str | None = typer.Option(
         None, "--agent", help="The name to record (default: the command's name)."
     ),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="After the command, print one JSON object: the agent, the turn, the exit status.",
+    ),
 ) -> None:
     """Run CMD as one recorded agent turn: a checkpoint before and after it.
 
@@ -138,8 +143,13 @@ def run(
             return 130
 
     code, recorded = run_wrapped(project.root, name[:40], launch)
-    typer.echo(f"vibflow: recorded as {name} turn {recorded} — `vibflow rewind` lists it", err=True)
     sys.stdout.flush()
+    if as_json:
+        emit_json({"agent": name[:40], "turn": recorded, "exit_status": code})
+    else:
+        typer.echo(
+            f"vibflow: recorded as {name} turn {recorded}; `vibflow rewind` lists it", err=True
+        )
     raise typer.Exit(code)
 
 
