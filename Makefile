@@ -27,6 +27,8 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/__main__.py build/typecheck/vibflow/__main__.py
 	ln -sfn ../../../vibflow/wiring.py build/typecheck/vibflow/wiring.py
 	ln -sfn ../../../vibflow/audit_wiring.py build/typecheck/vibflow/audit_wiring.py
+	ln -sfn ../../../vibflow/agent_hook.py build/typecheck/vibflow/agent_hook.py
+	ln -sfn ../../../vibflow/agent_wiring.py build/typecheck/vibflow/agent_wiring.py
 	ln -sfn ../../../vibflow/handoff_wiring.py build/typecheck/vibflow/handoff_wiring.py
 	ln -sfn ../../../vibflow/recap_wiring.py build/typecheck/vibflow/recap_wiring.py
 	ln -sfn ../../../vibflow/demo.py build/typecheck/vibflow/demo.py

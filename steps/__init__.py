@@ -59,6 +59,15 @@ def _prepare_steps(svc: RecoveryServices) -> Any:
     return PrepareSteps(svc)
 
 
+def _rewind_steps(svc: RecoveryServices) -> Any:
+    from vibflow.steps.agents.records import AgentRecords
+    from vibflow.steps.agents.rewind_steps import RewindSteps
+
+    if svc.state_dir is None:
+        raise VibflowError(ErrorCode.INTERNAL, "a rewind needs the project's agent records")
+    return RewindSteps(svc, AgentRecords(svc.state_dir / "agents.db"))
+
+
 class _Binder:
     """Builds one domain class from the services on first use, then hands out its
     bound methods; the services provider runs at most once per command."""
@@ -91,6 +100,7 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
     restore = _Binder(provider, _restore_steps)
     prepare = _Binder(provider, _prepare_steps)
     review = _Binder(provider, _review_steps)
+    rewind = _Binder(provider, _rewind_steps)
     steps = [
         (
             "recovery.explain",
@@ -129,6 +139,13 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
             "undo",
             Mutation.NONE,
             "what undoing a finished restore would write and delete",
+        ),
+        (
+            "rewind.prepare",
+            rewind,
+            "prepare",
+            Mutation.NONE,
+            "what putting the tree back to before an agent turn would write and delete",
         ),
         (
             "recovery.apply",

@@ -8,9 +8,17 @@ import sys
 
 
 def main() -> None:
-    from vibflow.cli.app import run_cli
+    argv = sys.argv[1:]
+    if argv[:2] == ["agent", "hook"]:
+        # An agent waits on this one: it runs without typer and the flow engine
+        # (vibflow/agent_hook.py says why), and always exits 0.
+        from vibflow.agent_hook import main as hook_main
 
-    code = run_cli(sys.argv[1:])
+        code = hook_main(argv[2:])
+    else:
+        from vibflow.cli.app import run_cli
+
+        code = run_cli(argv)
     # The command is over: its files are closed, the journal and audit rows
     # committed. What remains is the interpreter tearing down ~1,000 modules'
     # objects one by one (~40 ms, a tenth of `recover --explain`), which

@@ -79,8 +79,11 @@ def handoff_service(project: Project) -> HandoffService:
         value, counts = project.redact_payload(texts)
         return [str(v) for v in value], counts
 
+    from vibflow.agent_wiring import TurnFeed
+
     return HandoffService(
         memory=project.memory.read,
+        turns=TurnFeed(project),
         open_runs=lambda: open_runs(project),
         last_recap=lambda: last_recap(project),
         redact=redact_many,

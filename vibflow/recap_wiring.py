@@ -83,6 +83,7 @@ def _commits(project: Project, since: str | None) -> list[tuple[str, str]]:
 def project_facts(
     project: Project, commands: NextCommands, *, turns: TurnSource | None = None
 ) -> ProjectFacts:
+    from vibflow.agent_wiring import TurnFeed
     from vibflow.engine.clock import utcnow
     from vibflow.steps.recaps.project import FinishedRun, IntentFact, ProjectFacts
 
@@ -123,7 +124,7 @@ def project_facts(
         finished=finished,
         commits=_commits(project, since),
         checkpoints=checkpoints,
-        turns=tuple(turns.turns_since(since, 50)) if turns else (),
+        turns=tuple((turns or TurnFeed(project)).turns_since(since, 50)),
         stale_checks=[v.command for v in state.verification if v.id in stale_ids],
         nudges=(
             [f"Triggers firing now: {', '.join(firing)} (`vibflow triggers check` says why)."]

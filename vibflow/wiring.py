@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from vibflow.engine.catalog import FlowCatalog
     from vibflow.engine.runner import Runner
     from vibflow.steps import RecoveryProvider
+    from vibflow.steps.agents.policy import AgentsPolicy
+    from vibflow.steps.agents.records import AgentRecords
     from vibflow.steps.checkpoints.store import CheckpointStore
     from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
@@ -84,6 +86,8 @@ def policy_sections() -> dict[str, type[BaseModel]]:
     """The model of every shipped policy section, by section name."""
     from vibflow.engine.audit_policy import SECTION as AUDIT_SECTION
     from vibflow.engine.audit_policy import AuditPolicy
+    from vibflow.steps.agents.policy import SECTION as AGENTS_SECTION
+    from vibflow.steps.agents.policy import AgentsPolicy
     from vibflow.steps.memory.policy import MemoryPolicy
     from vibflow.steps.paths.policy import SECTION as PATHS_SECTION
     from vibflow.steps.paths.policy import PathsPolicy
@@ -93,6 +97,7 @@ def policy_sections() -> dict[str, type[BaseModel]]:
 
     return {
         AUDIT_SECTION: AuditPolicy,
+        AGENTS_SECTION: AgentsPolicy,
         "engine": EnginePolicy,
         "memory": MemoryPolicy,
         PATHS_SECTION: PathsPolicy,
@@ -228,13 +233,30 @@ class Project:
 
     @cached_property
     def checkpoints(self) -> CheckpointStore:
+        from vibflow.agent_wiring import turn_pins
         from vibflow.steps.checkpoints.store import CheckpointStore
 
-        return CheckpointStore(self.root, self.state_dir, self.recovery_policy.checkpoints)
+        return CheckpointStore(
+            self.root, self.state_dir, self.recovery_policy.checkpoints, pins=turn_pins(self)
+        )
+
+    @cached_property
+    def agents_policy(self) -> AgentsPolicy:
+        from vibflow.steps.agents.policy import SECTION, AgentsPolicy
+
+        return self.policy.section(SECTION, AgentsPolicy)
+
+    @cached_property
+    def agent_records(self) -> AgentRecords:
+        """Agent sessions and turns (``.vibflow/agents.db``), opened on first use."""
+        from vibflow.steps.agents.records import AgentRecords
+
+        return AgentRecords(self.state_dir / "agents.db", on_recovered=self.warn)
 
     @cached_property
     def recovery(self) -> RecoveryAdvisor:
         """The read-only recovery advisor for this project."""
+        from vibflow.agent_wiring import last_turn_note
         from vibflow.engine.journal import utcnow
         from vibflow.steps.recovery.advisor import RecoveryAdvisor
 
@@ -248,6 +270,7 @@ class Project:
             redact_payload=self.redact_payload,
             clock=utcnow,
             apply_enabled=builtin_guards.flag_enabled(self.env, RECOVERY_APPLY_FLAG),
+            last_turn=last_turn_note(self),
         )
 
     @cached_property
@@ -361,11 +384,10 @@ class Project:
     def triggers(self) -> TriggerService:
         """Nudges: check, show (``triggers.nudges(source)``) and answer triggers.
 
-        Handoffs come from ``handoffs.json`` (``HandoffLedger``). Agent turns
-        are not connected yet: the metric that needs them reports "not
-        available" (``MetricInputs.turns``, and ``agent_session`` for a session
-        that ends with the agent's).
+        Handoffs come from ``handoffs.json`` (``HandoffLedger``); agent turns
+        from the agent records (``MetricInputs.turns``).
         """
+        from vibflow.agent_wiring import TurnFeed
         from vibflow.engine.clock import system_clock
         from vibflow.handoff_wiring import handoff_ledger
         from vibflow.steps.triggers.baseline import Baseline
@@ -389,6 +411,7 @@ class Project:
                 memory=lambda: store.load().state,
                 freshness=lambda: assess(found.state(), repo, policy, now=now),
                 repo=repo,
+                turns=TurnFeed(self),
                 handoffs=handoff_ledger(self),
             )
             return found

@@ -52,7 +52,7 @@ class CheckpointMeta(BaseModel):
     checkpoint_id: str = Field(pattern=r"^ckpt_[0-9a-f]{32}$")
     created_at: str
     message: str = ""
-    reason: Literal["manual", "sandwich", "flow_stage"] = "manual"
+    reason: Literal["manual", "sandwich", "flow_stage", "agent_turn"] = "manual"
     base_head: str | None = None
     file_count: int = 0
     untracked_count: int = 0

@@ -3,6 +3,17 @@
 Kept: the newest ``keep_last``, everything younger than ``keep_days``, and
 the sandwich checkpoints of the last ``protect_sandwiches`` applies. Nothing
 else is kept, so the store stays bounded however often checkpoints are made.
+
+Turn checkpoints (``reason: agent_turn``, one or two per agent turn) have their
+own rule when the agent records are at hand (``pinned``: the checkpoints the
+turns kept by the ``agents.turns`` policy name): they are kept exactly while
+pinned, and never count against ``keep_last`` — a busy agent session must not
+push the user's own checkpoints out. Any checkpoint a kept turn names is kept,
+whatever its reason (a turn may reuse a manual checkpoint when nothing changed).
+A turn checkpoint younger than :data:`TURN_GRACE` is kept too: the hook takes
+it before it records the turn that names it (and prunes right after taking it).
+Without the records (``pinned`` is ``None``) turn checkpoints follow the
+general rule, which is bounded too.
 """
 
 from __future__ import annotations
@@ -21,9 +32,25 @@ def _when(meta: CheckpointMeta) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+#: How long a new turn checkpoint is kept before its turn must pin it.
+TURN_GRACE = timedelta(minutes=10)
+
+
 def to_prune(
-    metas: Sequence[CheckpointMeta], policy: CheckpointPolicy, *, now: datetime
+    metas: Sequence[CheckpointMeta],
+    policy: CheckpointPolicy,
+    *,
+    now: datetime,
+    pinned: set[str] | None = None,
 ) -> list[str]:
+    if pinned is not None:
+        turns = [m for m in metas if m.reason == "agent_turn"]
+        others = [m for m in metas if m.reason != "agent_turn"]
+        doomed = [cid for cid in to_prune(others, policy, now=now) if cid not in pinned]
+        young = now - TURN_GRACE
+        return doomed + [
+            m.checkpoint_id for m in turns if m.checkpoint_id not in pinned and _when(m) < young
+        ]
     newest_first = sorted(metas, key=_when, reverse=True)
     keep = {m.checkpoint_id for m in newest_first[: policy.keep_last]}
     cutoff = now - timedelta(days=policy.keep_days)

@@ -81,9 +81,21 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+#: The checkpoint ids kept agent turns name (``None``: the records cannot be read).
+Pins = Callable[[], "set[str] | None"]
+
+
 class CheckpointStore:
-    def __init__(self, root: Path, state_dir: Path, policy: CheckpointPolicy | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        state_dir: Path,
+        policy: CheckpointPolicy | None = None,
+        *,
+        pins: Pins | None = None,
+    ) -> None:
         self.root = root.resolve()
+        self._pins = pins
         self.git = Git(self.root)
         self.policy = policy or CheckpointPolicy()
         self.dir = state_dir.resolve() / "checkpoints"
@@ -456,7 +468,8 @@ class CheckpointStore:
         """Delete checkpoint refs outside the retention policy; return their ids."""
         from vibflow.steps.checkpoints.retention import to_prune
 
-        doomed = to_prune(self.all(), self.policy, now=now or datetime.now(UTC))
+        pinned = self._pins() if self._pins is not None else None
+        doomed = to_prune(self.all(), self.policy, now=now or datetime.now(UTC), pinned=pinned)
         if not dry_run:
             for cid in doomed:
                 self.git.run("update-ref", "-d", REF_PREFIX + cid)

@@ -19,7 +19,7 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
-from vibflow.steps.recovery.models import RecoveryPlan, RedactionSummary
+from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.workspace.git import Git
 
@@ -72,6 +72,7 @@ class RecoveryAdvisor:
         redact_payload: Callable[[Any], tuple[Any, Mapping[str, int]]],
         clock: Callable[[], str],
         apply_enabled: bool = False,
+        last_turn: Callable[[], AgentTurnNote | None] | None = None,
     ) -> None:
         self.root = root
         self.git = Git(root)
@@ -83,6 +84,7 @@ class RecoveryAdvisor:
         self._redact = redact_payload
         self._clock = clock
         self._apply_enabled = apply_enabled
+        self._last_turn = last_turn
         self.labels = LabelStore(self.dir / "drift_labels.jsonl")
         self.corrections = CorrectionStore(self.dir / "corrections.json")
         self._last: Advice | None = None
@@ -109,6 +111,7 @@ class RecoveryAdvisor:
             apply_blocked_reason=None if self._apply_enabled else APPLY_DISABLED,
             never_stored=self._never_stored([c.path for c in found.changed]),
         )
+        plan = self._with_last_turn(plan)
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
             secret_hits=counts.get("secret_hits", 0),
@@ -119,6 +122,19 @@ class RecoveryAdvisor:
         payload["redaction"] = summary.model_dump(mode="json")
         self._last = Advice(plan, payload, counts)
         return self._last
+
+    def _with_last_turn(self, plan: RecoveryPlan) -> RecoveryPlan:
+        """The plan with the agent's last turn noted (files outside the intent zone
+        counted only when there is an intent)."""
+        note = self._last_turn() if self._last_turn is not None else None
+        if note is None:
+            return plan
+        if plan.intent:
+            zone = {z.path for z in plan.intent_zone}
+            note = note.model_copy(
+                update={"outside_intent": sum(1 for p in note.files if p not in zone)}
+            )
+        return plan.model_copy(update={"agent_last_turn": note})
 
     def _never_stored(self, paths: list[str]) -> dict[str, str]:
         """Of ``paths``, those no checkpoint stores because of their name (a likely

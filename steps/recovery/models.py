@@ -123,6 +123,19 @@ class RedactionSummary(_Model):
     summarized_fields: int = 0
 
 
+class AgentTurnNote(_Model):
+    """The agent's last recorded turn (from the agent hooks' records): the files it
+    changed — its tools' reports and the tree's diff over the turn — and how many
+    of them lie outside the intent zone (``None``: no intent to judge by)."""
+
+    agent: str
+    turn: int
+    started_at: str
+    files: list[str] = Field(default_factory=list)
+    outside_intent: int | None = None
+    checkpoint_id: str | None = Field(default=None, description="taken before the turn")
+
+
 class RecoveryPlan(_Model):
     plan_id: str = Field(default_factory=lambda: new_id("rec"))
     mode: Literal["read_only", "apply_preview", "apply"] = "read_only"
@@ -159,6 +172,7 @@ class RecoveryPlan(_Model):
     )
     options: list[RecoveryOption] = Field(default_factory=list)
     safe_checkpoint_candidate: SafeCheckpointCandidate | None = None
+    agent_last_turn: AgentTurnNote | None = None
     circuit_breaker_state: Literal["active", "degraded"] = "active"
     redaction: RedactionSummary = RedactionSummary()
     files_modified: Literal[0] = 0

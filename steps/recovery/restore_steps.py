@@ -19,7 +19,7 @@ taken before its first written file), less the paths it skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,7 +170,10 @@ def undoing(svc: RecoveryServices, job: RestoreJob) -> tuple[CheckpointMeta, Sel
 
 
 class PrepareSteps:
-    """``restore.prepare`` and ``undo.prepare``: write the job, show the preview."""
+    """``restore.prepare`` and ``undo.prepare``: write the job, show the preview.
+
+    The rewind flow's step (``steps/agents/rewind_steps.py``) builds its job
+    through :meth:`prepared` too: one job shape, one preview shape."""
 
     def __init__(self, services: RecoveryServices) -> None:
         self._svc = services
@@ -184,7 +187,7 @@ class PrepareSteps:
         raw = coerce({"paths": "list?"}, {"paths": inputs.get("paths")}, where="the restore")
         chosen = from_checkpoint(self._svc, meta, raw.get("paths") or [])
         label = f"restore from checkpoint {meta.checkpoint_id}"
-        return self._prepared(
+        return self.prepared(
             ctx, meta, chosen, label, level=3 if raw.get("paths") else 4, undoes=None
         )
 
@@ -196,9 +199,9 @@ class PrepareSteps:
         target = undo_target(self._svc.jobs, str(wanted) if wanted else None)
         point, chosen = undoing(self._svc, target)
         label = f"undo run {target.run_id} (restore from its safety checkpoint)"
-        return self._prepared(ctx, point, chosen, label, level=4, undoes=target.run_id)
+        return self.prepared(ctx, point, chosen, label, level=4, undoes=target.run_id)
 
-    def _prepared(
+    def prepared(
         self,
         ctx: StepContext,
         meta: CheckpointMeta,
@@ -207,7 +210,10 @@ class PrepareSteps:
         *,
         level: int,
         undoes: str | None,
+        extra: Mapping[str, Any] | None = None,
     ) -> StepResult:
+        """The job and the preview; ``extra`` adds a flow's own facts to the preview
+        (a rewind names the turn and the files it leaves as the user edited them)."""
         shown: dict[str, Any] = {
             "label": label,
             "level": level,
@@ -217,6 +223,7 @@ class PrepareSteps:
             "writes_total": len(chosen.writes),
             "deletes": sample(chosen.deletes),
             "deletes_total": len(chosen.deletes),
+            **(extra or {}),
         }
         if not chosen.paths:
             shown["nothing"] = "every chosen file already matches; nothing to restore"

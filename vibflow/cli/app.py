@@ -25,6 +25,7 @@ from typing import cast
 import typer
 
 from vibflow.cli import (
+    agent_cmd,
     audit_cmd,
     checkpoint_cmd,
     context,
@@ -35,6 +36,7 @@ from vibflow.cli import (
     recap_cmd,
     recover_cmd,
     restore_cmd,
+    rewind_cmd,
     run_cmd,
     runs_cmd,
     triggers_cmd,
@@ -76,6 +78,7 @@ def _main(
 for _command in run_cmd.COMMANDS:
     app.command()(_command)
 app.command("undo")(restore_cmd.undo)
+app.command("rewind")(rewind_cmd.rewind)
 app.command("handoff")(handoff_cmd.handoff)
 app.add_typer(recap_cmd.app, name="recap")
 app.add_typer(runs_cmd.app, name="runs")
@@ -88,6 +91,7 @@ app.add_typer(checkpoint_cmd.app, name="checkpoint")
 app.add_typer(recover_cmd.app, name="recover")
 app.add_typer(triggers_cmd.app, name="triggers")
 app.add_typer(policy_cmd.app, name="policy")
+app.add_typer(agent_cmd.app, name="agent")
 
 
 def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> int:

@@ -11,6 +11,7 @@ import typer
 
 from vibflow.cli.context import JSON_OPT, project_for
 from vibflow.cli.output import emit_json
+from vibflow.engine.errors import ErrorCode, VibflowError
 
 if TYPE_CHECKING:
     from vibflow.steps.checkpoints.models import CheckpointMeta
@@ -66,13 +67,41 @@ def checkpoint_create(
         )
 
 
+REASONS = ("manual", "sandwich", "flow_stage", "agent_turn")
+
+
 @app.command("list")
-def checkpoint_list(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
+def checkpoint_list(
+    ctx: typer.Context,
+    reason: list[str] | None = typer.Option(
+        None,
+        "--reason",
+        metavar="REASON",
+        help="Only checkpoints taken for this reason (repeat for several): "
+        + ", ".join(REASONS)
+        + ".",
+    ),
+    no_turns: bool = typer.Option(
+        False, "--no-turns", help="Leave out the checkpoints taken at agent turns."
+    ),
+    as_json: bool = JSON_OPT,
+) -> None:
     """All checkpoints, oldest first, and the space only they keep alive."""
     from vibflow.steps.checkpoints.report import left_out_summary
 
+    for r in reason or []:
+        if r not in REASONS:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                f"'{r[:40]}' is not a checkpoint reason",
+                hint=f"One of: {', '.join(REASONS)}.",
+            )
     store = project_for(ctx).checkpoints
-    metas = store.all()
+    metas = [
+        m
+        for m in store.all()
+        if (not reason or m.reason in reason) and not (no_turns and m.reason == "agent_turn")
+    ]
     size = store.size_bytes() if metas else 0
     shown = _shown(ctx, metas)
     if as_json:

@@ -88,9 +88,27 @@ def _since_intent(plan: dict[str, Any]) -> str | None:
     return line + "."
 
 
+def _last_turn(plan: dict[str, Any]) -> str | None:
+    """The agent's last turn in one line (from the agent hooks' records)."""
+    turn = plan.get("agent_last_turn")
+    if not isinstance(turn, dict):
+        return None
+    files = turn.get("files") or []
+    which = f"{turn.get('agent')} turn {turn.get('turn')}"
+    line = f"The agent's last turn ({which}) changed {len(files)} file(s)"
+    if turn.get("outside_intent") is not None:
+        line += f", {turn['outside_intent']} of them outside your intent"
+    if turn.get("checkpoint_id"):
+        line += f"; `vibflow rewind {turn.get('turn')}` goes back to before it"
+    return line + "."
+
+
 def explain(plan: dict[str, Any], show_all: bool = False) -> str:
     out = ["Recovery advisor — read-only: no files were modified.", ""]
     out.append(f"What happened: {plan['summary']}")
+    turn_line = _last_turn(plan)
+    if turn_line:
+        out.append(turn_line)
     if plan.get("intent"):
         stale = " [STALE]" if plan.get("intent_stale") else ""
         out.append(f"Your intent: {plan['intent']}{stale}")

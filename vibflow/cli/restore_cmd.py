@@ -56,7 +56,7 @@ def checkpoint_restore(
     if paths:
         named_paths(services, meta, paths)
     inputs: dict[str, Any] = {"checkpoint": checkpoint_id, "paths": list(paths or [])}
-    _run(project, "restore", inputs, confirm, as_json)
+    run_restore_flow(project, "restore", inputs, confirm, as_json)
 
 
 def undo(
@@ -78,12 +78,13 @@ def undo(
     services = project.recovery_services
     target = undo_target(services.jobs, run_id)  # bad input before a run
     undo_point(services, target)
-    _run(project, "undo", {"run": target.run_id}, confirm, as_json)
+    run_restore_flow(project, "undo", {"run": target.run_id}, confirm, as_json)
 
 
-def _run(
+def run_restore_flow(
     project: Project, flow: str, inputs: Mapping[str, Any], confirm: str | None, as_json: bool
 ) -> None:
+    """Start ``flow`` (restore, undo or rewind), show its preview, confirm when told."""
     runner = project.runner
     result: RunRecord = runner.start(project.catalog.load(flow), inputs)
     if not as_json:
@@ -105,8 +106,9 @@ def preview_lines(public: Mapping[str, Any]) -> list[str]:
     if not isinstance(shown, dict):
         return []
     out = [f"{shown.get('label', 'restore')}:"]
+    mine = _yours(shown)
     if shown.get("nothing"):
-        return [*out, f"  {shown['nothing']}"]
+        return [*out, f"  {shown['nothing']}", *mine]
     for key, verb in (("writes", "write"), ("deletes", "delete")):
         names = shown.get(key) or []
         total = int(shown.get(f"{key}_total") or 0)
@@ -114,4 +116,25 @@ def preview_lines(public: Mapping[str, Any]) -> list[str]:
         out += [f"    {name}" for name in names[:SHOWN]]
         if total > min(len(names), SHOWN):
             out.append(f"    … and {total - min(len(names), SHOWN)} more (--json lists more)")
+    return out + mine
+
+
+def _yours(shown: Mapping[str, Any]) -> list[str]:
+    """A rewind's files the user edited after the turn: left alone, or overwritten."""
+    out: list[str] = []
+    for key, text in (
+        (
+            "yours_kept",
+            "left as they are — you changed them after the turn (name them as PATH, or "
+            "add --include-mine, to restore them too)",
+        ),
+        ("yours_overwritten", "YOUR OWN EDITS after the turn that this overwrites"),
+    ):
+        names = shown.get(key) or []
+        total = int(shown.get(f"{key}_total") or 0)
+        if total:
+            out.append(f"  {total} file(s) {text}:")
+            out += [f"    {name}" for name in names[:SHOWN]]
+            if total > min(len(names), SHOWN):
+                out.append(f"    … and {total - min(len(names), SHOWN)} more (--json lists more)")
     return out

@@ -1,0 +1,280 @@
+"""``vibflow agent hook AGENT [EVENT]``: the command an agent's hooks run.
+
+It reads the hook's JSON from stdin, records the event
+(:class:`~vibflow.steps.agents.hook.HookHandler`) and exits 0 — always: a
+payload it cannot read, a broken ``.vibflow/``, a restore holding the lease,
+git missing, a path the path contract refuses, a call that runs past the
+time limit (``agents.hook_timeout_seconds``): each is noted for ``vibflow
+agent status`` and the agent goes on. Nothing is printed for Claude Code
+(its ``UserPromptSubmit`` would add our output to the prompt); Gemini CLI
+reads stdout as JSON, so it gets ``{}``.
+
+Why it is not a typer command: the agent waits on the turn-start hook, whose
+budget is ~150 ms in a fresh process, and typer + pydantic + the flow engine
+take more than that to import. ``vibflow/__main__.py`` sends ``agent hook``
+here before typer is imported, and this module imports only what the event
+needs (the records, the checkpoint store; memory and the recap only when a
+turn or session closes).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vibflow.steps.agents.hook import HookServices
+    from vibflow.steps.agents.problems import ProblemLog
+    from vibflow.steps.agents.records import Session, Turn
+
+#: Used until the project's policy is read (and when it cannot be).
+DEFAULT_TIMEOUT = 10.0
+_MAX_INPUT = 8 * 1024 * 1024 + 1
+
+
+class _Call:
+    """One hook call's shared state between the worker thread and the watchdog."""
+
+    def __init__(self, agent: str, event: str) -> None:
+        self.agent = agent
+        self.event = event
+        self.timeout = DEFAULT_TIMEOUT
+        self.log: ProblemLog | None = None
+        self.done = threading.Event()
+
+    def problem(self, text: str) -> None:
+        from vibflow.steps.agents.problems import Problem
+        from vibflow.steps.agents.records import now_iso
+
+        if self.log is not None:
+            self.log.add(Problem(now_iso(), self.agent[:40], self.event[:40], text[:500]))
+
+
+def main(argv: Sequence[str], stdin: Any = None) -> int:
+    """Handle one hook call; the exit status is 0 whatever happened."""
+    agent = argv[0] if argv else ""
+    event_arg = argv[1] if len(argv) > 1 else None
+    call = _Call(agent, event_arg or "?")
+    try:
+        raw = (stdin or sys.stdin.buffer).read(_MAX_INPUT)
+    except (OSError, ValueError):
+        raw = b""
+    started = time.monotonic()
+    worker = threading.Thread(target=_work, args=(call, agent, event_arg, raw), daemon=True)
+    worker.start()
+    while not call.done.wait(0.05):
+        if time.monotonic() - started > call.timeout:
+            call.problem(
+                f"the hook took longer than {call.timeout:g} s (agents.hook_timeout_seconds); "
+                "the agent went on, with the turn recorded as far as it got"
+            )
+            break
+    if agent == "gemini":
+        sys.stdout.write("{}\n")
+    return 0
+
+
+def _work(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
+    try:
+        _handle(call, agent, event_arg, raw)
+    except BaseException as exc:  # noqa: BLE001 - the hook's one rule: never fail the agent
+        call.problem(f"the hook failed ({_why(exc)})")
+    finally:
+        call.done.set()
+
+
+def _why(exc: BaseException) -> str:
+    if type(exc).__module__.startswith("vibflow.") and str(exc):
+        return str(exc).splitlines()[0][:300]
+    return type(exc).__name__
+
+
+def _handle(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
+    from vibflow.steps.agents.payloads import PayloadError, parse
+    from vibflow.steps.agents.problems import ProblemLog, find_git_dir
+    from vibflow.steps.agents.records import agent_name
+
+    start = Path.cwd()
+    try:
+        event = parse(agent_name(agent), event_arg, raw)
+    except (PayloadError, ValueError) as exc:
+        call.log = ProblemLog(_existing_state(start), find_git_dir(start))
+        call.problem(str(exc))
+        return
+    call.event = event.kind.replace("_", "-")
+    if event.cwd and Path(event.cwd).is_dir():
+        start = Path(event.cwd)
+    root = _root(call, start)
+    if root is None:
+        return
+    from vibflow.steps.workspace.root import state_dir
+
+    try:
+        state = state_dir(root)
+        call.log = ProblemLog(state, find_git_dir(root))
+        (state / "agents").mkdir(exist_ok=True)
+    except OSError as exc:
+        call.log = ProblemLog(None, find_git_dir(root))
+        call.problem(f"vibflow's folder .vibflow/ is not usable ({type(exc).__name__})")
+        return
+    settings = _settings(call, root)
+    call.timeout = settings["timeout"]
+    from vibflow.steps.agents.hook import HookHandler
+
+    services = _services(call, root, state, settings)
+    try:
+        HookHandler(services).handle(event)
+    finally:
+        services.records.close()
+
+
+def run_wrapped(root: Path, agent: str, launch: Callable[[], int]) -> tuple[int, int | None]:
+    """``vibflow agent run``: ``launch()`` as one session of one turn, with a
+    checkpoint before and after it; (its exit status, the turn's number)."""
+    from vibflow.steps.agents.hook import HookHandler
+    from vibflow.steps.agents.payloads import EventKind, HookEvent
+    from vibflow.steps.agents.problems import ProblemLog, find_git_dir
+    from vibflow.steps.workspace.root import state_dir
+
+    call = _Call(agent, "run")
+    state = state_dir(root)
+    call.log = ProblemLog(state, find_git_dir(root))
+    services = _services(call, root, state, _settings(call, root))
+    handler = HookHandler(services)
+    session = f"run-{os.urandom(8).hex()}"
+
+    def send(kind: EventKind) -> int | None:
+        try:
+            return handler.handle(HookEvent(agent, kind, session)).turn
+        except Exception as exc:  # noqa: BLE001 - recording never stops the agent's run
+            call.problem(f"the run could not be recorded ({_why(exc)})")
+            return None
+
+    send("session_start")
+    number = send("turn_start")
+    try:
+        code = launch()
+    finally:
+        send("turn_end")
+        send("session_end")
+        services.records.close()
+    return code, number
+
+
+def _existing_state(start: Path) -> Path | None:
+    from vibflow.steps.agents.problems import find_git_dir
+
+    git_dir = find_git_dir(start)
+    candidate = git_dir.parent / ".vibflow" if git_dir is not None else None
+    return candidate if candidate is not None and candidate.is_dir() else None
+
+
+def _root(call: _Call, start: Path) -> Path | None:
+    from vibflow.steps.agents.problems import ProblemLog, find_git_dir
+    from vibflow.steps.workspace.root import find_root
+
+    try:
+        return find_root(start)
+    except Exception as exc:  # noqa: BLE001 - git missing, or not a repository
+        call.log = ProblemLog(_existing_state(start), find_git_dir(start))
+        call.problem(f"no project here ({_why(exc)})")
+        return None
+
+
+def _settings(call: _Call, root: Path) -> dict[str, Any]:
+    """The hook's timeout and turn retention: the shipped defaults unless the
+    project's own policy file says otherwise (only then is the policy loaded)."""
+    from vibflow.steps.agents.defaults import DEFAULTS
+
+    found: dict[str, Any] = dict(DEFAULTS)
+    found["checkpoints"] = None
+    user = root / ".vibflow" / "policy.yaml"
+    if not user.exists():
+        return found
+    try:
+        from vibflow.wiring import Project
+
+        project = Project(root)
+        agents = project.agents_policy
+        found.update(
+            timeout=agents.hook_timeout_seconds,
+            keep_sessions=agents.turns.keep_sessions,
+            keep_days=agents.turns.keep_days,
+            max_turns=agents.turns.max_turns,
+            checkpoints=project.recovery_policy.checkpoints,
+        )
+    except Exception as exc:  # noqa: BLE001 - a broken policy: the defaults, and say so
+        call.problem(f"the policy could not be read; the defaults were used ({_why(exc)})")
+    return found
+
+
+def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) -> HookServices:
+    from vibflow.steps.agents.hook import HookServices
+    from vibflow.steps.agents.lease_peek import lease_holder
+    from vibflow.steps.agents.records import AgentRecords
+
+    records = AgentRecords(
+        state / "agents.db",
+        busy_seconds=max(0.5, min(5.0, settings["timeout"] / 2)),
+        on_recovered=call.problem,
+    )
+
+    def pins() -> set[str] | None:
+        from datetime import UTC, datetime
+
+        try:
+            return records.pinned_checkpoints(
+                keep_sessions=settings["keep_sessions"],
+                keep_days=settings["keep_days"],
+                max_turns=settings["max_turns"],
+                now=datetime.now(UTC),
+            )
+        except Exception:  # noqa: BLE001 - unknown pins: the general retention rule
+            return None
+
+    def checkpoint(message: str) -> str:
+        from vibflow.steps.checkpoints.store import CheckpointStore
+
+        store = CheckpointStore(root, state, settings["checkpoints"], pins=pins)
+        return store.create(message, reason="agent_turn").checkpoint_id
+
+    return HookServices(
+        records=records,
+        checkpoint=checkpoint,
+        normalize=lambda raws: _normalize(root, raws),
+        busy=lambda: lease_holder(state),
+        problem=call.problem,
+        observe=lambda agent, _turn, files: _observe(root, agent, files),
+        session_ended=lambda session, turns: _session_recap(root, records, session, turns),
+    )
+
+
+def _normalize(root: Path, raws: Sequence[str]) -> tuple[list[str], dict[str, int]]:
+    from vibflow.steps.paths.contract import PathRejected, canonicalize
+
+    kept: list[str] = []
+    rejected: dict[str, int] = {}
+    for raw in raws:
+        try:
+            kept.append(canonicalize(raw, root, allow_absolute=True, allow_generated=True).relative)
+        except PathRejected as exc:
+            rejected[exc.rule.value] = rejected.get(exc.rule.value, 0) + 1
+    return list(dict.fromkeys(kept)), rejected
+
+
+def _observe(root: Path, agent: str, files: list[str]) -> None:
+    from vibflow.wiring import Project
+
+    Project(root).memory.observe("touched_files", {"paths": files[:200]}, writer=f"agent.{agent}")
+
+
+def _session_recap(root: Path, records: Any, session: Session, turns: list[Turn]) -> None:
+    from vibflow.agent_wiring import write_session_recap
+    from vibflow.wiring import Project
+
+    write_session_recap(Project(root), records, session, turns)
