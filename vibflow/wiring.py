@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from vibflow.engine.runner import Runner
     from vibflow.steps import RecoveryProvider
     from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.grants.service import GrantService
     from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
@@ -259,7 +260,46 @@ class Project:
             normalize_paths=self.normalize_paths,
             tool=self.tool,
             state_dir=self.state_dir,
+            grants=self.granted,
         )
+
+    @cached_property
+    def grants(self) -> GrantService:
+        """Capability grants for MCP clients (``.vibflow/grants.json``), audited."""
+        import getpass
+
+        from vibflow.engine.clock import system_clock
+        from vibflow.steps.grants.service import GrantService
+        from vibflow.steps.grants.store import GrantStore
+
+        def audit(event: str, grant_id: str, counts: Mapping[str, int]) -> None:
+            from vibflow.engine.audit import RedactionCounts
+
+            self.audit.append(
+                event,
+                result="ok",
+                capability_grant_id=grant_id,
+                redaction=RedactionCounts(**counts) if any(counts.values()) else None,
+            )
+
+        def user() -> str | None:
+            try:
+                return getpass.getuser()
+            except (OSError, KeyError):
+                return None
+
+        return GrantService(
+            GrantStore(self.state_dir, clock=system_clock),
+            audit=audit,
+            redact=self.redact_text,
+            clock=system_clock,
+            user=user,
+        )
+
+    def granted(self, capability: str, client: str) -> str | None:
+        """The id of the grant in force letting ``client`` use ``capability`` (None: denied)."""
+        found = self.grants.check(capability, client)
+        return found.id if found is not None else None
 
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
         """``data`` (any JSON-like value) through the redaction contract, with counts."""

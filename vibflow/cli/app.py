@@ -29,6 +29,7 @@ from vibflow.cli import (
     checkpoint_cmd,
     context,
     flows_cmd,
+    grants_cmd,
     handoff_cmd,
     memory_cmd,
     policy_cmd,
@@ -88,6 +89,9 @@ app.add_typer(checkpoint_cmd.app, name="checkpoint")
 app.add_typer(recover_cmd.app, name="recover")
 app.add_typer(triggers_cmd.app, name="triggers")
 app.add_typer(policy_cmd.app, name="policy")
+app.command("grant")(grants_cmd.grant)
+app.command("revoke")(grants_cmd.revoke)
+app.command("grants")(grants_cmd.grants)
 
 
 def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> int:
