@@ -134,6 +134,13 @@ class Project:
             project.warn = warn
         return project
 
+    def close(self) -> None:
+        """Release what this project opened (the journal's connection): a long-lived
+        process (the MCP server) builds one project per request and closes it."""
+        journal = self.__dict__.get("journal")
+        if journal is not None:
+            journal.close()
+
     @cached_property
     def registry(self) -> Registry:
         return build_registry(self.registry_hook, recovery=lambda: self.recovery_services)

@@ -16,6 +16,7 @@ server may call itself that.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -107,3 +108,46 @@ def check_grantable(tool: str) -> str:
         "there is no MCP tool by that name",
         hint=f"Tools that need a grant: {', '.join(GRANTABLE)}.",
     )
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Whether a client may call a tool now, the grant that allows it, or why not."""
+
+    allowed: bool
+    grant_id: str | None = None
+    reason: str | None = None
+
+
+def decide(
+    tool: str,
+    client: str,
+    *,
+    granted: Callable[[str, str], str | None],
+    apply_flag_on: bool,
+) -> Decision:
+    """The tool-level gate of spec §7 for ``client`` (its configured name).
+
+    ``granted`` is asked only for tools that need a grant; ``apply_flag_on`` is
+    the flag as the *server's* environment has it — nothing a caller sends
+    (``feature_enabled`` included) takes part in the decision.
+    """
+    cap = CAPABILITIES[tool]
+    if cap.posture == "allowed":
+        return Decision(True)
+    grant_id = granted(tool, client)
+    if grant_id is None:
+        return Decision(
+            False,
+            reason=f"{tool} is denied by default and the MCP client '{client}' has no grant "
+            f"for it; the project's owner can allow it with "
+            f"`vibflow grant {tool} --client {client}`",
+        )
+    if cap.posture == "gated" and not apply_flag_on:
+        return Decision(
+            False,
+            grant_id,
+            reason="restoring files is switched off in this MCP server; its owner can start "
+            f"it with {APPLY_FLAG_ENV}=1 in its environment",
+        )
+    return Decision(True, grant_id)

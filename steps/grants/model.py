@@ -70,7 +70,7 @@ class Grant(BaseModel):
 class GrantsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[1] = 1
     grants: list[Grant] = Field(default_factory=list)
 
 

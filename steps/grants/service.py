@@ -77,7 +77,8 @@ class GrantService:
             check_client(client)
         now = self._clock()
         until = stamp(now + parse_duration(expires)) if expires is not None else None
-        clean, counts = None, {}
+        clean: str | None = None
+        counts: Mapping[str, int] = {}
         if reason is not None and reason.strip():
             text, counts = self._redact(" ".join(reason.split()))
             if len(text) > MAX_REASON:

@@ -31,6 +31,7 @@ from vibflow.cli import (
     flows_cmd,
     grants_cmd,
     handoff_cmd,
+    mcp_cmd,
     memory_cmd,
     policy_cmd,
     recap_cmd,
@@ -92,6 +93,7 @@ app.add_typer(policy_cmd.app, name="policy")
 app.command("grant")(grants_cmd.grant)
 app.command("revoke")(grants_cmd.revoke)
 app.command("grants")(grants_cmd.grants)
+app.add_typer(mcp_cmd.app, name="mcp")
 
 
 def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> int:
