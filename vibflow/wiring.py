@@ -117,6 +117,11 @@ class Project:
     warn: Callable[[str], None] = field(default=_stderr_warning)
     #: A dry run writes nothing, caches included (``run --dry-run`` sets it).
     dry_running: bool = False
+    #: A journal opened once by a long-lived process (the MCP server keeps one per
+    #: worker thread) instead of one per command; :meth:`close` leaves it open.
+    shared_journal: Journal | None = None
+    #: Likewise the policy, when the long-lived process knows the files are unchanged.
+    shared_policy: PolicySet | None = None
 
     @classmethod
     def discover(
@@ -138,7 +143,7 @@ class Project:
         """Release what this project opened (the journal's connection): a long-lived
         process (the MCP server) builds one project per request and closes it."""
         journal = self.__dict__.get("journal")
-        if journal is not None:
+        if journal is not None and journal is not self.shared_journal:
             journal.close()
 
     @cached_property
@@ -165,6 +170,8 @@ class Project:
     def policy(self) -> PolicySet:
         """The project's policy, every section checked at once: each command
         refuses a broken policy the same way, before it does anything."""
+        if self.shared_policy is not None:
+            return self.shared_policy
         return PolicySet(
             files("vibflow.policies"),
             self.root / ".vibflow" / "policy.yaml",
@@ -190,6 +197,8 @@ class Project:
 
     @cached_property
     def journal(self) -> Journal:
+        if self.shared_journal is not None:
+            return self.shared_journal
         return Journal(
             self.state_dir / "runs.db",
             synchronous=self.engine_policy.journal.synchronous,

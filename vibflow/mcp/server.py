@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
+    from vibflow.engine.policy import PolicySet
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
@@ -123,13 +124,38 @@ class McpApp:
         self.env = dict(env)
         self.apply_flag_on = flag_enabled(self.env, RECOVERY_APPLY_FLAG)
         self.debug = debug
+        self._journals = threading.local()
+        self._policy_lock = threading.Lock()
+        self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
         self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
 
     def _project(self, warnings: list[str] | None = None) -> Project:
         from vibflow.wiring import Project
 
         sink = warnings.append if warnings is not None else (lambda _m: None)
-        return Project(self.root, tool=self.client, env=self.env, warn=sink)
+        project = Project(self.root, tool=self.client, env=self.env, warn=sink)
+        # One journal connection per worker thread, kept for the server's life:
+        # opening and closing SQLite (its WAL checkpoint on the last close) per
+        # request cost more than most answers. Git runs per call as always.
+        found = getattr(self._journals, "journal", None)
+        if found is None:
+            found = self._journals.journal = project.journal
+        project.shared_journal = found
+        project.shared_policy = self._policy(project)
+        return project
+
+    def _policy(self, project: Project) -> PolicySet:
+        """The project's policy, parsed again only when its file changed (the shipped
+        defaults cannot change under a running server)."""
+        try:
+            st = (self.root / ".vibflow" / "policy.yaml").stat()
+            key: tuple[int, int, int] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            key = None
+        with self._policy_lock:
+            if self._policy_cache is None or self._policy_cache[0] != key:
+                self._policy_cache = (key, project.policy)
+            return self._policy_cache[1]
 
     # -- the protocol's two requests ---------------------------------------------------
 
@@ -167,9 +193,10 @@ class McpApp:
         from vibflow.mcp.handlers import TOOLS
 
         warnings: list[str] = []
-        project = self._project(warnings)
+        project: Project | None = None
         facts: dict[str, Any] = {}
         try:
+            project = self._project(warnings)
             if name not in TOOLS:
                 name = "unknown_tool"
                 raise VibflowError(
@@ -190,7 +217,8 @@ class McpApp:
             )
             return self._fail(project, name, internal, facts)
         finally:
-            project.close()
+            if project is not None:
+                project.close()
 
     def _answer(
         self,
@@ -234,9 +262,13 @@ class McpApp:
         return _result(red.value, error=False)
 
     def _fail(
-        self, project: Project, name: str, err: VibflowError, facts: dict[str, Any]
+        self, project: Project | None, name: str, err: VibflowError, facts: dict[str, Any]
     ) -> types.CallToolResult:
         from vibflow.steps.redaction.contract import redact_payload
+        from vibflow.wiring import Project
+
+        if project is None:  # it could not be built (a broken policy): audit without it
+            project = Project(self.root, tool=self.client, env=self.env, warn=lambda _m: None)
 
         body = redact_payload({"error": err.to_json()}, root=self.root)
         facts = {k: v for k, v in facts.items() if k == "capability_grant_id"}
