@@ -45,6 +45,10 @@ class Reply:
     data: dict[str, Any]
     #: Count-only facts for the request's audit row (paths_count, run_id, result ...).
     facts: dict[str, Any] = field(default_factory=dict)
+    #: Top-level keys of ``data`` whose values the service already passed through the
+    #: redaction contract (the advisor's plan): not redacted twice. The fail-closed
+    #: absolute-path check still reads all of ``data``.
+    redacted: frozenset[str] = frozenset()
 
 
 class ApplyBlocked(VibflowError):
@@ -188,7 +192,11 @@ def recovery_preview(call: Call) -> Reply:
     advice = project.recovery.advise()
     project.recovery.record_preview(advice)
     stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
-    return Reply({**advice.payload, "interrupted_restores": stopped}, advice.audit_facts())
+    return Reply(
+        {**advice.payload, "interrupted_restores": stopped},
+        advice.audit_facts(),
+        redacted=frozenset(advice.payload),  # the advisor's plan passed the contract
+    )
 
 
 def checkpoint_create(call: Call) -> Reply:

@@ -247,19 +247,20 @@ class McpApp:
         if not decision.allowed:
             raise Denied(decision.reason or f"{name} is not allowed")
         reply = handler(Call(project, self.client, args, decision.grant_id))
-        data = dict(reply.data)
+        data = {k: v for k, v in reply.data.items() if k not in reply.redacted}
         if warnings:
             data["warnings"] = warnings
         red = redact_payload(data, root=self.root, known=project.clean_verdicts)
-        assert_no_absolute_paths(red.value, root=self.root)
+        value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
+        assert_no_absolute_paths(value, root=self.root)
         facts.update(reply.facts)
         counts = _sum_counts(reply.facts.get("redaction"), red.counts.model_dump())
         facts["redaction"] = counts if any(counts.values()) else None
         facts.setdefault("result", "ok")
         self._audit(project, name, facts)  # before the answer: no row, no answer
         if name in RESCANNED:
-            self.rescanner.offer(red.value)
-        return _result(red.value, error=False)
+            self.rescanner.offer(value)
+        return _result(value, error=False)
 
     def _fail(
         self, project: Project | None, name: str, err: VibflowError, facts: dict[str, Any]
