@@ -8,6 +8,8 @@ In the same run:
 
 * **git status** — ``git status --porcelain`` (the floor a preview stands on);
 * **python start** — ``python -c pass`` (the interpreter alone, for the start);
+* **SDK import** — ``python -c "import mcp.server.lowlevel, mcp.server.stdio"``:
+  the floor the official SDK puts under any server's start;
 * **start → first answer** — spawn ``vibflow mcp serve``, connect the SDK's
   ``Client`` (handshake), call ``memory_summary_read``: wall time until its
   answer, each from a fresh process (median of ``--starts``);
@@ -97,8 +99,12 @@ async def warm(root: Path, reps: int) -> dict[str, list[float]]:
 
 
 def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
+    load_before = os.getloadavg()[0]
     git_status_s = median_s(["git", "status", "--porcelain"], root, reps)
     python_s = median_s([sys.executable, "-c", "pass"], root, reps)
+    sdk_s = median_s(
+        [sys.executable, "-c", "import mcp.server.lowlevel, mcp.server.stdio"], root, reps
+    )
     starts_s = [anyio.run(one_start, root) for _ in range(starts + 1)][1:]
     calls = anyio.run(warm, root, reps)
     preview, summary = calls["recovery_preview"], calls["memory_summary_read"]
@@ -108,6 +114,7 @@ def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
     return {
         "git_status_ms": round(git_ms, 1),
         "python_start_ms": round(python_s * 1000, 1),
+        "sdk_import_ms": round(sdk_s * 1000, 1),
         "handshake_s": round(statistics.median(s["handshake_s"] for s in starts_s), 3),
         "first_answer_s": round(first, 3),
         "preview_p50_ms": round(pct(preview, 0.5), 1),
@@ -115,6 +122,7 @@ def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
         "preview_goal_ms": round(preview_goal, 1),
         "summary_p50_ms": round(pct(summary, 0.5), 2),
         "summary_p90_ms": round(pct(summary, 0.9), 2),
+        "load_avg_1min": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "goals": {
             "recovery_preview": pct(preview, 0.5) <= preview_goal,
             "memory_summary_read": pct(summary, 0.5) <= GOAL_SUMMARY_MS,
@@ -132,7 +140,8 @@ def report(found: dict[str, Any], files: int, reps: int, starts: int) -> str:
 
 Command: `.venv/bin/python benchmarks/mcp_latency.py --files {files} --reps {reps} \
 --starts {starts}` — {today}, commit {commit}, Python {platform.python_version()}, \
-{os.cpu_count()} cores (shared with other work while measured).
+{os.cpu_count()} cores, 1-minute load average {found["load_avg_1min"][0]} at the start and \
+{found["load_avg_1min"][1]} at the end (the machine was shared with other work).
 
 Repository: {files:,} files in {default_dirs(files)} folders, 2.5 % modified, 0.5 % \
 untracked, memory with an intent and explicit files, one checkpoint. Every time is taken \
@@ -147,7 +156,8 @@ from the official MCP client's side over stdio (a JSON-RPC round trip included).
 ({found["summary_p90_ms"]} ms) | — | ≤ 10 ms | {yes[g["memory_summary_read"]]} |
 | start → first answer (median of {starts} fresh servers) | {found["first_answer_s"]} s \
 (handshake done at {found["handshake_s"]} s) | `python -c pass` \
-{found["python_start_ms"]} ms | ≤ 0.5 s | {yes[g["start_to_first_answer"]]} |
+{found["python_start_ms"]} ms; importing the SDK alone {found["sdk_import_ms"]} ms | ≤ 0.5 s \
+| {yes[g["start_to_first_answer"]]} |
 
 Raw: `{json.dumps(found)}`
 """
