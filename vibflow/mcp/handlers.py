@@ -203,7 +203,9 @@ def checkpoint_create(call: Call) -> Reply:
     from vibflow.steps.checkpoints.report import shown_metas
 
     project = call.project
-    meta = project.checkpoints.create(call.args.message)
+    # Stored redacted: a caller's message is not trusted to be free of secrets.
+    message, _ = project.redact_text(call.args.message) if call.args.message else ("", {})
+    meta = project.checkpoints.create(message)
     (shown,) = shown_metas([meta], project.root)
     return Reply({"kind": "checkpoint", "reused": meta.reused, **shown})
 

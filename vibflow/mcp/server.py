@@ -254,8 +254,8 @@ class McpApp:
         value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
         assert_no_absolute_paths(value, root=self.root)
         facts.update(reply.facts)
-        counts = _sum_counts(reply.facts.get("redaction"), red.counts.model_dump())
-        facts["redaction"] = counts if any(counts.values()) else None
+        # Always written, zeros included: the redaction SLO counts these rows as samples.
+        facts["redaction"] = _sum_counts(reply.facts.get("redaction"), red.counts.model_dump())
         facts.setdefault("result", "ok")
         self._audit(project, name, facts)  # before the answer: no row, no answer
         if name in RESCANNED:
