@@ -139,12 +139,15 @@ def test_a_malformed_request_and_a_killed_client_leave_the_server_standing(repo:
         proc.stdin.write(line.encode() + b"\n")
         proc.stdin.flush()
 
+    seen: dict[Any, dict[str, Any]] = {}
+
     def answer(want: int) -> dict[str, Any]:
+        # Requests are served concurrently: answers may come in any order.
         assert proc.stdout is not None
-        while True:
+        while want not in seen:
             got = json.loads(proc.stdout.readline())
-            if got.get("id") == want:
-                return got
+            seen[got.get("id")] = got
+        return seen[want]
 
     send(
         {
