@@ -28,6 +28,7 @@ def _plant(repo: Path, home: str) -> list[str]:
     state["active_intent"]["text"] = (
         f"Make the login form accessible; deploy with token {TOKEN} from {home}/.config/deploy"
     )
+    state["active_intent"]["last_updated"] = "2020-01-01T00:00:00Z"  # long stale
     state["decisions"] = [
         {
             "id": "dec_" + "a" * 32,
@@ -84,7 +85,12 @@ def test_a_planted_secret_and_home_path_never_leave_through_any_tool(repo: Path)
     exported = (repo / "HANDOFF.md").read_text(encoding="utf-8")
     assert not any(secret in exported for secret in secrets)
 
+    summary = dict(answers)["memory_summary_read"][1]
+    assert summary["intent"]["label"] == "STALE"  # P0 gate 5: never shown as fresh
     rows = mcp_rows(repo)
+    (preview_row,) = [r for r in rows if r["event"] == "mcp.recovery_preview"]
+    assert (preview_row["intent_stale"], preview_row["stale_labelled"]) == (True, True)
+    assert "intent_stale" not in next(r for r in rows if r["event"] == "mcp.handoff")
     reads = {"mcp.memory_summary_read", "mcp.memory_full_read"}
     memory_rows = [r for r in rows if r["event"] in reads]
     assert len(memory_rows) == 2

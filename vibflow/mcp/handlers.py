@@ -192,9 +192,15 @@ def recovery_preview(call: Call) -> Reply:
     advice = project.recovery.advise()
     project.recovery.record_preview(advice)
     stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
+    facts = advice.audit_facts()
+    if advice.plan.intent:
+        # A recovery rendering that showed the intent (the stale-intent P0 sample),
+        # read back from what the caller gets: its intent_stale field.
+        facts["intent_stale"] = advice.plan.intent_stale
+        facts["stale_labelled"] = advice.payload.get("intent_stale") is True
     return Reply(
         {**advice.payload, "interrupted_restores": stopped},
-        advice.audit_facts(),
+        facts,
         redacted=frozenset(advice.payload),  # the advisor's plan passed the contract
     )
 
@@ -359,8 +365,10 @@ def triggers_check(call: Call) -> Reply:
 
 
 def handoff(call: Call) -> Reply:
+    # The handoff service writes its own handoff_written row (with the stale-intent
+    # facts); the answer's row does not repeat them, so a handoff counts once.
     made = call.project.handoff.assemble("agent", call.args.budget)
-    return Reply(made.to_json(), {"intent_stale": made.intent_stale})
+    return Reply(made.to_json())
 
 
 def handoff_export(call: Call) -> Reply:
@@ -387,7 +395,7 @@ def handoff_export(call: Call) -> Reply:
     atomic_write(target, made.text + "\n", durable=False)
     data = made.to_json()
     data["written_to"] = rel
-    return Reply(data, {"intent_stale": made.intent_stale})
+    return Reply(data)
 
 
 #: Every tool: its input model and its handler (capabilities.py says who may call it).
