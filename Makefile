@@ -24,6 +24,7 @@ lint: $(STAMP)
 	ln -sfn ../../../engine build/typecheck/vibflow/engine
 	ln -sfn ../../../steps build/typecheck/vibflow/steps
 	ln -sfn ../../../vibflow/cli build/typecheck/vibflow/cli
+	ln -sfn ../../../vibflow/mcp build/typecheck/vibflow/mcp
 	ln -sfn ../../../vibflow/__main__.py build/typecheck/vibflow/__main__.py
 	ln -sfn ../../../vibflow/wiring.py build/typecheck/vibflow/wiring.py
 	ln -sfn ../../../vibflow/audit_wiring.py build/typecheck/vibflow/audit_wiring.py

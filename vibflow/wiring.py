@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from vibflow.steps.agents.policy import AgentsPolicy
     from vibflow.steps.agents.records import AgentRecords
     from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.grants.service import GrantService
     from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
@@ -125,6 +126,11 @@ class Project:
     warn: Callable[[str], None] = field(default=_stderr_warning)
     #: A dry run writes nothing, caches included (``run --dry-run`` sets it).
     dry_running: bool = False
+    #: A journal opened once by a long-lived process (the MCP server keeps one per
+    #: worker thread) instead of one per command; :meth:`close` leaves it open.
+    shared_journal: Journal | None = None
+    #: Likewise the policy, when the long-lived process knows the files are unchanged.
+    shared_policy: PolicySet | None = None
 
     @classmethod
     def discover(
@@ -141,6 +147,13 @@ class Project:
         if warn is not None:
             project.warn = warn
         return project
+
+    def close(self) -> None:
+        """Release what this project opened (the journal's connection): a long-lived
+        process (the MCP server) builds one project per request and closes it."""
+        journal = self.__dict__.get("journal")
+        if journal is not None and journal is not self.shared_journal:
+            journal.close()
 
     @cached_property
     def registry(self) -> Registry:
@@ -166,6 +179,8 @@ class Project:
     def policy(self) -> PolicySet:
         """The project's policy, every section checked at once: each command
         refuses a broken policy the same way, before it does anything."""
+        if self.shared_policy is not None:
+            return self.shared_policy
         return PolicySet(
             files("vibflow.policies"),
             self.root / ".vibflow" / "policy.yaml",
@@ -191,6 +206,8 @@ class Project:
 
     @cached_property
     def journal(self) -> Journal:
+        if self.shared_journal is not None:
+            return self.shared_journal
         return Journal(
             self.state_dir / "runs.db",
             synchronous=self.engine_policy.journal.synchronous,
@@ -297,7 +314,46 @@ class Project:
             normalize_paths=self.normalize_paths,
             tool=self.tool,
             state_dir=self.state_dir,
+            grants=self.granted,
         )
+
+    @cached_property
+    def grants(self) -> GrantService:
+        """Capability grants for MCP clients (``.vibflow/grants.json``), audited."""
+        import getpass
+
+        from vibflow.engine.clock import system_clock
+        from vibflow.steps.grants.service import GrantService
+        from vibflow.steps.grants.store import GrantStore
+
+        def audit(event: str, grant_id: str, counts: Mapping[str, int]) -> None:
+            from vibflow.engine.audit import RedactionCounts
+
+            self.audit.append(
+                event,
+                result="ok",
+                capability_grant_id=grant_id,
+                redaction=RedactionCounts(**counts) if any(counts.values()) else None,
+            )
+
+        def user() -> str | None:
+            try:
+                return getpass.getuser()
+            except (OSError, KeyError):
+                return None
+
+        return GrantService(
+            GrantStore(self.state_dir, clock=system_clock),
+            audit=audit,
+            redact=self.redact_text,
+            clock=system_clock,
+            user=user,
+        )
+
+    def granted(self, capability: str, client: str) -> str | None:
+        """The id of the grant in force letting ``client`` use ``capability`` (None: denied)."""
+        found = self.grants.check(capability, client)
+        return found.id if found is not None else None
 
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
         """``data`` (any JSON-like value) through the redaction contract, with counts."""

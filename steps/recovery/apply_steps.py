@@ -195,8 +195,13 @@ class RestoreSteps:
         tool = self._svc.tool
         if tool == "cli":
             return GuardResult.ok()  # the local user at their own terminal
+        check = self._svc.grants
+        found = check(str(param), tool) if check is not None else None
+        if found is not None:
+            return GuardResult.ok(capability_grant_id=found)
         return GuardResult.refuse(
-            f"this tool has no grant for {param}; grant it with `vibflow grant {tool} {param}`"
+            f"the MCP client '{tool}' has no grant for {param}; the project's owner can allow "
+            f"it with `vibflow grant {param} --client {tool}`"
         )
 
     def lock_acquired(self, ctx: GuardContext, param: GuardParam) -> GuardResult:

@@ -190,6 +190,16 @@ class LeaseFile:
             self._write(record)
         return Lease(self, record)
 
+    def busy(self) -> LeaseBusy | None:
+        """The answer a second acquirer would get now (operation id and ETA), or None
+        when nobody holds a live lease. Read-only: for a refusal that must say both."""
+        held = self.read()
+        now = self.clock()
+        if held is None or held.expires() <= now:
+            return None
+        alive = liveness(Owner(held.pid, held.host, held.started, held.owner_id))
+        return None if alive is Liveness.DEAD else self._busy(held, now)
+
     def _busy(self, held: LeaseRecord, now: datetime) -> LeaseBusy:
         progress = self.progress_of(held)
         eta = progress.eta_seconds(now) if progress is not None else None

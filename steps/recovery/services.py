@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 #: The path contract for this caller: raw paths in, project-relative paths out,
 #: a ``VibflowError`` naming the rule for a path that breaks one.
 NormalizePaths = Callable[[Iterable[str]], list[str]]
+#: (capability, client) -> the id of the grant in force that allows it, or None.
+GrantCheck = Callable[[str, str], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -43,3 +45,5 @@ class RecoveryServices:
     tool: str
     #: ``.vibflow/`` of this project (review marks and other records beside memory).
     state_dir: Path | None = None
+    #: The project's capability grants (``vibflow grant``); None: nothing is granted.
+    grants: GrantCheck | None = None

@@ -21,7 +21,8 @@ TYPER_METAVARS = re.compile(
 #: References to documents only the project's authors have.
 PRIVATE_REFERENCES = re.compile(r"\bspec\b|appendix|§|\bseed \d|\bP0\b", re.IGNORECASE)
 #: Commands that print a document for editors rather than an answer.
-NO_JSON = {"flows schema", "memory schema"}
+# The schema printers print JSON Schema; `mcp serve` speaks JSON-RPC on stdout itself.
+NO_JSON = {"flows schema", "memory schema", "mcp serve"}
 
 
 def _commands(help_text: str) -> list[str]:
@@ -98,7 +99,7 @@ def test_help_says_how_to_pass_a_list(helps: dict[str, str]) -> None:
 
 
 def test_every_command_answers_json(helps: dict[str, str]) -> None:
-    """Each command (not a group) has --json, except the schema printers."""
+    """Each command (not a group) has --json, except the schema printers and the MCP server."""
     leaves = {name for name, text in helps.items() if name and "\nCommands:\n" not in text}
     missing = sorted(n for n in leaves - NO_JSON if "--json" not in helps[n])
     assert missing == []

@@ -30,7 +30,9 @@ from vibflow.cli import (
     checkpoint_cmd,
     context,
     flows_cmd,
+    grants_cmd,
     handoff_cmd,
+    mcp_cmd,
     memory_cmd,
     policy_cmd,
     recap_cmd,
@@ -92,6 +94,10 @@ app.add_typer(recover_cmd.app, name="recover")
 app.add_typer(triggers_cmd.app, name="triggers")
 app.add_typer(policy_cmd.app, name="policy")
 app.add_typer(agent_cmd.app, name="agent")
+app.command("grant")(grants_cmd.grant)
+app.command("revoke")(grants_cmd.revoke)
+app.command("grants")(grants_cmd.grants)
+app.add_typer(mcp_cmd.app, name="mcp")
 
 
 def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> int:

@@ -1,0 +1,75 @@
+"""``vibflow mcp serve`` as a real subprocess, driven by the official MCP client.
+
+``with_servers(root, body, ...)`` starts one server per client name (each its
+own process, as every MCP client starts its own), connects the SDK's
+``Client`` over stdio and runs ``async body(*clients)``; ``call`` returns a
+tool's (is_error, structured content, text).  The server's stderr goes to a
+file beside the project so a failing test can show it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from vibflow_testing.cli import clean_env
+
+CLIENT = "test-agent"
+
+
+def server_params(
+    root: Path, client: str = CLIENT, *, env: dict[str, str] | None = None, rescan: float = 0.0
+) -> StdioServerParameters:
+    args = ["-m", "vibflow", "mcp", "serve", "--client", client, "--rescan-rate", str(rescan)]
+    return StdioServerParameters(
+        command=sys.executable, args=args, cwd=str(root), env=clean_env(**(env or {}))
+    )
+
+
+def with_servers(
+    root: Path,
+    body: Callable[..., Awaitable[Any]],
+    *,
+    clients: tuple[str, ...] = (CLIENT,),
+    env: dict[str, str] | None = None,
+    rescan: float = 0.0,
+) -> Any:
+    """Run ``body(client, ...)`` with one connected client per name; return its result."""
+    log = root.parent / "mcp-server.stderr"
+
+    async def main() -> Any:
+        async with AsyncExitStack() as stack:
+            errlog = stack.enter_context(log.open("a", encoding="utf-8"))
+            connected = []
+            for name in clients:
+                params = server_params(root, name, env=env, rescan=rescan)
+                transport = stdio_client(params, errlog=errlog)
+                connected.append(await stack.enter_async_context(Client(transport)))
+            return await body(*connected)
+
+    return anyio.run(main)
+
+
+async def call(
+    client: Client, tool: str, args: dict[str, Any] | None = None
+) -> tuple[bool, Any, str]:
+    """``(is_error, structured content, text)`` of one tool call."""
+    result = await client.call_tool(tool, args or {})
+    texts = [c.text for c in result.content if getattr(c, "type", "") == "text"]
+    return bool(result.is_error), result.structured_content, "\n".join(texts)
+
+
+def mcp_rows(root: Path) -> list[dict[str, Any]]:
+    path = root / ".vibflow" / "audit.jsonl"
+    if not path.exists():
+        return []
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [r for r in rows if str(r.get("event", "")).startswith("mcp.")]

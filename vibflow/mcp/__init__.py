@@ -1,0 +1,1 @@
+"""``vibflow mcp serve``: vibflow's tools for AI agents over MCP (stdio)."""

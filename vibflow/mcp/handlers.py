@@ -1,0 +1,416 @@
+"""One handler per MCP tool: call one service of the project, shape its answer.
+
+Wiring only. Each handler gets the request's :class:`Call` (a fresh
+:class:`~vibflow.wiring.Project` for the server's own root and client name,
+the validated input) and returns a :class:`Reply`: the data (redacted later,
+at the boundary, with everything else that leaves) and count-only facts for
+the request's audit row. A handler never catches errors: the boundary turns
+each ``VibflowError`` into a typed tool error.
+
+``recovery_apply`` is the recover flow itself, stepped as far as the inputs
+reach: it starts a run (which stops at its choice), sends ``choose`` with the
+option and paths, sends ``confirm`` with the ``APPLY <id>`` text — the same
+runner, guards, sandwich, lease and restore as ``vibflow step``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.mcp import schemas
+
+if TYPE_CHECKING:
+    from vibflow.engine.journal import RunRecord
+    from vibflow.steps.memory.service import MemoryView, WriteResult
+    from vibflow.wiring import Project
+
+SHOWN = 5  # entries of each memory list a summary quotes (the newest)
+SHOWN_FILES = 20
+
+
+@dataclass(frozen=True)
+class Call:
+    project: Project
+    client: str
+    args: Any  # the tool's schemas.ToolInput model, validated
+    grant_id: str | None = None
+
+
+@dataclass
+class Reply:
+    data: dict[str, Any]
+    #: Count-only facts for the request's audit row (paths_count, run_id, result ...).
+    facts: dict[str, Any] = field(default_factory=dict)
+    #: Top-level keys of ``data`` whose values the service already passed through the
+    #: redaction contract (the advisor's plan): not redacted twice. The fail-closed
+    #: absolute-path check still reads all of ``data``.
+    redacted: frozenset[str] = frozenset()
+
+
+class ApplyBlocked(VibflowError):
+    """A guard refused the confirmation; the run waits blocked at it."""
+
+    def __init__(self, run: dict[str, Any], reason: str, busy: dict[str, Any] | None) -> None:
+        self.run = run
+        self.busy = busy
+        code = ErrorCode.BUSY if busy is not None else ErrorCode.GUARD_REFUSED
+        super().__init__(code, reason, hint="The run waits; call recovery_apply again with it.")
+
+    def to_json(self) -> dict[str, object]:
+        data = super().to_json()
+        data["run"] = self.run
+        if self.busy is not None:
+            data.update(self.busy)
+        return data
+
+
+def writer_of(client: str) -> str:
+    """The memory writer an MCP client writes as (memory's ``mcp.<name>`` shape)."""
+    return "mcp." + (re.sub(r"[^a-z_]", "_", client)[:40] or "client")
+
+
+# -- memory --------------------------------------------------------------------------
+
+
+def _stamped(entry: Any, *keys: str) -> dict[str, Any]:
+    return {k: getattr(entry, k) for k in (*keys, "updated_by", "last_updated")}
+
+
+def _breaker(project: Project) -> dict[str, Any]:
+    return {"circuit_breaker_state": project.recovery.breaker().state}
+
+
+def memory_summary_read(call: Call) -> Reply:
+    view: MemoryView = call.project.memory.read()
+    state, fresh = view.state, view.freshness
+    intent = None
+    if state.active_intent is not None:
+        intent = {
+            **_stamped(state.active_intent, "text", "proposed"),
+            "stale": fresh.intent_stale,
+            "label": "STALE" if fresh.intent_stale else "current",
+            "stale_reasons": fresh.intent_reasons,
+        }
+    explicit = state.explicit_files()
+    data = {
+        "kind": "memory_summary",
+        "intent": intent,
+        "next_action": _stamped(state.next_action, "text") if state.next_action else None,
+        "decisions": {
+            "count": len(state.decisions),
+            "latest": [_stamped(d, "id", "text") for d in state.decisions[-SHOWN:]],
+        },
+        "relevant_files": {
+            "explicit_count": len(explicit),
+            "observed_count": len(state.relevant_files) - len(explicit),
+            "explicit": [{"path": f.path, "why": f.why} for f in explicit[:SHOWN_FILES]],
+        },
+        "verification": {
+            "count": len(state.verification),
+            "stale_count": fresh.stale_verification,
+            "latest": [
+                {"command": v.command, "result": v.result, "timestamp": v.timestamp}
+                for v in state.verification[-SHOWN:]
+            ],
+        },
+        "risks": {
+            "count": len(state.risks),
+            "latest": [{"kind": r.kind, "text": r.text} for r in state.risks[-SHOWN:]],
+        },
+        "provenance": "explicit entries are the user's word; observed ones are context only",
+        "read_only": view.read_only,
+        "warning": view.warning,
+    }
+    return Reply(data, _breaker(call.project))
+
+
+def memory_full_read(call: Call) -> Reply:
+    view = call.project.memory.read()
+    data = view.state.model_dump(mode="json")
+    data["freshness"] = view.freshness.to_json()
+    data["read_only"] = view.read_only
+    data["warning"] = view.warning
+    return Reply({"kind": "memory", **data}, _breaker(call.project))
+
+
+def _needs_text(args: schemas.MemoryWriteIn) -> str:
+    if args.text is None:
+        raise VibflowError(ErrorCode.BAD_INPUT, f"a {args.field} write needs 'text'")
+    return args.text
+
+
+def memory_write(call: Call) -> Reply:
+    args: schemas.MemoryWriteIn = call.args
+    memory = call.project.memory
+    who = writer_of(call.client)
+    ok = args.confirmed
+    result: WriteResult
+    if args.field == "intent":
+        text = _needs_text(args)
+        if ok:
+            result = memory.set_intent(text, writer=who, confirmed=True)
+        else:
+            result = memory.propose_intent(text, writer=who)
+    elif args.field == "decision":
+        result = memory.decide(_needs_text(args), writer=who, confirmed=ok)
+    elif args.field == "next_action":
+        result = memory.set_next(_needs_text(args), writer=who, confirmed=ok)
+    elif args.field == "relevant_file":
+        if args.path is None or args.why is None:
+            raise VibflowError(ErrorCode.BAD_INPUT, "a relevant_file write needs 'path' and 'why'")
+        result = memory.relevant(args.path, args.why, writer=who, confirmed=ok)
+    elif args.field == "verification":
+        if args.result is None:
+            raise VibflowError(ErrorCode.BAD_INPUT, "a verification write needs 'result'")
+        result = memory.verify(_needs_text(args), args.result, files=args.files, writer=who)
+    else:
+        result = memory.risk(_needs_text(args), writer=who, kind=args.risk_kind)
+    proposed = args.field == "intent" and not ok
+    data = {
+        "written": args.field,
+        "as": "proposal (confirm it with `vibflow memory review`)" if proposed else "entry",
+        "writer": who,
+        "path": result.path,
+        "notices": list(result.notices),
+        "warning": result.warning,
+        "redacted_before_storing": dict(result.redaction),
+    }
+    return Reply(data, _breaker(call.project))
+
+
+# -- recovery, checkpoints -------------------------------------------------------------
+
+
+def recovery_preview(call: Call) -> Reply:
+    from vibflow.steps.recovery.interrupted import interrupted_restores
+
+    project = call.project
+    advice = project.recovery.advise()
+    project.recovery.record_preview(advice)
+    stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
+    facts = advice.audit_facts()
+    if advice.plan.intent:
+        # A recovery rendering that showed the intent (the stale-intent P0 sample),
+        # read back from what the caller gets: its intent_stale field.
+        facts["intent_stale"] = advice.plan.intent_stale
+        facts["stale_labelled"] = advice.payload.get("intent_stale") is True
+    return Reply(
+        {**advice.payload, "interrupted_restores": stopped},
+        facts,
+        redacted=frozenset(advice.payload),  # the advisor's plan passed the contract
+    )
+
+
+def checkpoint_create(call: Call) -> Reply:
+    from vibflow.steps.checkpoints.report import shown_metas
+
+    project = call.project
+    # Stored redacted: a caller's message is not trusted to be free of secrets.
+    message, _ = project.redact_text(call.args.message) if call.args.message else ("", {})
+    meta = project.checkpoints.create(message)
+    (shown,) = shown_metas([meta], project.root)
+    return Reply({"kind": "checkpoint", "reused": meta.reused, **shown})
+
+
+def _run_view(project: Project, run: RunRecord) -> dict[str, Any]:
+    """A run as the caller sees it: where it is, what it waits for, what it showed."""
+    from vibflow.engine.recap import continue_commands
+
+    defn = project.runner.definition_of(run)
+    state = defn.states.get(run.state)
+    waiting = None
+    if state is not None and state.kind == "wait" and run.status in ("waiting", "blocked"):
+        waiting = {"wait": state.wait, "events": list(state.on), "inputs": dict(state.inputs)}
+    public = run.context.get("public")
+    return {
+        "run_id": run.run_id,
+        "flow": run.flow,
+        "status": str(run.status),
+        "state": run.state,
+        "blocked_reason": run.blocked_reason,
+        "error": run.error,
+        "waiting_for": waiting,
+        "next_commands": continue_commands(run, defn),
+        **(public if isinstance(public, dict) else {}),
+    }
+
+
+def _refused_by(project: Project, run: RunRecord) -> str | None:
+    """The guard that refused the run's last move, from the journal."""
+    entries = project.journal.entries(run.run_id)
+    last = entries[-1] if entries else None
+    if last is None or last.kind != "blocked":
+        return None
+    failed = [g for g in last.guards if not g.get("passed", True)]
+    return str(failed[-1].get("guard") or failed[-1].get("name")) if failed else None
+
+
+def recovery_apply(call: Call) -> Reply:
+    args: schemas.RecoveryApplyIn = call.args
+    project = call.project
+    runner = project.runner
+    # The path contract first, as an MCP caller (project-relative only): a bad
+    # path is refused with its rule before any run moves.
+    paths = project.normalize_paths(args.paths) if args.paths is not None else None
+    if args.run_id is None:
+        if args.option_id or args.confirmation:
+            raise VibflowError(
+                ErrorCode.BAD_INPUT,
+                "an option or a confirmation belongs to a run: start one first (call "
+                "recovery_apply without run_id) and pass its run_id",
+            )
+        run = runner.start(project.catalog.load("recover"), {})
+    else:
+        run = runner.get(args.run_id)
+        if run.flow != "recover":
+            raise VibflowError(
+                ErrorCode.BAD_INPUT, f"run {run.run_id} is a {run.flow} run, not a recover run"
+            )
+    open_ = ("waiting", "blocked")
+    if run.status in open_ and run.state == "choose" and args.option_id is not None:
+        chosen: dict[str, Any] = {"option": args.option_id}
+        if paths is not None:
+            chosen["paths"] = paths
+        run = runner.send(run.run_id, "choose", chosen)
+    if run.status in open_ and run.state == "confirm" and args.confirmation is not None:
+        confirmed: dict[str, Any] = {"confirmation": args.confirmation}
+        if paths is not None:
+            confirmed["paths"] = paths
+        run = runner.send(run.run_id, "confirm", confirmed)
+        if run.status == "blocked":
+            view = _run_view(project, run)
+            busy = None
+            if _refused_by(project, run) == "lock_acquired":
+                held = project.lease_file.busy()
+                if held is not None:
+                    busy = {
+                        "operation_id": held.operation_id,
+                        "eta_seconds": round(held.eta_seconds, 1),
+                        "progress": list(held.progress) if held.progress else None,
+                    }
+            raise ApplyBlocked(view, run.blocked_reason or "a guard refused", busy)
+    view = _run_view(project, run)
+    facts: dict[str, Any] = {"run_id": run.run_id, "result": _result_of(str(run.status))}
+    sandwich = view.get("sandwich_checkpoint_id")
+    if isinstance(sandwich, str):
+        facts["sandwich_checkpoint_id"] = sandwich
+    return Reply(view, facts)
+
+
+def _result_of(status: str) -> str:
+    return {
+        "done": "ok",
+        "waiting": "waiting",
+        "blocked": "blocked",
+        "aborted": "aborted",
+        "failed": "failed",
+        "interrupted": "interrupted",
+    }.get(status, "ok")
+
+
+# -- journal reads, triggers, handoffs --------------------------------------------------
+
+
+def recap_read(call: Call) -> Reply:
+    journal = call.project.journal
+    wanted = call.args.recap_id
+    body = journal.get_recap(wanted) if wanted else journal.latest_recap("project")
+    if body is None:
+        raise VibflowError(
+            ErrorCode.RECAP_NOT_FOUND,
+            "there is no such recap" if wanted else "there is no project recap yet",
+            hint="`vibflow recap` writes the project recap.",
+        )
+    return Reply({"kind": "recap", "recap": body})
+
+
+def runs_list(call: Call) -> Reply:
+    project = call.project
+    project.runner.refresh_all()
+    status = call.args.status
+    runs = project.journal.runs([status] if status else None, limit=call.args.limit)
+    shown = [
+        {
+            "run_id": r.run_id,
+            "flow": r.flow,
+            "status": str(r.status),
+            "state": r.state,
+            "blocked_reason": r.blocked_reason,
+            "created_at": r.created_at,
+            "updated_at": r.updated_at,
+            "recap_id": r.recap_id,
+        }
+        for r in runs
+    ]
+    return Reply({"kind": "runs", "runs": shown})
+
+
+def triggers_check(call: Call) -> Reply:
+    project = call.project
+    project.start_trigger_check()
+    service = project.triggers
+    results = service.check()
+    return Reply(
+        {
+            "kind": "triggers",
+            "triggers": [r.to_json() for r in results],
+            "firing": [r.id for r in results if r.fires and r.rule.enabled],
+            "recommendations": [rec.to_json() for rec in service.recommendations()],
+        }
+    )
+
+
+def handoff(call: Call) -> Reply:
+    # The handoff service writes its own handoff_written row (with the stale-intent
+    # facts); the answer's row does not repeat them, so a handoff counts once.
+    made = call.project.handoff.assemble("agent", call.args.budget)
+    return Reply(made.to_json())
+
+
+def handoff_export(call: Call) -> Reply:
+    from vibflow.engine.atomicfile import atomic_write
+
+    args: schemas.HandoffExportIn = call.args
+    project = call.project
+    (rel,) = project.normalize_paths([args.path])
+    target = project.root / rel
+    if target.is_dir() or target.is_symlink():
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            "the handoff can only be written to a regular file, not a folder or a link",
+        )
+    if target.exists() and not args.overwrite:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            "that file exists already",
+            hint="Pass overwrite: true to replace it, or choose another path.",
+        )
+    if not target.parent.is_dir():
+        raise VibflowError(ErrorCode.BAD_INPUT, "the folder for that file does not exist")
+    made = project.handoff.assemble("agent", args.budget)
+    atomic_write(target, made.text + "\n", durable=False)
+    data = made.to_json()
+    data["written_to"] = rel
+    return Reply(data)
+
+
+#: Every tool: its input model and its handler (capabilities.py says who may call it).
+#: ``rewind_list`` is added here (and to the allowed capabilities) when agent
+#: sessions land: a read of the turns and their checkpoints.
+TOOLS: dict[str, tuple[type[schemas.ToolInput], Callable[[Call], Reply]]] = {
+    "memory_summary_read": (schemas.NoInput, memory_summary_read),
+    "recovery_preview": (schemas.NoInput, recovery_preview),
+    "checkpoint_create": (schemas.CheckpointCreateIn, checkpoint_create),
+    "recap_read": (schemas.RecapReadIn, recap_read),
+    "runs_list": (schemas.RunsListIn, runs_list),
+    "triggers_check": (schemas.NoInput, triggers_check),
+    "handoff": (schemas.BudgetIn, handoff),
+    "memory_full_read": (schemas.NoInput, memory_full_read),
+    "memory_write": (schemas.MemoryWriteIn, memory_write),
+    "handoff_export": (schemas.HandoffExportIn, handoff_export),
+    "recovery_apply": (schemas.RecoveryApplyIn, recovery_apply),
+}

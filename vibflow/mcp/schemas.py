@@ -1,0 +1,104 @@
+"""What each MCP tool takes: one pydantic model per tool, exported as its JSON Schema.
+
+Every model forbids unknown fields, so a caller cannot slip in a parameter
+the server would ignore and think it counted — ``feature_enabled`` above
+all (spec §12: the flag lives in the server's environment only). Nothing
+here names the client: who calls is the server's configured identity.
+Paths are plain strings here on purpose: the path contract, not the schema,
+decides what a path may be, and says which rule a bad one breaks.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+_MAX_PATH = 10_000  # longer than the path contract's own limit, so its rule is the one named
+_MAX_PATHS = 10_000
+
+
+class ToolInput(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NoInput(ToolInput):
+    """No parameters."""
+
+
+class CheckpointCreateIn(ToolInput):
+    message: str = Field("", max_length=500, description="What the checkpoint is for.")
+
+
+class MemoryWriteIn(ToolInput):
+    field: Literal["intent", "decision", "next_action", "relevant_file", "verification", "risk"]
+    text: str | None = Field(
+        None,
+        max_length=2000,
+        description="The intent, decision, next action or risk in words; for a verification, "
+        "the command that was run.",
+    )
+    path: str | None = Field(
+        None, max_length=_MAX_PATH, description="relevant_file: a project-relative path."
+    )
+    why: str | None = Field(None, max_length=500, description="relevant_file: why it matters.")
+    result: Literal["pass", "fail"] | None = Field(None, description="verification: how it went.")
+    files: list[str] = Field(
+        default_factory=list,
+        max_length=200,
+        description="verification: project-relative files the check covers.",
+    )
+    risk_kind: Literal["warning", "skipped_check", "assumption", "redaction_note"] = "warning"
+    confirmed: bool = Field(
+        False,
+        description="The user confirmed this exact text. Without it an intent is stored as "
+        "a proposal and the other intent-shaping fields are refused.",
+    )
+
+
+class BudgetIn(ToolInput):
+    budget: int | None = Field(
+        None, ge=200, le=12_000, description="At most this many characters (default 12,000)."
+    )
+
+
+class HandoffExportIn(BudgetIn):
+    path: str = Field(
+        ..., max_length=_MAX_PATH, description="Where to write it: a project-relative file path."
+    )
+    overwrite: bool = Field(False, description="Replace the file if it exists.")
+
+
+class RecoveryApplyIn(ToolInput):
+    run_id: str | None = Field(
+        None,
+        pattern=r"^run_[0-9a-f]{32}$",
+        description="The recover run to step; none starts one (it stops at its choice).",
+    )
+    option_id: str | None = Field(
+        None, max_length=64, description="At the choice: the plan option to take (opt_...)."
+    )
+    paths: list[str] | None = Field(
+        None,
+        max_length=_MAX_PATHS,
+        description="Project-relative paths: at the choice, a subset of the option's files; "
+        "at the confirmation, the paths previewed (they must be the same).",
+    )
+    confirmation: str | None = Field(
+        None,
+        max_length=200,
+        description="At the confirmation: exactly the text the run asked for (APPLY <id>).",
+    )
+
+
+class RecapReadIn(ToolInput):
+    recap_id: str | None = Field(
+        None, max_length=100, description="A recap id (default: the latest project recap)."
+    )
+
+
+class RunsListIn(ToolInput):
+    status: (
+        Literal["running", "waiting", "blocked", "done", "failed", "aborted", "interrupted"] | None
+    ) = None
+    limit: int = Field(20, ge=1, le=200)

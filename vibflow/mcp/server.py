@@ -1,0 +1,450 @@
+"""The MCP server's one boundary: every tool call passes here, once.
+
+``vibflow mcp serve`` runs one long-lived process per MCP client (stdio, the
+official SDK's low-level server). Its imports and the redaction detectors
+are paid once (a warm-up thread builds them while the client connects); each
+request builds a fresh :class:`~vibflow.wiring.Project` for the server's own
+root and client name and closes it after, so no git process, journal
+connection or cached memory outlives the request that used it.
+
+For each ``tools/call``, in order: the input is validated against the tool's
+model (unknown fields refused, messages name fields, never values); the
+tool-level gate (:func:`~vibflow.steps.grants.capabilities.decide`) allows
+it, with the grant that did, or refuses it naming the command that would
+allow it; the handler runs in a worker thread (a long apply never blocks the
+reads); the answer passes the redaction contract and the fail-closed
+absolute-path check; **one** count-only audit row ``mcp.<tool>`` records the
+client, result, redaction counts and grant id — written before the answer
+is sent, and if it cannot be written the data is not sent either. Any
+failure is a typed tool error (``is_error`` with ``{"error": {code, kind,
+message, hint, ...}}``), never a crash of the server.
+
+A random share (1 % by default) of memory answers is re-scanned afterwards
+by the detectors with no cache (:class:`Rescanner`): a second scan that
+still finds something is a miss of the redaction gate, audited as
+``mcp.rescan`` / ``failed`` (P0 gate 3's occurrence), else ``ok``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import random
+import re
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from vibflow.engine.policy import PolicySet
+    from vibflow.wiring import Project
+
+DEFAULT_RESCAN_RATE = 0.01
+#: Answers whose re-scan counts toward the redaction SLO (the memory tools).
+RESCANNED = frozenset({"memory_summary_read", "memory_full_read", "memory_write"})
+_FIELD = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
+
+
+class Denied(VibflowError):
+    """The tool-level gate refused: the client has no grant, or the flag is off."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(ErrorCode.GUARD_REFUSED, reason)
+
+    def to_json(self) -> dict[str, object]:
+        data = super().to_json()
+        data["kind"] = "permission_denied"
+        return data
+
+
+def _schema_problem(tool: str, exc: Exception) -> VibflowError:
+    """A validation error as one sentence naming fields and what is wrong, never
+    the values (a caller's value may be a path or a secret)."""
+    from pydantic import ValidationError
+
+    parts = []
+    if isinstance(exc, ValidationError):
+        for err in exc.errors()[:5]:
+            loc = ".".join(str(p) for p in err["loc"] if _FIELD.fullmatch(str(p)))
+            parts.append(f"{loc or 'a field'} ({err['type']})")
+    return VibflowError(
+        ErrorCode.SCHEMA,
+        f"the input does not fit {tool}'s schema: {', '.join(parts) or 'it is not an object'}",
+        hint="tools/list shows each tool's input schema.",
+    )
+
+
+def _result_of(err: VibflowError) -> str:
+    from vibflow.mcp.handlers import ApplyBlocked
+
+    if err.code is ErrorCode.BUSY:
+        return "busy"
+    if isinstance(err, ApplyBlocked):
+        return "blocked"
+    if err.code.outcome is Outcome.FAILURE:
+        return "failed"
+    return "refused"
+
+
+def _sum_counts(*many: Mapping[str, int] | None) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for counts in many:
+        for key, value in (counts or {}).items():
+            total[key] = total.get(key, 0) + int(value)
+    return total
+
+
+class McpApp:
+    """The tools of one project for one configured client, and the boundary they share."""
+
+    def __init__(
+        self,
+        root: Path,
+        client: str,
+        *,
+        env: Mapping[str, str],
+        rescan_rate: float = DEFAULT_RESCAN_RATE,
+        rng: Callable[[], float] = random.random,
+        debug: bool = False,
+    ) -> None:
+        from vibflow.engine.builtin_guards import flag_enabled
+        from vibflow.wiring import RECOVERY_APPLY_FLAG
+
+        self.root = root
+        self.client = client
+        self.env = dict(env)
+        self.apply_flag_on = flag_enabled(self.env, RECOVERY_APPLY_FLAG)
+        self.debug = debug
+        self._journals = threading.local()
+        self._policy_lock = threading.Lock()
+        self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
+        self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
+
+    def _project(self, warnings: list[str] | None = None) -> Project:
+        from vibflow.wiring import Project
+
+        sink = warnings.append if warnings is not None else (lambda _m: None)
+        project = Project(self.root, tool=self.client, env=self.env, warn=sink)
+        # One journal connection per worker thread, kept for the server's life:
+        # opening and closing SQLite (its WAL checkpoint on the last close) per
+        # request cost more than most answers. Git runs per call as always.
+        found = getattr(self._journals, "journal", None)
+        if found is None:
+            found = self._journals.journal = project.journal
+        project.shared_journal = found
+        project.shared_policy = self._policy(project)
+        return project
+
+    def _policy(self, project: Project) -> PolicySet:
+        """The project's policy, parsed again only when its file changed (the shipped
+        defaults cannot change under a running server)."""
+        try:
+            st = (self.root / ".vibflow" / "policy.yaml").stat()
+            key: tuple[int, int, int] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            key = None
+        with self._policy_lock:
+            if self._policy_cache is None or self._policy_cache[0] != key:
+                self._policy_cache = (key, project.policy)
+            return self._policy_cache[1]
+
+    # -- the protocol's two requests ---------------------------------------------------
+
+    def tools(self) -> list[types.Tool]:
+        import mcp_types as types
+
+        from vibflow.mcp.handlers import TOOLS
+        from vibflow.steps.grants.capabilities import CAPABILITIES
+
+        listed = []
+        for name, (model, _) in TOOLS.items():
+            cap = CAPABILITIES[name]
+            posture = {
+                "allowed": "Allowed by default.",
+                "denied": "Denied by default: needs `vibflow grant " + name + "`.",
+                "gated": "Denied by default: needs `vibflow grant recovery_apply` and "
+                "VIBFLOW_RECOVERY_APPLY=1 in the server's environment.",
+            }[cap.posture]
+            listed.append(
+                types.Tool(
+                    name=name,
+                    description=f"{cap.what[0].upper()}{cap.what[1:]}. {posture}",
+                    input_schema=model.model_json_schema(),
+                    annotations=types.ToolAnnotations(
+                        read_only_hint=name not in _WRITES,
+                        destructive_hint=name == "recovery_apply",
+                        open_world_hint=False,
+                    ),
+                )
+            )
+        return listed
+
+    def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+        """One tool call, start to end: always an answer, always one audit row."""
+        from vibflow.mcp.handlers import TOOLS
+
+        warnings: list[str] = []
+        project: Project | None = None
+        facts: dict[str, Any] = {}
+        try:
+            project = self._project(warnings)
+            if name not in TOOLS:
+                name = "unknown_tool"
+                raise VibflowError(
+                    ErrorCode.BAD_INPUT,
+                    "there is no such tool",
+                    hint="tools/list names the tools this server offers.",
+                )
+            return self._answer(project, name, arguments or {}, facts, warnings)
+        except VibflowError as err:
+            return self._fail(project, name, err, facts)
+        except Exception as exc:  # noqa: BLE001 - a request's failure never ends the server
+            if self.debug:
+                traceback.print_exception(exc, file=sys.stderr)
+            internal = VibflowError(
+                ErrorCode.INTERNAL,
+                f"vibflow hit an internal error ({type(exc).__name__})",
+                hint="Start the server with --debug to see it on stderr, and please report it.",
+            )
+            return self._fail(project, name, internal, facts)
+        finally:
+            if project is not None:
+                project.close()
+
+    def _answer(
+        self,
+        project: Project,
+        name: str,
+        arguments: Mapping[str, Any],
+        facts: dict[str, Any],
+        warnings: list[str],
+    ) -> types.CallToolResult:
+        from pydantic import ValidationError
+
+        from vibflow.mcp.handlers import TOOLS, Call
+        from vibflow.steps.grants.capabilities import decide
+        from vibflow.steps.redaction.contract import assert_no_absolute_paths, redact_payload
+
+        model, handler = TOOLS[name]
+        try:
+            args = model.model_validate(dict(arguments))
+        except ValidationError as exc:
+            raise _schema_problem(name, exc) from None
+        decision = decide(
+            name, self.client, granted=project.granted, apply_flag_on=self.apply_flag_on
+        )
+        if decision.grant_id is not None:
+            facts["capability_grant_id"] = decision.grant_id
+        if not decision.allowed:
+            raise Denied(decision.reason or f"{name} is not allowed")
+        reply = handler(Call(project, self.client, args, decision.grant_id))
+        data = {k: v for k, v in reply.data.items() if k not in reply.redacted}
+        if warnings:
+            data["warnings"] = warnings
+        red = redact_payload(data, root=self.root, known=project.clean_verdicts)
+        value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
+        assert_no_absolute_paths(value, root=self.root)
+        facts.update(reply.facts)
+        # Always written, zeros included: the redaction SLO counts these rows as samples.
+        facts["redaction"] = _sum_counts(reply.facts.get("redaction"), red.counts.model_dump())
+        facts.setdefault("result", "ok")
+        self._audit(project, name, facts)  # before the answer: no row, no answer
+        if name in RESCANNED:
+            self.rescanner.offer(value)
+        return _result(value, error=False)
+
+    def _fail(
+        self, project: Project | None, name: str, err: VibflowError, facts: dict[str, Any]
+    ) -> types.CallToolResult:
+        from vibflow.steps.redaction.contract import redact_payload
+        from vibflow.wiring import Project
+
+        if project is None:  # it could not be built (a broken policy): audit without it
+            project = Project(self.root, tool=self.client, env=self.env, warn=lambda _m: None)
+
+        body = redact_payload({"error": err.to_json()}, root=self.root)
+        facts = {k: v for k, v in facts.items() if k == "capability_grant_id"}
+        facts["result"] = _result_of(err)
+        if any(body.counts.model_dump().values()):
+            facts["redaction"] = body.counts.model_dump()
+        try:
+            self._audit(project, name, facts)
+        except Exception:  # noqa: BLE001 - the error still reaches the caller
+            if self.debug:
+                traceback.print_exc(file=sys.stderr)
+        return _result(body.value, error=True)
+
+    def _audit(self, project: Project, name: str, facts: dict[str, Any]) -> None:
+        row = {k: v for k, v in facts.items() if v is not None}
+        project.audit.append(f"mcp.{name}", **row)
+
+    # -- running ------------------------------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Pay the imports and the detectors' set-up now, not in the first request."""
+        # Imported for their side effect: the modules a request needs, loaded once.
+        from vibflow.steps.redaction.contract import redact_text
+
+        redact_text("warm-up: password=correct-horse-battery-staple", root=self.root)
+
+    def server(self) -> Server[Any]:
+        import anyio.to_thread
+        import mcp_types as types
+        from mcp.server.lowlevel import Server
+
+        import vibflow
+
+        listed = self.tools()
+
+        async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
+            return types.ListToolsResult(tools=listed)
+
+        async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> Any:
+            return await anyio.to_thread.run_sync(self.call, params.name, params.arguments)
+
+        return Server(
+            "vibflow",
+            version=vibflow.__version__,
+            instructions="vibflow's recovery, checkpoints and project memory for this project. "
+            "Every answer is redacted; tools denied by default need `vibflow grant TOOL` "
+            "from the project's owner.",
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+        )
+
+    def serve_stdio(self) -> None:
+        """Serve one client over stdin/stdout until it closes them."""
+        import anyio
+        from mcp.server.stdio import stdio_server
+
+        server = self.server()
+        threading.Thread(target=self._quiet_warm_up, name="vibflow-warm-up", daemon=True).start()
+
+        async def main() -> None:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+
+        try:
+            anyio.run(main)
+        finally:
+            self.rescanner.close()
+
+    def _quiet_warm_up(self) -> None:
+        try:
+            self.warm_up()
+        except Exception:  # noqa: BLE001 - the first request pays it instead
+            if self.debug:
+                traceback.print_exc(file=sys.stderr)
+
+
+_WRITES = frozenset({"checkpoint_create", "memory_write", "handoff_export", "recovery_apply"})
+
+
+def _result(value: Any, *, error: bool) -> types.CallToolResult:
+    import mcp_types as types
+
+    text = json.dumps(value, ensure_ascii=False)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=value,
+        is_error=error,
+    )
+
+
+class Rescanner:
+    """Re-scan a random share of memory answers after they were sent (spec §15).
+
+    The scan runs on a worker thread with the detectors only (no clean-text
+    cache: that cache is what a miss could hide behind) and writes one
+    ``mcp.rescan`` row: ``ok`` when the answer is clean, ``failed`` when the
+    detectors or the absolute-path check still find something in it.
+    """
+
+    def __init__(
+        self,
+        project: Callable[[], Project],
+        *,
+        rate: float,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
+        self._project = project
+        self._rate = rate
+        self._rng = rng
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=1000)
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def offer(self, value: Any) -> bool:
+        """Queue ``value`` for a re-scan with the configured probability."""
+        if self._rate <= 0 or self._rng() >= self._rate:
+            return False
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="vibflow-rescan", daemon=True
+                )
+                self._thread.start()
+        try:
+            self._queue.put_nowait(value)
+        except queue.Full:
+            return False
+        return True
+
+    def _run(self) -> None:
+        while True:
+            value = self._queue.get()
+            if value is _STOP:
+                return
+            # A re-scan that fails never disturbs the server (its row is simply missing).
+            with contextlib.suppress(Exception):
+                self._rescan(value)
+
+    def _rescan(self, value: Any) -> None:
+        from vibflow.steps.redaction.contract import redact_payload
+        from vibflow.steps.redaction.privacy import PrivacyContext, contains_absolute_path
+
+        project = self._project()
+        try:
+            again = redact_payload(value, root=project.root)
+            counts = again.counts.model_dump()
+            ctx = PrivacyContext.for_root(project.root)
+            leaked = any(contains_absolute_path(t, ctx) for t in _strings(value))
+            missed = leaked or counts["secret_hits"] > 0 or counts["privacy_hits"] > 0
+            project.audit.append(
+                "mcp.rescan",
+                result="failed" if missed else "ok",
+                redaction=counts if any(counts.values()) else None,
+            )
+        finally:
+            project.close()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Finish the queued re-scans (bounded), then stop the worker."""
+        with self._lock:
+            thread = self._thread
+        if thread is None:
+            return
+        self._queue.put(_STOP)
+        thread.join(timeout)
+
+
+_STOP = object()
+
+
+def _strings(node: Any) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for k, v in node.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return []
