@@ -13,8 +13,10 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from vibflow.engine.errors import ErrorCode, VibflowError
+
 if TYPE_CHECKING:
-    from vibflow.steps.agents.ledger import Ledger
+    from vibflow.steps.agents.ledger import Ledger, TurnView
     from vibflow.steps.agents.records import AgentRecords, Session, Turn
     from vibflow.steps.handoff.sections import TurnLine
     from vibflow.steps.recaps.project import TurnFact
@@ -51,6 +53,51 @@ def ledger(project: Project) -> Ledger:
     from vibflow.steps.agents.rewind_steps import ledger_for
 
     return ledger_for(project.recovery_services, project.agent_records)
+
+
+def turn_json(v: TurnView) -> dict[str, Any]:
+    """One turn as ``vibflow rewind --json`` and the MCP ``rewind_list`` tool show it."""
+    t = v.turn
+    return {
+        "turn": t.number,
+        "turn_id": t.id,
+        "started_at": t.started_at,
+        "ended_at": t.ended_at,
+        "ended_by": t.ended_by,
+        "checkpoint_before": t.start_checkpoint,
+        "checkpoint_after": t.end_checkpoint,
+        "reported": v.reported,
+        "changed": v.changed,
+        "unreported": v.unreported,
+        "changed_outside_tools": bool(v.unreported),
+        "yours_after": v.after,
+        "note": t.note,
+    }
+
+
+def find_session(records: AgentRecords, wanted: str | None) -> Session | None:
+    """The session ``wanted`` names (an id or a unique prefix), else the latest one."""
+    if wanted is None:
+        latest = records.sessions(1) if records.path.exists() else []
+        return latest[0] if latest else None
+    found = records.find_session(wanted) if records.path.exists() else None
+    if found is None:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"there is no agent session '{wanted[:60]}' (or the prefix names several)",
+            hint="`vibflow rewind --json` lists the sessions.",
+        )
+    return found
+
+
+def rewind_listing(
+    project: Project, session: Session | None
+) -> tuple[list[TurnView], list[Session]]:
+    """The turns of ``session`` (with what changed around each) and the latest sessions."""
+    records = project.agent_records
+    views = ledger(project).views(records.turns(session.id)) if session else []
+    sessions = records.sessions(10) if records.path.exists() else []
+    return views, sessions
 
 
 def _agent_of(records: AgentRecords, turn: Turn) -> str:

@@ -52,7 +52,11 @@ CAPABILITIES: dict[str, Capability] = {
         Capability("runs_list", "allowed", "lists recent runs and their states"),
         Capability("triggers_check", "allowed", "evaluates the nudges; records nothing"),
         Capability("handoff", "allowed", "reads the redacted, budgeted handoff for an agent"),
-        # rewind_list joins the allowed reads once agent sessions land.
+        Capability(
+            "rewind_list",
+            "allowed",
+            "lists the recent agent turns, the files each touched and their checkpoints",
+        ),
         Capability("memory_full_read", "denied", "reads all of memory, redacted"),
         Capability(
             "memory_write",

@@ -24,6 +24,7 @@ ALLOWED = {
     "checkpoint_create": {"message": "before the agent"},
     "runs_list": {"limit": 5},
     "triggers_check": {},
+    "rewind_list": {},
     "handoff": {"budget": 2000},
 }
 DENIED = {
@@ -35,7 +36,7 @@ DENIED = {
 
 
 def test_lists_every_tool_with_a_closed_input_schema(repo: Path) -> None:
-    """tools/list names all eleven tools; every input schema refuses unknown fields, and
+    """tools/list names all twelve tools; every input schema refuses unknown fields, and
     recovery_apply has no feature_enabled field to claim."""
 
     async def body(client: Client) -> Any:

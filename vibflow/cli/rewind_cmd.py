@@ -52,9 +52,11 @@ def rewind(
     """List recent agent turns, or put the tree back to before TURN (guarded, undoable)."""
     project = project_for(ctx)
     records = project.agent_records
-    chosen = _session(records, session)
+    from vibflow.agent_wiring import find_session
+
+    chosen = find_session(records, session)
     if turn is None:
-        _list(project, records, chosen, as_json)
+        _list(project, chosen, as_json)
         return
     turn_id = _turn_id(records, chosen, turn)
     from vibflow.steps.agents.rewind_steps import plan_rewind
@@ -71,20 +73,6 @@ def rewind(
         "include_mine": include_mine,
     }
     run_restore_flow(project, "rewind", inputs, confirm, as_json)
-
-
-def _session(records: AgentRecords, wanted: str | None) -> Session | None:
-    if wanted is None:
-        latest = records.sessions(1) if records.path.exists() else []
-        return latest[0] if latest else None
-    found = records.find_session(wanted) if records.path.exists() else None
-    if found is None:
-        raise VibflowError(
-            ErrorCode.BAD_INPUT,
-            f"there is no agent session '{wanted[:60]}' (or the prefix names several)",
-            hint="`vibflow rewind --json` lists the sessions.",
-        )
-    return found
 
 
 def _turn_id(records: AgentRecords, session: Session | None, wanted: str) -> str:
@@ -112,35 +100,15 @@ def _turn_id(records: AgentRecords, session: Session | None, wanted: str) -> str
     )
 
 
-def _view_json(v: TurnView) -> dict[str, Any]:
-    t = v.turn
-    return {
-        "turn": t.number,
-        "turn_id": t.id,
-        "started_at": t.started_at,
-        "ended_at": t.ended_at,
-        "ended_by": t.ended_by,
-        "checkpoint_before": t.start_checkpoint,
-        "checkpoint_after": t.end_checkpoint,
-        "reported": v.reported,
-        "changed": v.changed,
-        "unreported": v.unreported,
-        "changed_outside_tools": bool(v.unreported),
-        "yours_after": v.after,
-        "note": t.note,
-    }
+def _list(project: Project, session: Session | None, as_json: bool) -> None:
+    from vibflow.agent_wiring import rewind_listing, turn_json
 
-
-def _list(project: Project, records: AgentRecords, session: Session | None, as_json: bool) -> None:
-    from vibflow.agent_wiring import ledger
-
-    views = ledger(project).views(records.turns(session.id)) if session else []
-    sessions = records.sessions(10) if records.path.exists() else []
+    views, sessions = rewind_listing(project, session)
     if as_json:
         emit_json(
             {
                 "session": None if session is None else session.__dict__,
-                "turns": [_view_json(v) for v in views],
+                "turns": [turn_json(v) for v in views],
                 "sessions": [s.__dict__ for s in sessions],
             }
         )

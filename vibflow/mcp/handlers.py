@@ -349,6 +349,28 @@ def runs_list(call: Call) -> Reply:
     return Reply({"kind": "runs", "runs": shown})
 
 
+def rewind_list(call: Call) -> Reply:
+    """The recent agent turns: what each one's tools reported, what changed that they
+    did not (shell edits), what changed after it (the user's), and its checkpoints."""
+    from vibflow.agent_wiring import find_session, has_records, rewind_listing, turn_json
+
+    project = call.project
+    if not has_records(project):
+        return Reply({"kind": "rewind", "session": None, "turns": [], "sessions": []})
+    session = find_session(project.agent_records, call.args.session)
+    views, sessions = rewind_listing(project, session)
+    return Reply(
+        {
+            "kind": "rewind",
+            "session": None if session is None else session.__dict__,
+            "turns": [turn_json(v) for v in views],
+            "sessions": [s.__dict__ for s in sessions],
+            "how_to_rewind": "vibflow rewind TURN [PATH...] (at the user's terminal: guarded, "
+            "previewed, confirmed, undoable with vibflow undo)",
+        }
+    )
+
+
 def triggers_check(call: Call) -> Reply:
     project = call.project
     project.start_trigger_check()
@@ -399,8 +421,6 @@ def handoff_export(call: Call) -> Reply:
 
 
 #: Every tool: its input model and its handler (capabilities.py says who may call it).
-#: ``rewind_list`` is added here (and to the allowed capabilities) when agent
-#: sessions land: a read of the turns and their checkpoints.
 TOOLS: dict[str, tuple[type[schemas.ToolInput], Callable[[Call], Reply]]] = {
     "memory_summary_read": (schemas.NoInput, memory_summary_read),
     "recovery_preview": (schemas.NoInput, recovery_preview),
@@ -408,6 +428,7 @@ TOOLS: dict[str, tuple[type[schemas.ToolInput], Callable[[Call], Reply]]] = {
     "recap_read": (schemas.RecapReadIn, recap_read),
     "runs_list": (schemas.RunsListIn, runs_list),
     "triggers_check": (schemas.NoInput, triggers_check),
+    "rewind_list": (schemas.RewindListIn, rewind_list),
     "handoff": (schemas.BudgetIn, handoff),
     "memory_full_read": (schemas.NoInput, memory_full_read),
     "memory_write": (schemas.MemoryWriteIn, memory_write),

@@ -97,6 +97,12 @@ class RecapReadIn(ToolInput):
     )
 
 
+class RewindListIn(ToolInput):
+    """Which agent session's turns to list (default: the latest one)."""
+
+    session: str | None = Field(None, min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.:-]+$")
+
+
 class RunsListIn(ToolInput):
     status: (
         Literal["running", "waiting", "blocked", "done", "failed", "aborted", "interrupted"] | None
