@@ -14,6 +14,7 @@ import ast
 import importlib.metadata
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -24,9 +25,13 @@ from typing import Any
 import pytest
 from vibflow_testing import ROOT
 
-# The install builds in the source tree (setuptools writes build/ and *.egg-info there):
-# one worker runs this whole module, so two builds never share those folders.
+# setuptools builds in the tree it is given (build/, *.egg-info): the install is made
+# from a copy of the shipped sources, so nothing else that writes the checkout's build/
+# (`make lint`'s type-check tree, a developer's own build) can race with it; one worker
+# runs this module so the copy is made once.
 pytestmark = pytest.mark.xdist_group("packaging")
+#: What a source distribution holds: the package folders and the files pyproject names.
+SHIPPED = ("pyproject.toml", "README.md", "vibflow", "engine", "steps", "flows", "policies")
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
@@ -157,11 +162,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "(set VIBFLOW_TEST_BUILD_ISOLATION=1 to let pip fetch the backend)"
         )
     target = tmp_path_factory.mktemp("install") / "site"
+    source = tmp_path_factory.mktemp("source")
+    for name in SHIPPED:
+        if (ROOT / name).is_dir():
+            shutil.copytree(
+                ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
+        else:
+            shutil.copy2(ROOT / name, source / name)
     cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target)]
     if not isolated:
         cmd.append("--no-build-isolation")
     proc = subprocess.run(
-        [*cmd, str(ROOT)],
+        [*cmd, str(source)],
         capture_output=True,
         text=True,
         timeout=600,
