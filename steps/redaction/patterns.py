@@ -287,7 +287,15 @@ def in_hash_context(line: str, start: int, end: int, *, hex_token: bool) -> bool
     )
 
 
-_VIBFLOW_ID = re.compile(r"(?:rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn)_$")
+_ID_PREFIXES = "rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn"
+_VIBFLOW_ID = re.compile(rf"(?:{_ID_PREFIXES})_$")
+_WHOLE_VIBFLOW_ID = re.compile(rf"(?:{_ID_PREFIXES})_[0-9a-f]{{32}}")
+
+
+def is_vibflow_id(text: str) -> bool:
+    """``text`` is exactly one of vibflow's own ids and nothing else — a text
+    the detectors pass by :func:`in_vibflow_id` (tests pin that they do)."""
+    return len(text) <= 37 and _WHOLE_VIBFLOW_ID.fullmatch(text) is not None
 
 
 def in_vibflow_id(line: str, start: int, end: int) -> bool:
