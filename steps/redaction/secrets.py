@@ -37,7 +37,7 @@ from vibflow.steps.redaction.detectors import (
 )
 from vibflow.steps.redaction.patterns import (
     ALNUM,
-    is_vibflow_id,
+    is_clean_shape,
     looks_like_words,
     private_key_spans,
 )
@@ -184,10 +184,10 @@ def clean_texts(texts: Iterable[str], known: KnownClean | None = None) -> frozen
     singles = [t for t in dict.fromkeys(texts) if t and "\n" not in t]
     if not singles:
         return frozenset()
-    # A payload's freshly made ids (a preview's option and plan ids) are new to
-    # any cache; the detectors pass a bare id by rule, so no scan is needed to
-    # know it.
-    ids = frozenset(t for t in singles if is_vibflow_id(t))
+    # A payload's freshly made ids and times (a preview's plan id, a recap's
+    # generated_at) are new to any cache; the detectors pass those shapes by
+    # rule, so no scan is needed to know it.
+    ids = frozenset(t for t in singles if is_clean_shape(t))
     if ids:
         singles = [t for t in singles if t not in ids]
         if not singles:
