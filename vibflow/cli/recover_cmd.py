@@ -40,7 +40,7 @@ def recover(
         "recovery_preview" if preview else "recovery_explain", result="ok", **advice.audit_facts()
     )
     # A restore a crash left half-done comes first: resuming it is the way on.
-    stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
+    stopped = interrupted_restores(project.journal, lambda: project.recovery_services.jobs)
     if as_json:
         emit_json({**advice.payload, "interrupted_restores": stopped})
         return
