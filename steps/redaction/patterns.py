@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 TOKEN_TAIL = TOKEN_CHARS | frozenset("+/=")
@@ -30,17 +31,23 @@ WORD = ALNUM | {"_"}
 
 @dataclass(frozen=True)
 class Gate:
-    """A search whose hits include every place its pattern can match."""
+    """A search whose hits include every place its pattern can match.
+
+    Compiled on first use, and the case-folding variant only for text that is
+    not ASCII: a command whose texts are all known clean never compiles the
+    secret gates at all.
+    """
 
     pattern: str
     lowered: bool = False  # search text.lower() (or, for non-ASCII text, ignore case)
-    _exact: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    _folded: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        flags = re.MULTILINE
-        object.__setattr__(self, "_exact", re.compile(self.pattern, flags))
-        object.__setattr__(self, "_folded", re.compile(self.pattern, flags | re.IGNORECASE))
+    @cached_property
+    def _exact(self) -> re.Pattern[str]:
+        return re.compile(self.pattern, re.MULTILINE)
+
+    @cached_property
+    def _folded(self) -> re.Pattern[str]:
+        return re.compile(self.pattern, re.MULTILINE | re.IGNORECASE)
 
     def starts(self, text: str, low: str | None) -> Iterator[int]:
         if not self.lowered:
