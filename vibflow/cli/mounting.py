@@ -31,20 +31,24 @@ def resolve(where: str) -> object:
     return getattr(importlib.import_module(module), attribute)
 
 
-def build(name: str, target: object, settings: Mapping[str, Any]) -> Command:
-    """``target`` (a command function or a typer sub-app) as the command ``name`` of a
-    root app made with ``settings``: built by typer exactly as mounting it there would."""
+def build(targets: Mapping[str, object], settings: Mapping[str, Any]) -> dict[str, Command]:
+    """Each of ``targets`` (name -> a command function or a typer sub-app) as a command
+    of a root app made with ``settings``: built by typer exactly as mounting them on
+    that root would build them."""
     holder = typer.Typer(**settings)
-    if isinstance(target, typer.Typer):
-        holder.add_typer(target, name=name)
-    elif callable(target):
-        holder.command(name)(target)
-    else:
-        raise TypeError(f"command {name!r} is neither a function nor a typer app")
-    holder.callback()(_nothing)  # a group, so the command is found by its name
-    command = typer.main.get_command(holder).commands[name]  # type: ignore[attr-defined]
-    plain_help(command)
-    return command
+    for name, target in targets.items():
+        if isinstance(target, typer.Typer):
+            holder.add_typer(target, name=name)
+        elif callable(target):
+            holder.command(name)(target)
+        else:
+            raise TypeError(f"command {name!r} is neither a function nor a typer app")
+    holder.callback()(_nothing)  # a group, so the commands are found by their names
+    group = typer.main.get_command(holder)
+    commands = {name: group.commands[name] for name in targets}  # type: ignore[attr-defined]
+    for command in commands.values():
+        plain_help(command)
+    return commands
 
 
 def _nothing() -> None:
@@ -54,16 +58,26 @@ def _nothing() -> None:
 class LazyCommands(MutableMapping[str, Command]):
     """A group's commands by name, each built on first lookup from its table entry."""
 
-    def __init__(self, table: Mapping[str, str], make: Callable[[str, object], Command]) -> None:
+    def __init__(
+        self,
+        table: Mapping[str, str],
+        make: Callable[[Mapping[str, object]], dict[str, Command]],
+    ) -> None:
         self._table = table
         self._make = make
         self._built: dict[str, Command] = {}
+
+    def load_all(self) -> None:
+        """Build every entry not built yet, together (what a help listing needs)."""
+        pending = {n: resolve(w) for n, w in self._table.items() if n not in self._built}
+        if pending:
+            self._built.update(self._make(pending))
 
     def __getitem__(self, name: str) -> Command:
         if name not in self._built:
             if name not in self._table:
                 raise KeyError(name)
-            self._built[name] = self._make(name, resolve(self._table[name]))
+            self._built.update(self._make({name: resolve(self._table[name])}))
         return self._built[name]
 
     def __setitem__(self, name: str, command: Command) -> None:
@@ -93,12 +107,18 @@ class LazyGroup(TyperGroup):
         super().__init__(**attrs)
         settings = self.settings
         built = dict(self.commands)
-        self.commands = LazyCommands(self.table, lambda name, target: build(name, target, settings))
+        self.commands = LazyCommands(self.table, lambda targets: build(targets, settings))
         self.commands.update(built)
 
     def list_commands(self, ctx: Any) -> list[str]:
         del ctx
         return list(self.commands)  # names only: nothing is built to list them
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        # The listing shows every command's help line: build them in one go.
+        if isinstance(self.commands, LazyCommands):
+            self.commands.load_all()
+        super().format_commands(ctx, formatter)
 
 
 def mounted_group(table: Mapping[str, str], settings: Mapping[str, Any]) -> type[LazyGroup]:
