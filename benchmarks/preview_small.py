@@ -159,6 +159,7 @@ def _append(path: Path, text: str) -> None:
 def write_repo(root: Path, files: Files) -> None:
     root.mkdir(parents=True)
     git(root, "init", "-q", "-b", "main")
+    git(root, "config", "gc.auto", "0")  # no gc in the background while the tree is copied
     for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -170,6 +171,7 @@ def write_repo(root: Path, files: Files) -> None:
 def write_big(root: Path, files: int) -> None:
     root.mkdir(parents=True)
     git(root, "init", "-q", "-b", "main")
+    git(root, "config", "gc.auto", "0")  # no gc in the background while the tree is copied
     dirs = default_dirs(files)
     for i in range(files):
         folder = root / "src" / f"pkg{i % dirs}"
