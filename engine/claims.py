@@ -55,6 +55,16 @@ def orphaned(run: RunRecord) -> bool:
     return run.owner is None and run.status == RunStatus.RUNNING
 
 
+#: How many of the latest runs :meth:`Runner.refresh_all` looks at.
+REFRESH_WINDOW = 200
+
+
+def needs_refresh(run: RunRecord) -> bool:
+    """Whether :meth:`Runner.refresh_all` has anything to do for ``run``: someone
+    holds it (alive or not), its audit rows lag its journal, or it is orphaned."""
+    return run.owner is not None or run.audited_seq < run.seq or orphaned(run)
+
+
 class Claims:
     """Claims, holds and releases runs in one journal for this process."""
 

@@ -44,7 +44,15 @@ from pydantic import ValidationError
 
 from vibflow.engine.audit import AuditFacts, AuditSink
 from vibflow.engine.audit_batch import AuditBatch
-from vibflow.engine.claims import Claims, busy, orphaned, owner_is_dead, require_run
+from vibflow.engine.claims import (
+    REFRESH_WINDOW,
+    Claims,
+    busy,
+    needs_refresh,
+    orphaned,
+    owner_is_dead,
+    require_run,
+)
 from vibflow.engine.clock import Clock, system_clock
 from vibflow.engine.contexts import ContextFactory, as_result, merge_context
 from vibflow.engine.definition import FlowDefinition, StateSpec
@@ -336,8 +344,8 @@ class Runner:
         return self.get(run.run_id)  # released now (or another process is on it)
 
     def refresh_all(self) -> None:
-        for run in self.journal.runs(limit=200):
-            if run.owner is not None or run.audited_seq < run.seq or orphaned(run):
+        for run in self.journal.runs(limit=REFRESH_WINDOW):
+            if needs_refresh(run):
                 self.refresh(run)
 
     def dry_run(self, loaded: LoadedFlow, inputs: Mapping[str, Any] | None = None) -> DryRunReport:

@@ -535,6 +535,16 @@ class Project:
             sanitize_inputs=self.redact_inputs,
         )
 
+    def refresh_runs(self) -> None:
+        """Bring the latest runs up to date (``Runner.refresh_all``: a run a stopped
+        process left behind reads ``interrupted``). The runner — the flow engine
+        with every step — is built only when some run needs it, which a listing
+        or a recap almost never does."""
+        from vibflow.engine.claims import REFRESH_WINDOW, needs_refresh
+
+        if any(needs_refresh(run) for run in self.journal.runs(limit=REFRESH_WINDOW)):
+            self.runner.refresh_all()
+
     @cached_property
     def runner(self) -> Runner:
         from vibflow.engine.runner import Runner

@@ -10,12 +10,14 @@ here, so explaining stays read-only.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypedDict
 
-from vibflow.engine.claims import orphaned, owner_is_dead
 from vibflow.engine.kinds import RunStatus
 from vibflow.engine.records import JournalStore
-from vibflow.steps.recovery.job import RestoreJobs
+
+if TYPE_CHECKING:
+    from vibflow.steps.recovery.job import RestoreJobs
 
 APPLY_STATE = "apply"
 
@@ -27,15 +29,30 @@ class InterruptedRestore(TypedDict):
     resume_command: str
 
 
-def interrupted_restores(journal: JournalStore, jobs: RestoreJobs) -> list[InterruptedRestore]:
-    """The restore runs stopped inside their apply by a crash, newest first."""
+def interrupted_restores(
+    journal: JournalStore, jobs: RestoreJobs | Callable[[], RestoreJobs]
+) -> list[InterruptedRestore]:
+    """The restore runs stopped inside their apply by a crash, newest first.
+
+    ``jobs`` may be given as a function: the restore jobs (and the ownership
+    checks) are only loaded when some run stands in its apply state — almost
+    never, and an explain or preview should not pay for them otherwise.
+    """
+    candidates = [
+        run
+        for run in journal.runs((RunStatus.INTERRUPTED, RunStatus.RUNNING), limit=50)
+        if run.state == APPLY_STATE
+    ]
+    if not candidates:
+        return []
+    from vibflow.engine.claims import orphaned, owner_is_dead
+
+    store = jobs() if callable(jobs) else jobs
     found: list[InterruptedRestore] = []
-    for run in journal.runs((RunStatus.INTERRUPTED, RunStatus.RUNNING), limit=50):
-        if run.state != APPLY_STATE:
-            continue
+    for run in candidates:
         if run.status == RunStatus.RUNNING and not (owner_is_dead(run) or orphaned(run)):
             continue  # still being applied by a live process: busy, not interrupted
-        job = jobs.load(run.run_id)
+        job = store.load(run.run_id)
         if job is None or job.applied_at is not None:
             continue
         found.append(

@@ -35,7 +35,12 @@ from vibflow.steps.redaction.detectors import (
     Detectors,
     Finding,
 )
-from vibflow.steps.redaction.patterns import ALNUM, looks_like_words, private_key_spans
+from vibflow.steps.redaction.patterns import (
+    ALNUM,
+    is_clean_shape,
+    looks_like_words,
+    private_key_spans,
+)
 from vibflow.steps.redaction.spans import Placeholders, Span, apply, secret_placeholder
 from vibflow.steps.redaction.verdicts import KnownClean, digest
 
@@ -179,12 +184,21 @@ def clean_texts(texts: Iterable[str], known: KnownClean | None = None) -> frozen
     singles = [t for t in dict.fromkeys(texts) if t and "\n" not in t]
     if not singles:
         return frozenset()
-    already: frozenset[str] = frozenset()
+    # A payload's freshly made ids and times (a preview's plan id, a recap's
+    # generated_at) are new to any cache; the detectors pass those shapes by
+    # rule, so no scan is needed to know it.
+    ids = frozenset(t for t in singles if is_clean_shape(t))
+    if ids:
+        singles = [t for t in singles if t not in ids]
+        if not singles:
+            return ids
+    already: frozenset[str] = ids
     if known is not None:
         digests = {t: digest(t) for t in singles}
         hits = known.known(digests.values())
-        already = frozenset(t for t in singles if digests[t] in hits)
-        singles = [t for t in singles if t not in already]
+        hit = frozenset(t for t in singles if digests[t] in hits)
+        already |= hit
+        singles = [t for t in singles if t not in hit]
         if not singles:
             return already
     found = _clean_by_scan(singles)

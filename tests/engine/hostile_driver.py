@@ -129,10 +129,15 @@ def main(manifest: Path, results: Path) -> int:
     spec = json.loads(manifest.read_text("utf-8"))
     repo = Path(spec["repo"])
     scratch = Path(spec["scratch"])
-    # Import everything a command needs once, before the first fork.
+    # Import everything a command needs once, before the first fork (the app
+    # mounts its commands by name: import their modules too).
+    import importlib
+
     import vibflow.cli.app
     import vibflow.wiring
 
+    for where in vibflow.cli.app.COMMANDS.values():
+        importlib.import_module(where.partition(":")[0])
     vibflow.wiring.policy_sections()
     del vibflow
     with results.open("w", encoding="utf-8") as fh:

@@ -4,8 +4,9 @@ place errors become messages and exit statuses.
 Each command module owns its commands (``run_cmd``: run, step, resume, recap,
 demo; ``restore_cmd``: undo and checkpoint restore; ``runs_cmd``,
 ``flows_cmd``, ``audit_cmd``, ``memory_cmd`` (memory and hooks),
-``checkpoint_cmd``, ``recover_cmd``); this module mounts them, and
-nothing imports it back. Exit statuses: 0 ok (a run left waiting is ok), 1
+``checkpoint_cmd``, ``recover_cmd``, ...); this module mounts them by name
+(:data:`COMMANDS`, built only when a command line reaches them), and nothing
+imports it back. Exit statuses: 0 ok (a run left waiting is ok), 1
 failure, 2 bad input (click's usage errors too), 3 refused by a guard or busy,
 130 interrupted, 141 the reader of our output went away (as for any tool
 killed by SIGPIPE, git included). A traceback is printed only with ``--debug``.
@@ -24,39 +25,52 @@ from typing import cast
 
 import typer
 
-from vibflow.cli import (
-    agent_cmd,
-    audit_cmd,
-    checkpoint_cmd,
-    context,
-    flows_cmd,
-    grants_cmd,
-    handoff_cmd,
-    mcp_cmd,
-    memory_cmd,
-    policy_cmd,
-    recap_cmd,
-    recover_cmd,
-    restore_cmd,
-    rewind_cmd,
-    run_cmd,
-    runs_cmd,
-    triggers_cmd,
-)
+from vibflow.cli import context
 from vibflow.cli.context import CliState, RegistryHook
 from vibflow.cli.helpstyle import plain_help
+from vibflow.cli.mounting import mounted_group
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 
+#: Every command under ``vibflow``, in the order ``--help`` lists them, and where it
+#: lives ("module:attribute": a command function or a typer sub-app). A command line
+#: imports and builds only the command it names; a new command is one more line.
+COMMANDS: dict[str, str] = {
+    "run": "vibflow.cli.run_cmd:run",
+    "step": "vibflow.cli.run_cmd:step",
+    "resume": "vibflow.cli.run_cmd:resume",
+    "demo": "vibflow.cli.run_cmd:demo",
+    "undo": "vibflow.cli.restore_cmd:undo",
+    "rewind": "vibflow.cli.rewind_cmd:rewind",
+    "handoff": "vibflow.cli.handoff_cmd:handoff",
+    "recap": "vibflow.cli.recap_cmd:app",
+    "runs": "vibflow.cli.runs_cmd:app",
+    "flows": "vibflow.cli.flows_cmd:app",
+    "audit": "vibflow.cli.audit_cmd:app",
+    "memory": "vibflow.cli.memory_cmd:memory_app",
+    "hooks": "vibflow.cli.memory_cmd:hooks_app",
+    "checkpoint": "vibflow.cli.checkpoint_cmd:app",
+    "recover": "vibflow.cli.recover_cmd:app",
+    "triggers": "vibflow.cli.triggers_cmd:app",
+    "policy": "vibflow.cli.policy_cmd:app",
+    "agent": "vibflow.cli.agent_cmd:app",
+    "grant": "vibflow.cli.grants_cmd:grant",
+    "revoke": "vibflow.cli.grants_cmd:revoke",
+    "grants": "vibflow.cli.grants_cmd:grants",
+    "mcp": "vibflow.cli.mcp_cmd:app",
+}
+
+#: The root's typer settings, which the commands mounted under it are built with too.
+_SETTINGS = {"add_completion": False, "pretty_exceptions_enable": False, "rich_markup_mode": None}
+
 app = typer.Typer(
     name="vibflow",
     help="Guided, audited recovery and project memory for coding with AI agents.",
-    add_completion=False,
     no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    cls=mounted_group(COMMANDS, _SETTINGS),
+    **_SETTINGS,  # type: ignore[arg-type]
 )
 
 
@@ -76,30 +90,6 @@ def _main(
     ctx.obj = dataclasses.replace(context.state_of(ctx), debug=debug, project=project)
 
 
-# `--help` lists commands in the order they are mounted, then the groups.
-for _command in run_cmd.COMMANDS:
-    app.command()(_command)
-app.command("undo")(restore_cmd.undo)
-app.command("rewind")(rewind_cmd.rewind)
-app.command("handoff")(handoff_cmd.handoff)
-app.add_typer(recap_cmd.app, name="recap")
-app.add_typer(runs_cmd.app, name="runs")
-app.add_typer(flows_cmd.app, name="flows")
-app.add_typer(audit_cmd.app, name="audit")
-app.add_typer(memory_cmd.memory_app, name="memory")
-app.add_typer(memory_cmd.hooks_app, name="hooks")
-checkpoint_cmd.app.command("restore")(restore_cmd.checkpoint_restore)
-app.add_typer(checkpoint_cmd.app, name="checkpoint")
-app.add_typer(recover_cmd.app, name="recover")
-app.add_typer(triggers_cmd.app, name="triggers")
-app.add_typer(policy_cmd.app, name="policy")
-app.add_typer(agent_cmd.app, name="agent")
-app.command("grant")(grants_cmd.grant)
-app.command("revoke")(grants_cmd.revoke)
-app.command("grants")(grants_cmd.grants)
-app.add_typer(mcp_cmd.app, name="mcp")
-
-
 def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> int:
     """Run one command line; return its exit status (never raises, never exits)."""
     try:
@@ -114,7 +104,7 @@ def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> i
 
 def _dispatch(argv: list[str], state: CliState) -> int:
     command = typer.main.get_command(app)
-    plain_help(command)
+    plain_help(command, recurse=False)  # each command is dressed when it is built
     root: typer.Context | None = None
     try:
         # Not click's standalone mode: that would print and exit on its own and

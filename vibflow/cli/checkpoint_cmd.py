@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from vibflow.cli import restore_cmd
 from vibflow.cli.context import JSON_OPT, project_for
 from vibflow.cli.output import emit_json
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -172,3 +173,8 @@ def checkpoint_diff(
         counts = "binary" if c["binary"] else f"+{c['added_lines'] or 0} -{c['deleted_lines'] or 0}"
         old = f" (from {c['old_path']})" if c["old_path"] else ""
         typer.echo(f"{c['status']:<9} {c['path']}{old}  {counts}")
+
+
+# Restoring a checkpoint is a run, so it lives with undo (restore_cmd); it is
+# listed last in this group.
+app.command("restore")(restore_cmd.checkpoint_restore)

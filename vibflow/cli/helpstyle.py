@@ -39,8 +39,8 @@ class _PlainOption(TyperOption):
         return self.metavar
 
 
-def plain_help(command: Any) -> None:
-    """Give every parameter of ``command`` and its subcommands a plain metavar."""
+def plain_help(command: Any, *, recurse: bool = True) -> None:
+    """Give every parameter of ``command`` (and of its subcommands) a plain metavar."""
     for param in command.params:
         if type(param) is TyperArgument:
             bare = (param.metavar or "").strip("[]")  # "[RUN]" would read "[[RUN]]"
@@ -52,8 +52,9 @@ def plain_help(command: Any) -> None:
                 # A list option is given once per item; say so where the command did not.
                 param.help = f"{param.help or ''} Repeat the option for each one.".lstrip()
             param.__class__ = _PlainOption
-    for sub in getattr(command, "commands", {}).values():
-        plain_help(sub)
+    if recurse:
+        for sub in getattr(command, "commands", {}).values():
+            plain_help(sub)
 
 
 def _type_word(label: str) -> str:

@@ -56,7 +56,7 @@ def recap_project(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
 
     project = project_for(ctx)
     project.start_trigger_check()  # git works for the triggers while the rest loads
-    project.runner.refresh_all()
+    project.refresh_runs()
     body = recap_wiring.write_project_recap(project, _commands(), reason="requested")
     output.recap(body, as_json)
     if not as_json:

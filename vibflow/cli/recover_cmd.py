@@ -47,7 +47,7 @@ def recover(
         **_stale_facts(advice.plan.intent, advice.plan.intent_stale, text),
     )
     # A restore a crash left half-done comes first: resuming it is the way on.
-    stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
+    stopped = interrupted_restores(project.journal, lambda: project.recovery_services.jobs)
     if as_json or text is None:
         emit_json({**advice.payload, "interrupted_restores": stopped})
         return

@@ -2,15 +2,13 @@
 
 They start and advance runs through the project's runner and render the
 result; on a terminal a run that waits asks for the event and its inputs.
-``app`` mounts :data:`COMMANDS` at the root, in this order (``--help`` lists
-them so).
+``app`` mounts them at the root (its ``COMMANDS`` table).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -359,7 +357,3 @@ def demo(
             )
             return
         typer.echo(demo_mod.render(result, kept=place.kept), nl=False)
-
-
-#: Mounted at the root by ``app``, in this order.
-COMMANDS: tuple[Callable[..., None], ...] = (run, step, resume, demo)

@@ -25,7 +25,7 @@ def runs_list(
 ) -> None:
     """List recent runs, newest first."""
     project = project_for(ctx)
-    project.runner.refresh_all()
+    project.refresh_runs()
     runs = project.journal.runs([status] if status else None, limit=limit)
     output.runs_table(runs, as_json)
 
