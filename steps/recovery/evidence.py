@@ -1,0 +1,147 @@
+"""What links a changed file to the intent, beyond memory — and how strongly. Pure.
+
+The zone (``zone.py``) asks this module, for a changed file that no explicit
+entry, correction or recent patch put in scope, for its evidence:
+
+* **strong** (the file joins the zone, the reason says why):
+  - a reference that is part of the change — the file's changed lines import
+    or name an explicit file, an explicit file's changed lines import or name
+    it, or it is new and imports one;
+  - a reference already there, from a file whose name shares a word with the
+    explicit file's (``test_cart.py`` importing ``cart.py``; a Java test in the
+    same package naming ``InvoiceService``);
+  - co-change: changed together with an explicit file in at least
+    ``min_together`` recent commits;
+  - proximity and names: in the same folder as an explicit file, with a name
+    sharing a distinctive word with the intent or with that file's name;
+* **weak** (a hint, not enough): a reference the change did not touch, one
+  commit in common, the same folder without a shared word, a shared word in
+  another folder. Weak evidence and the same path category as the intent's
+  files make the file *unsure* ("please look"): category is a tie-breaker,
+  never evidence on its own.
+
+The evidence itself is read by ``evidence_read`` (bounded I/O).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from vibflow.steps.recovery.cochange import CoChange
+from vibflow.steps.recovery.models import ChangedFile, ZoneSource
+from vibflow.steps.recovery.proximity import common_words, name_tokens, overlap
+
+
+@dataclass(frozen=True)
+class Link:
+    """A reference between a changed file and an explicit file (the anchor)."""
+
+    anchor: str
+    direction: Literal["from", "to"]  # from: the file refers to the anchor; to: the reverse
+    how: str  # "imports" or "names"
+    in_change: bool  # the line is one the change added or removed
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the signals read for the zone (empty: memory alone decides)."""
+
+    links: Mapping[str, Sequence[Link]] = field(default_factory=dict)
+    cochange: Mapping[str, CoChange] = field(default_factory=dict)
+    #: Folder of an explicit file → the file names in it (for distinctive words).
+    folders: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    intent_words: frozenset[str] = frozenset()
+    min_together: int = 2
+    proximity: bool = True
+
+
+NO_EVIDENCE = Evidence()
+
+
+@dataclass(frozen=True)
+class Judgement:
+    source: ZoneSource | None  # set when the evidence is strong
+    reason: str  # why in scope (strong), or the hint (weak); "" for none
+
+
+def _link_reason(link: Link, c: ChangedFile) -> str:
+    a = link.anchor
+    if link.direction == "from":
+        if c.status in ("added", "untracked"):
+            return f"new file that {link.how} your file '{a}'"
+        return f"{link.how} your file '{a}' in the lines that changed"
+    verb = "imports" if link.how == "imports" else "names"
+    return f"your file '{a}' {verb} it in the lines that changed"
+
+
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Judgement, str]:
+    """The strong evidence for ``c`` (or none), and the best weak hint ("" if none)."""
+    links = evidence.links.get(c.path, ())
+    mine = name_tokens(c.path)
+    hint = ""
+    for link in links:
+        if link.in_change:
+            return Judgement("reference", _link_reason(link, c)), ""
+    for link in links:
+        shared = overlap(mine, name_tokens(link.anchor))
+        if link.direction == "from" and shared:
+            return (
+                Judgement(
+                    "reference",
+                    f"{link.how} your file '{link.anchor}' and shares its name ('{shared[0]}')",
+                ),
+                "",
+            )
+        if not hint:
+            hint = (
+                f"it {link.how} your file '{link.anchor}' (in a line the change did not touch)"
+                if link.direction == "from"
+                else f"your file '{link.anchor}' {link.how} it (in a line the change did not touch)"
+            )
+    co = evidence.cochange.get(c.path) or (
+        evidence.cochange.get(c.old_path) if c.old_path else None
+    )
+    if co is not None:
+        if co.together >= evidence.min_together:
+            return (
+                Judgement(
+                    "anchor_co_occurrence",
+                    f"changed together with your file '{co.anchor}' in {co.together} of the "
+                    f"last {co.window} commits that touched your files",
+                ),
+                "",
+            )
+        hint = hint or f"changed together with your file '{co.anchor}' once recently"
+    if evidence.proximity:
+        near = [s for s in seeds if _folder(s) == _folder(c.path)]
+        for seed in near:
+            common = common_words(evidence.folders.get(_folder(seed), ()))
+            words = [w for w in mine if w not in common]
+            with_intent = overlap(words, evidence.intent_words)
+            with_seed = overlap(words, name_tokens(seed) - common)
+            if with_intent or with_seed:
+                what = (
+                    f"the intent ('{with_intent[0]}')"
+                    if with_intent
+                    else f"its name ('{with_seed[0]}')"
+                )
+                return (
+                    Judgement(
+                        "name_proximity",
+                        f"next to your file '{seed}', and its name shares a word with {what}",
+                    ),
+                    "",
+                )
+        if near and not hint:
+            hint = f"it is in the same folder as your file '{near[0]}'"
+        if not hint:
+            shared = overlap(mine, evidence.intent_words)
+            if shared:
+                hint = f"its name shares '{shared[0]}' with the intent"
+    return Judgement(None, ""), hint

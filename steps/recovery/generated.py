@@ -1,0 +1,377 @@
+"""Generated, vendored and build output, recognised the way ecosystems mark them.
+
+Recovery must not call a regenerated API client "hundreds of drift
+candidates", nor a Go service's compiled ``bin/`` output drift. The repository
+itself says which files are machine-made, and each way of saying it is a rule
+here, in this order (the first that applies gives the reason the plan shows):
+
+1. the path policy's cache/build names (``paths.generated``: ``dist/``,
+   ``node_modules/``, ``*.pyc`` …) — as the path contract already refuses them;
+2. lockfiles (``package-lock.json``, ``go.sum`` …): *regenerated*, listed on
+   their own line — not drift, not hidden, restored with a full rollback;
+3. ``.gitattributes``: ``linguist-generated`` / ``linguist-vendored`` (read
+   with ``git check-attr``, batched, so negation and nesting are git's own);
+   a file the attributes mark *not* generated (``-linguist-generated`` or
+   ``=false``) is left to the user, whatever rules 4-7 would say;
+4. conventional folders (``__generated__/``, ``vendor/`` …);
+5. build outputs of an ecosystem, recognised by the project file beside them
+   (``bin/`` next to ``go.mod`` or a ``.csproj``, ``target/`` next to
+   ``Cargo.toml`` …), tracked or not;
+6. compiled objects by name (``*.o``, ``*.class``, ``*.dll`` …);
+7. a generated-code marker in the first lines (``Code generated … DO NOT
+   EDIT.``, ``@generated`` …); a marker folder (``gen/``) counts as generated
+   once one of its changed files carries a marker; and compiled programs by
+   their first bytes (ELF, Mach-O, PE, Java class).
+
+Reads are bounded: one ``check-attr`` for all paths (only when the project has
+an attributes file on their way), at most ``marker_bytes`` of each file, one
+directory listing per folder that holds a build-output candidate. Everything
+is policy (``recovery.generated``), overridable per project.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from vibflow.engine.errors import VibflowError
+
+if TYPE_CHECKING:
+    from vibflow.steps.paths.policy import PathPolicy
+    from vibflow.steps.workspace.git import Git
+
+Kind = Literal["generated", "vendored", "build", "lockfile"]
+
+
+def _check_regex(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"'{pattern}' is not a valid regular expression ({exc})") from exc
+    return pattern
+
+
+def _check_name(pattern: str) -> str:
+    if not pattern or "\\" in pattern or pattern.startswith("/"):
+        raise ValueError(f"'{pattern}' must be a project-relative name or glob using '/'")
+    return pattern
+
+
+Regex = Annotated[str, AfterValidator(_check_regex)]
+Name = Annotated[str, AfterValidator(_check_name)]
+
+
+class Marker(BaseModel):
+    """A header that says "a tool wrote this file"."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str = Field(description="How the plan names it, e.g. 'Code generated … DO NOT EDIT'.")
+    pattern: Regex = Field(description="A regular expression searched in the first lines.")
+
+
+class BuildOutput(BaseModel):
+    """A folder that is a build tool's output when the folder holding it has one
+    of the ecosystem's project files (``when``); with no ``when``, always."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    folder: Name
+    when: tuple[Name, ...] = ()
+    ecosystem: str = ""
+
+
+class GeneratedRules(BaseModel):
+    """The ``recovery.generated`` policy section (see ``policies/recovery.yaml``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    attributes: bool = Field(
+        default=True, description="Read linguist-generated/linguist-vendored with git check-attr."
+    )
+    generated_folders: tuple[Name, ...] = ("__generated__/", "generated/")
+    vendored_folders: tuple[Name, ...] = ("vendor/", "node_modules/", "bower_components/")
+    marker_folders: tuple[Name, ...] = ("gen/",)
+    build_outputs: tuple[BuildOutput, ...] = ()
+    compiled: tuple[Name, ...] = ()
+    lockfiles: tuple[Name, ...] = ()
+    markers: tuple[Marker, ...] = ()
+    marker_lines: int = Field(default=5, ge=1, le=50)
+    marker_bytes: int = Field(default=1024, ge=64, le=65536)
+    binary_magic: bool = Field(
+        default=True, description="Recognise compiled programs by their first bytes."
+    )
+    allow: tuple[Name, ...] = Field(
+        default=(),
+        description="Globs (matched against the whole path) these rules never call generated.",
+    )
+
+    @cached_property
+    def _marker_regexes(self) -> tuple[tuple[str, re.Pattern[bytes]], ...]:
+        return tuple((m.name, re.compile(m.pattern.encode("utf-8"))) for m in self.markers)
+
+    def marker_in(self, head: bytes) -> str | None:
+        """The name of the first marker found in ``head``'s first ``marker_lines``."""
+        top = b"\n".join(head.split(b"\n", self.marker_lines)[: self.marker_lines])
+        for name, regex in self._marker_regexes:
+            if regex.search(top):
+                return name
+        return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: Kind
+    reason: str
+
+
+#: First bytes of compiled programs and objects: ELF, Mach-O (both byte orders,
+#: 32/64-bit), fat Mach-O / Java class, PE (with its DOS stub), WebAssembly.
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x7fELF", "ELF"),
+    (b"\xfe\xed\xfa\xce", "Mach-O"),
+    (b"\xfe\xed\xfa\xcf", "Mach-O"),
+    (b"\xce\xfa\xed\xfe", "Mach-O"),
+    (b"\xcf\xfa\xed\xfe", "Mach-O"),
+    (b"\xca\xfe\xba\xbe", "Mach-O or Java class"),
+    (b"\x00asm", "WebAssembly"),
+)
+
+
+def _magic(head: bytes) -> str | None:
+    for prefix, name in _MAGIC:
+        if head.startswith(prefix):
+            return name
+    # "MZ" alone starts text files too; a PE program has NULs in its stub.
+    if head.startswith(b"MZ") and b"\x00" in head[:64]:
+        return "Windows PE"
+    return None
+
+
+@lru_cache(maxsize=64)
+def _glob(pattern: str) -> Callable[[str], bool]:
+    return lambda name: fnmatchcase(name, pattern)
+
+
+def _folder_hit(parts: Sequence[str], folders: Iterable[str]) -> tuple[int, str] | None:
+    """The first folder segment of ``parts`` (never the file name) a pattern names,
+    with its index."""
+    dirs = parts[:-1]
+    for pattern in folders:
+        body = pattern.rstrip("/")
+        if "/" in body:  # anchored: a project-relative folder
+            segs = body.split("/")
+            if len(dirs) >= len(segs) and all(fnmatchcase(dirs[i], s) for i, s in enumerate(segs)):
+                return len(segs) - 1, pattern
+            continue
+        for i, name in enumerate(dirs):
+            if fnmatchcase(name, body):
+                return i, pattern
+    return None
+
+
+class Recogniser:
+    """Classifies changed paths of one project (reads the work tree and git)."""
+
+    def __init__(
+        self,
+        root: Path,
+        git: Git,
+        rules: GeneratedRules,
+        path_policy: PathPolicy | None,
+    ) -> None:
+        self.root = root
+        self.git = git
+        self.rules = rules
+        self.path_policy = path_policy
+        self._listings: dict[str, list[str] | None] = {}
+
+    def classify(self, paths: Sequence[tuple[str, bool, bool]]) -> dict[str, Verdict]:
+        """``paths``: (path, exists now, is a folder). The verdict of each path that is
+        generated, vendored, build output or a lockfile; others are absent."""
+        out: dict[str, Verdict] = {}
+        rest: list[tuple[str, bool]] = []
+        for path, exists, is_dir in paths:
+            found = self._by_name(path, is_dir)
+            if found is not None:
+                out[path] = found
+            elif not is_dir:
+                rest.append((path, exists))
+        if not rest:
+            return out
+        attrs = self._attributes([p for p, _ in rest]) if self.rules.attributes else {}
+        allow = self.rules.allow
+        marker_folder_hits: dict[str, list[str]] = {}
+        marked_folders: dict[str, str] = {}
+        for path, exists in rest:
+            said = attrs.get(path)
+            if said is not None:
+                if said is not False:
+                    out[path] = said
+                continue  # the attributes say "not generated": the repository's word
+            if allow and any(_glob(a)(path) for a in allow):
+                continue
+            parts = path.split("/")
+            found = self._by_folder(parts) or self._by_build(parts) or self._by_compiled(parts)
+            if found is None and exists:
+                found = self._by_content(path)
+            if found is not None:
+                out[path] = found
+                if found.kind == "generated" and self.rules.marker_folders:
+                    hit = _folder_hit(parts, self.rules.marker_folders)
+                    if hit is not None:
+                        marked_folders.setdefault("/".join(parts[: hit[0] + 1]), hit[1])
+                continue
+            hit = (
+                _folder_hit(parts, self.rules.marker_folders) if self.rules.marker_folders else None
+            )
+            if hit is not None:
+                marker_folder_hits.setdefault("/".join(parts[: hit[0] + 1]), []).append(path)
+        for folder, members in marker_folder_hits.items():
+            pattern = marked_folders.get(folder)
+            if pattern is not None:
+                why = f"in a '{pattern}' folder whose files carry a generated-code marker"
+                for path in members:
+                    out[path] = Verdict("generated", why)
+        return out
+
+    # -- rules by name ----------------------------------------------------------------------
+
+    def _by_name(self, path: str, is_dir: bool) -> Verdict | None:
+        parts = path.split("/")
+        if self.path_policy is not None:
+            hit = self.path_policy.generated_match(parts, final_is_dir=is_dir)
+            if hit is not None:
+                return Verdict("build", f"cache or build output '{hit}' (paths.generated)")
+        name = parts[-1]
+        if not is_dir and any(_glob(p)(name) for p in self.rules.lockfiles):
+            return Verdict("lockfile", "lockfile, regenerated by its package manager")
+        return None
+
+    def _by_folder(self, parts: list[str]) -> Verdict | None:
+        hit = _folder_hit(parts, self.rules.generated_folders)
+        if hit is not None:
+            return Verdict("generated", f"in a '{hit[1]}' folder (generated code)")
+        hit = _folder_hit(parts, self.rules.vendored_folders)
+        if hit is not None:
+            return Verdict("vendored", f"in a '{hit[1]}' folder (vendored code)")
+        return None
+
+    def _by_build(self, parts: list[str]) -> Verdict | None:
+        dirs = parts[:-1]
+        for out in self.rules.build_outputs:
+            name = out.folder.rstrip("/")
+            for i, segment in enumerate(dirs):
+                if segment != name:
+                    continue
+                holder = "/".join(dirs[:i])
+                if not out.when:
+                    return Verdict("build", f"build output '{out.folder}'")
+                found = self._project_file(holder, out.when)
+                if found is not None:
+                    label = f" ({out.ecosystem})" if out.ecosystem else ""
+                    return Verdict("build", f"build output '{out.folder}' next to {found}{label}")
+        return None
+
+    def _project_file(self, folder: str, globs: Sequence[str]) -> str | None:
+        if folder not in self._listings:
+            try:
+                self._listings[folder] = os.listdir(self.root / folder if folder else self.root)
+            except OSError:
+                self._listings[folder] = None
+        names = self._listings[folder] or []
+        for pattern in globs:
+            for name in names:
+                if fnmatchcase(name, pattern):
+                    return name
+        return None
+
+    def _by_compiled(self, parts: list[str]) -> Verdict | None:
+        name = parts[-1]
+        for pattern in self.rules.compiled:
+            if fnmatchcase(name, pattern):
+                return Verdict("build", f"compiled file ('{pattern}')")
+        return None
+
+    # -- rules by content -------------------------------------------------------------------
+
+    def _by_content(self, path: str) -> Verdict | None:
+        try:
+            with open(self.root / path, "rb") as fh:  # noqa: PTH123 - a bounded read
+                head = fh.read(self.rules.marker_bytes)
+        except OSError:
+            return None
+        if self.rules.binary_magic:
+            kind = _magic(head)
+            if kind is not None:
+                return Verdict("build", f"compiled program ({kind})")
+        if self.rules.markers:
+            name = self.rules.marker_in(head)
+            if name is not None:
+                return Verdict("generated", f"generated-code marker '{name}' in its first lines")
+        return None
+
+    def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
+        """linguist-generated / linguist-vendored as git reads them; ``False`` when the
+        attributes explicitly say "not generated" (negation honoured)."""
+        if not paths or not self._has_attributes(paths):
+            return {}
+        try:
+            raw = self.git.run(
+                "check-attr",
+                "-z",
+                "--stdin",
+                "linguist-generated",
+                "linguist-vendored",
+                stdin=b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0",
+            )
+        except VibflowError:
+            return {}  # attributes git cannot read never stop a plan
+        fields = raw.split(b"\0")
+        said: dict[str, dict[str, str]] = {}
+        for i in range(0, len(fields) - 2, 3):
+            path = fields[i].decode("utf-8", "surrogateescape")
+            said.setdefault(path, {})[fields[i + 1].decode()] = fields[i + 2].decode()
+        out: dict[str, Verdict | Literal[False]] = {}
+        for path, values in said.items():
+            gen, ven = values.get("linguist-generated"), values.get("linguist-vendored")
+            if gen in ("set", "true"):
+                out[path] = Verdict("generated", "marked linguist-generated in .gitattributes")
+            elif ven in ("set", "true"):
+                out[path] = Verdict("vendored", "marked linguist-vendored in .gitattributes")
+            elif gen in ("unset", "false") or ven in ("unset", "false"):
+                out[path] = False
+        return out
+
+    def _has_attributes(self, paths: Iterable[str]) -> bool:
+        """Whether an attributes file could apply to any of ``paths`` (each folder on
+        their way is looked at once); git's own ``info/attributes`` too."""
+        seen: set[str] = set()
+        for path in paths:
+            folder = path.rpartition("/")[0]
+            while folder not in seen:
+                seen.add(folder)
+                if (self.root / folder / ".gitattributes").is_file():
+                    return True
+                if not folder:
+                    break
+                folder = folder.rpartition("/")[0]
+        try:
+            return (self.git.git_dir() / "info" / "attributes").is_file()
+        except VibflowError:
+            return False
+
+
+def summary(reasons: Mapping[str, str]) -> list[tuple[str, int, str]]:
+    """(reason, how many, an example path) per reason, the largest group first."""
+    groups: dict[str, list[str]] = {}
+    for path, reason in reasons.items():
+        groups.setdefault(reason, []).append(path)
+    return sorted(
+        ((reason, len(ps), ps[0]) for reason, ps in groups.items()), key=lambda g: (-g[1], g[0])
+    )
