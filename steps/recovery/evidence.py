@@ -7,9 +7,10 @@ entry, correction or recent patch put in scope, for its evidence:
   - a reference that is part of the change — the file's changed lines import
     or name an explicit file, an explicit file's changed lines import or name
     it, or it is new and imports one;
-  - a reference already there, from a file whose name shares a word with the
-    explicit file's (``test_cart.py`` importing ``cart.py``; a Java test in the
-    same package naming ``InvoiceService``);
+  - a reference already there, with a file whose name shares a word with the
+    explicit file's or with the intent (``test_cart.py`` importing ``cart.py``;
+    a Java test in the same package naming ``InvoiceService``; the header
+    importing ``logo.png`` for "use the new logo");
   - co-change: changed together with an explicit file in at least
     ``min_together`` recent commits;
   - proximity and names: in the same folder as an explicit file, with a name
@@ -90,14 +91,15 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
             return Judgement("reference", _link_reason(link, c)), ""
     for link in links:
         shared = overlap(mine, name_tokens(link.anchor))
-        if link.direction == "from" and shared:
-            return (
-                Judgement(
-                    "reference",
-                    f"{link.how} your file '{link.anchor}' and shares its name ('{shared[0]}')",
-                ),
-                "",
+        said = overlap(mine, evidence.intent_words)
+        if shared or said:
+            named = f"its name ('{shared[0]}')" if shared else f"the intent ('{said[0]}')"
+            linked = (
+                f"{link.how} your file '{link.anchor}'"
+                if link.direction == "from"
+                else f"your file '{link.anchor}' {link.how} it"
             )
+            return Judgement("reference", f"{linked}, and its name shares a word with {named}"), ""
         if not hint:
             hint = (
                 f"it {link.how} your file '{link.anchor}' (in a line the change did not touch)"

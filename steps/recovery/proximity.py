@@ -76,11 +76,12 @@ def overlap(a: Iterable[str], b: Iterable[str]) -> list[str]:
 
 def common_words(siblings: Sequence[str]) -> frozenset[str]:
     """Words most names of a folder share (``screen`` in ``*Screen.tsx``): in more
-    than half of them, with at least 4 names to judge by."""
-    if len(siblings) < 4:
+    than half of them (files sharing a stem count once), with at least 4 to judge by."""
+    stems = {name.split(".")[0] for name in siblings}  # Table.tsx and Table.css: one
+    if len(stems) < 4:
         return frozenset()
     counts: dict[str, int] = {}
-    for name in siblings:
-        for word in name_tokens(name):
+    for stem in stems:
+        for word in name_tokens(stem):
             counts[word] = counts.get(word, 0) + 1
-    return frozenset(w for w, n in counts.items() if n * 2 > len(siblings))
+    return frozenset(w for w, n in counts.items() if n * 2 > len(stems))

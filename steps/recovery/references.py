@@ -37,6 +37,10 @@ _JS_SPEC = re.compile(
 _GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:[\w.]+\s+)?"([\w.\-/~]+)"\s*$')
 _RUST_USE = re.compile(r"^\s*(?:pub(?:\([\w\s]+\))?\s+)?(?:use|mod)\s+([\w:{}, ]+)")
 _JVM_IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+(?:\.\*)?)\s*;?\s*$")
+_JS_NAMES = re.compile(
+    r"""^\s*(?:import|export)\s+(?:type\s+)?(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s*['"]([^'"\n]+)['"]"""
+)
+_KEYWORD = re.compile(r"^(?:import|export|from|use|mod|require)\b\s*")
 _FILE_NAME = re.compile(r"[\w.\-@~+]*\w\.\w{1,12}")
 _IDENT = re.compile(r"\b[A-Za-z_]\w{4,}\b")
 _JS_EXT = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
@@ -48,6 +52,13 @@ _JS_LIKE = (*_JS_EXT, ".css", ".scss", ".sass", ".less")
 def _noext(path: str) -> str:
     head, dot, ext = path.rpartition(".")
     return head if dot and "/" not in ext and head and not head.endswith("/") else path
+
+
+def normal(line: str) -> str:
+    """A line as references and changes are compared: stripped, without a leading
+    import keyword or trailing separators — so moving ``import "x"`` into an
+    import block, or a trailing comma, is no change of what is referenced."""
+    return _KEYWORD.sub("", line.strip()).rstrip(";,").strip()
 
 
 def _distinctive(stem: str) -> bool:
@@ -69,6 +80,7 @@ class Index:
     by_rust: dict[str, set[str]] = field(default_factory=dict)
     by_basename: dict[str, set[str]] = field(default_factory=dict)
     by_stem: dict[str, set[str]] = field(default_factory=dict)
+    by_export: dict[str, set[str]] = field(default_factory=dict)  # any stem, exact case
 
     @classmethod
     def of(cls, targets: Mapping[str, str]) -> Index:
@@ -93,6 +105,8 @@ class Index:
         put(self.by_basename, base)
         if _distinctive(stem):
             put(self.by_stem, stem)
+        if len(stem) >= 3 and base.lower().endswith(_JS_LIKE):
+            put(self.by_export, stem)
         lower = base.lower()
         if lower.endswith(_PY) or lower.endswith(_JVM):
             parts = _noext(name).split("/")
@@ -149,9 +163,10 @@ def scan(path: str, text: str, index: Index, *, skip: Iterable[str] = ()) -> dic
         line = raw.strip()
         if not line:
             continue
+        key = normal(line)
         for target, how in _refs(line, lang, folder, index):
             if target not in excluded and target not in out:
-                out[target] = Found(target, line, how)
+                out[target] = Found(target, key, how)
     return out
 
 
@@ -161,6 +176,15 @@ def _refs(line: str, lang: str, folder: str, index: Index) -> Iterable[tuple[str
     elif lang == "js":
         for spec in _JS_SPEC.findall(line):
             yield from ((t, "imports") for t in _js_spec(spec, folder, index))
+        found = _JS_NAMES.match(line)
+        if found and not found.group(3).startswith("."):
+            # A package import (`import { Button } from '@acme/ui'`): the names it
+            # imports are the components' files by convention.
+            default, named, _ = found.groups()
+            names = [default] if default else []
+            names += [n.split(" as ")[0].strip() for n in (named or "").split(",")]
+            for name in names:
+                yield from ((t, "imports") for t in index.by_export.get(name, ()))
     elif lang == "go":
         found = _GO_IMPORT.match(line)
         if found:
@@ -225,8 +249,8 @@ def _js_spec(spec: str, folder: str, index: Index) -> Iterable[str]:
 
 
 def changed_lines(old: str | None, new: str | None) -> frozenset[str]:
-    """The lines (stripped) one version has and the other does not: what the change
-    added or removed. A missing side counts as empty."""
-    before = {line.strip() for line in (old or "").splitlines()}
-    after = {line.strip() for line in (new or "").splitlines()}
+    """The lines (as :func:`normal` makes them) one version has and the other does
+    not: what the change added or removed. A missing side counts as empty."""
+    before = {normal(line) for line in (old or "").splitlines()}
+    after = {normal(line) for line in (new or "").splitlines()}
     return frozenset((before ^ after) - {""})

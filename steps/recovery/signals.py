@@ -252,7 +252,9 @@ def collect(
         tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
         recogniser = Recogniser(root, git, rules or GeneratedRules(), generated)
         changed = [
-            _changed(c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categories)
+            _changed(
+                c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categories
+            )
             for c in tracked
         ]
         dirs = {p.rstrip("/") for p in untracked if p.endswith("/")}
@@ -302,9 +304,7 @@ def _seeds(mem: MemorySignals, changed: Sequence[ChangedFile]) -> dict[str, list
     """Explicit files (and those the user put in scope) → the names they may be
     referred to by; a changed file under an explicit folder or renamed from an
     explicit name is one, under both names."""
-    seeds: dict[str, list[str]] = {
-        p: [p] for p in _anchors(mem) if not p.endswith("/")
-    }
+    seeds: dict[str, list[str]] = {p: [p] for p in _anchors(mem) if not p.endswith("/")}
     if mem.explicit:
         for c in changed:
             if not c.generated and explicit_match(c, mem.explicit) is not None:

@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from scenario_kit import Scenario
 from scenarios_heldout import HELD_OUT
+from scenarios_tuned import TUNED
 
-CORPUS: list[Scenario] = [*HELD_OUT]
+CORPUS: list[Scenario] = [*TUNED, *HELD_OUT]
