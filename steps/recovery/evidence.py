@@ -83,67 +83,77 @@ def _folder(path: str) -> str:
 
 def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Judgement, str]:
     """The strong evidence for ``c`` (or none), and the best weak hint ("" if none)."""
-    links = evidence.links.get(c.path, ())
     mine = name_tokens(c.path)
-    hint = ""
+    hints: list[str] = []
+    for step in (_by_links, _by_cochange, _by_proximity):
+        found = step(c, mine, seeds, evidence, hints)
+        if found is not None:
+            return found, ""
+    return Judgement(None, ""), hints[0] if hints else ""
+
+
+def _by_links(
+    c: ChangedFile, mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, hints: list[str]
+) -> Judgement | None:
+    links = ev.links.get(c.path, ())
     for link in links:
         if link.in_change:
-            return Judgement("reference", _link_reason(link, c)), ""
+            return Judgement("reference", _link_reason(link, c))
     for link in links:
         shared = overlap(mine, name_tokens(link.anchor))
-        said = overlap(mine, evidence.intent_words)
+        said = overlap(mine, ev.intent_words)
+        linked = (
+            f"{link.how} your file '{link.anchor}'"
+            if link.direction == "from"
+            else f"your file '{link.anchor}' {link.how} it"
+        )
         if shared or said:
             named = f"its name ('{shared[0]}')" if shared else f"the intent ('{said[0]}')"
-            linked = (
-                f"{link.how} your file '{link.anchor}'"
-                if link.direction == "from"
-                else f"your file '{link.anchor}' {link.how} it"
+            return Judgement("reference", f"{linked}, and its name shares a word with {named}")
+        hints.append(f"{linked} (in a line the change did not touch)")
+    return None
+
+
+def _by_cochange(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, hints: list[str]
+) -> Judgement | None:
+    co = ev.cochange.get(c.path) or (ev.cochange.get(c.old_path) if c.old_path else None)
+    if co is None:
+        return None
+    if co.together >= ev.min_together:
+        return Judgement(
+            "anchor_co_occurrence",
+            f"changed together with your file '{co.anchor}' in {co.together} of the "
+            f"last {co.window} commits that touched your files",
+        )
+    hints.append(f"changed together with your file '{co.anchor}' once recently")
+    return None
+
+
+def _by_proximity(
+    c: ChangedFile, mine: frozenset[str], seeds: Sequence[str], ev: Evidence, hints: list[str]
+) -> Judgement | None:
+    if not ev.proximity:
+        return None
+    near = [s for s in seeds if _folder(s) == _folder(c.path)]
+    for seed in near:
+        common = common_words(ev.folders.get(_folder(seed), ()))
+        words = [w for w in mine if w not in common]
+        with_intent = overlap(words, ev.intent_words)
+        with_seed = overlap(words, name_tokens(seed) - common)
+        if with_intent or with_seed:
+            what = (
+                f"the intent ('{with_intent[0]}')"
+                if with_intent
+                else f"its name ('{with_seed[0]}')"
             )
-            return Judgement("reference", f"{linked}, and its name shares a word with {named}"), ""
-        if not hint:
-            hint = (
-                f"it {link.how} your file '{link.anchor}' (in a line the change did not touch)"
-                if link.direction == "from"
-                else f"your file '{link.anchor}' {link.how} it (in a line the change did not touch)"
+            return Judgement(
+                "name_proximity",
+                f"next to your file '{seed}', and its name shares a word with {what}",
             )
-    co = evidence.cochange.get(c.path) or (
-        evidence.cochange.get(c.old_path) if c.old_path else None
-    )
-    if co is not None:
-        if co.together >= evidence.min_together:
-            return (
-                Judgement(
-                    "anchor_co_occurrence",
-                    f"changed together with your file '{co.anchor}' in {co.together} of the "
-                    f"last {co.window} commits that touched your files",
-                ),
-                "",
-            )
-        hint = hint or f"changed together with your file '{co.anchor}' once recently"
-    if evidence.proximity:
-        near = [s for s in seeds if _folder(s) == _folder(c.path)]
-        for seed in near:
-            common = common_words(evidence.folders.get(_folder(seed), ()))
-            words = [w for w in mine if w not in common]
-            with_intent = overlap(words, evidence.intent_words)
-            with_seed = overlap(words, name_tokens(seed) - common)
-            if with_intent or with_seed:
-                what = (
-                    f"the intent ('{with_intent[0]}')"
-                    if with_intent
-                    else f"its name ('{with_seed[0]}')"
-                )
-                return (
-                    Judgement(
-                        "name_proximity",
-                        f"next to your file '{seed}', and its name shares a word with {what}",
-                    ),
-                    "",
-                )
-        if near and not hint:
-            hint = f"it is in the same folder as your file '{near[0]}'"
-        if not hint:
-            shared = overlap(mine, evidence.intent_words)
-            if shared:
-                hint = f"its name shares '{shared[0]}' with the intent"
-    return Judgement(None, ""), hint
+    if near:
+        hints.append(f"it is in the same folder as your file '{near[0]}'")
+    shared = overlap(mine, ev.intent_words)
+    if shared:
+        hints.append(f"its name shares '{shared[0]}' with the intent")
+    return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange
@@ -134,7 +135,8 @@ def _links(
     cand_index = Index.of(
         {name: c.path for c in candidates for name in (c.path, c.old_path) if name}
     )
-    found: dict[str, list[tuple[str, str, str, str]]] = {}  # path → (anchor, dir, how, line)
+    # path → (anchor, direction, how, line)
+    found: dict[str, list[tuple[str, Literal["from", "to"], str, str]]] = {}
     for c in candidates:
         text = read_text(root / c.path, limit)
         if text is None:
@@ -156,19 +158,19 @@ def _links(
     involved = set(found) | {a for refs in found.values() for a, *_ in refs}
     old_names: dict[str, str] = {}
     for path in involved:
-        c = by_path.get(path)
-        if c is not None and c.status in ("modified", "renamed", "type_changed"):
-            old_names[path] = c.old_path or c.path
+        change = by_path.get(path)
+        if change is not None and change.status in ("modified", "renamed", "type_changed"):
+            old_names[path] = change.old_path or change.path
     before = _at_head(git, sorted(set(old_names.values())), limit)
     changes: dict[str, frozenset[str] | None] = {}
 
     def changed_in(path: str) -> frozenset[str] | None:
         """The changed lines of ``path``; None when every line is new."""
         if path not in changes:
-            c = by_path.get(path)
-            if c is None:
+            change = by_path.get(path)
+            if change is None:
                 changes[path] = frozenset()  # an explicit file no one touched
-            elif c.status in ("added", "untracked"):
+            elif change.status in ("added", "untracked"):
                 changes[path] = None
             else:
                 now = seed_texts.get(path) or read_text(root / path, limit)
@@ -181,6 +183,6 @@ def _links(
             where = path if direction == "from" else anchor
             lines = changed_in(where)
             out.setdefault(path, []).append(
-                Link(anchor, direction, how, lines is None or line in lines)  # type: ignore[arg-type]
+                Link(anchor, direction, how, lines is None or line in lines)
             )
     return out

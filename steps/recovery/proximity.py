@@ -22,8 +22,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 #: Words that say nothing about what a file is about.
-STOP = frozenset(
-    """
+_STOP_WORDS = """
     a an and are as at be by for from in into is it of on or the to with without
     add adds added adding make makes fix fixes fixed update updates updated change
     changes new old use using via all any can should must not now our your this
@@ -35,8 +34,8 @@ STOP = frozenset(
     type types types config conf settings default defaults readme docs doc
     get set run runs run impl internal public private api js ts tsx jsx py go rs
     java kt md txt json yaml yml toml css scss html vue
-    """.split()
-)
+"""
+STOP = frozenset(_STOP_WORDS.split())
 
 _SPLIT = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9\u00df-\u00ff])(?=[A-Z\u00c0-\u00de])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -47,8 +46,8 @@ def words(text: str) -> list[str]:
     text = unicodedata.normalize("NFC", text)
     out = []
     for chunk in _SPLIT.split(text):
-        for word in _CAMEL.split(chunk):
-            word = re.sub(r"\d+", "", word).casefold()
+        for part in _CAMEL.split(chunk):
+            word = re.sub(r"\d+", "", part).casefold()
             if len(word) >= 3 and word not in STOP:
                 out.append(word)
     return out

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 _PY_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\s+\(?\s*([\w*,\s]+)")
@@ -171,37 +171,9 @@ def scan(path: str, text: str, index: Index, *, skip: Iterable[str] = ()) -> dic
 
 
 def _refs(line: str, lang: str, folder: str, index: Index) -> Iterable[tuple[str, str]]:
-    if lang == "py":
-        yield from _python(line, folder, index)
-    elif lang == "js":
-        for spec in _JS_SPEC.findall(line):
-            yield from ((t, "imports") for t in _js_spec(spec, folder, index))
-        found = _JS_NAMES.match(line)
-        if found and not found.group(3).startswith("."):
-            # A package import (`import { Button } from '@acme/ui'`): the names it
-            # imports are the components' files by convention.
-            default, named, _ = found.groups()
-            names = [default] if default else []
-            names += [n.split(" as ")[0].strip() for n in (named or "").split(",")]
-            for name in names:
-                yield from ((t, "imports") for t in index.by_export.get(name, ()))
-    elif lang == "go":
-        found = _GO_IMPORT.match(line)
-        if found:
-            segs = found.group(1).split("/")
-            for k in range(len(segs)):
-                yield from ((t, "imports") for t in index.by_package.get("/".join(segs[k:]), ()))
-    elif lang == "rs":
-        found = _RUST_USE.match(line)
-        if found:
-            for seg in re.split(r"[:{}, ]+", found.group(1)):
-                yield from ((t, "imports") for t in index.by_rust.get(seg, ()))
-    elif lang == "jvm":
-        found = _JVM_IMPORT.match(line)
-        if found:
-            name = found.group(1)
-            table = index.by_package if name.endswith(".*") else index.by_dotted
-            yield from ((t, "imports") for t in table.get(name.removesuffix(".*"), ()))
+    rule = _RULES.get(lang)
+    if rule is not None:
+        yield from ((t, "imports") for t in rule(line, folder, index))
     if "." in line:
         for name in _FILE_NAME.findall(line):
             base = name.rpartition("/")[2]
@@ -211,7 +183,44 @@ def _refs(line: str, lang: str, folder: str, index: Index) -> Iterable[tuple[str
             yield from ((t, "names") for t in index.by_stem.get(ident, ()))
 
 
-def _python(line: str, folder: str, index: Index) -> Iterable[tuple[str, str]]:
+def _js(line: str, folder: str, index: Index) -> Iterable[str]:
+    for spec in _JS_SPEC.findall(line):
+        yield from _js_spec(spec, folder, index)
+    found = _JS_NAMES.match(line)
+    if found and not found.group(3).startswith("."):
+        # A package import (`import { Button } from '@acme/ui'`): the names it
+        # imports are the components' files by convention.
+        default, named, _ = found.groups()
+        names = [default] if default else []
+        names += [n.split(" as ")[0].strip() for n in (named or "").split(",")]
+        for name in names:
+            yield from index.by_export.get(name, ())
+
+
+def _go(line: str, _folder: str, index: Index) -> Iterable[str]:
+    found = _GO_IMPORT.match(line)
+    if found:
+        segs = found.group(1).split("/")
+        for k in range(len(segs)):
+            yield from index.by_package.get("/".join(segs[k:]), ())
+
+
+def _rust(line: str, _folder: str, index: Index) -> Iterable[str]:
+    found = _RUST_USE.match(line)
+    if found:
+        for seg in re.split(r"[:{}, ]+", found.group(1)):
+            yield from index.by_rust.get(seg, ())
+
+
+def _jvm(line: str, _folder: str, index: Index) -> Iterable[str]:
+    found = _JVM_IMPORT.match(line)
+    if found:
+        name = found.group(1)
+        table = index.by_package if name.endswith(".*") else index.by_dotted
+        yield from table.get(name.removesuffix(".*"), ())
+
+
+def _python(line: str, folder: str, index: Index) -> Iterable[str]:
     found = _PY_FROM.match(line)
     if found:
         dots, module, names = found.groups()
@@ -222,16 +231,16 @@ def _python(line: str, folder: str, index: Index) -> Iterable[tuple[str, str]]:
                 base = base.rpartition("/")[0]
             stem = "/".join(p for p in (base, module.replace(".", "/")) if p)
             for key in [stem, *(f"{stem}/{m}" for m in members)]:
-                yield from ((t, "imports") for t in index.by_noext.get(key, ()))
+                yield from index.by_noext.get(key, ())
             return
         for key in [module, *(f"{module}.{m}" for m in members)]:
-            yield from ((t, "imports") for t in index.by_dotted.get(key, ()))
+            yield from index.by_dotted.get(key, ())
         return
     found = _PY_IMPORT.match(line)
     if found:
         for module in found.group(1).split(","):
             name = module.strip().split(" ")[0]
-            yield from ((t, "imports") for t in index.by_dotted.get(name, ()))
+            yield from index.by_dotted.get(name, ())
 
 
 def _js_spec(spec: str, folder: str, index: Index) -> Iterable[str]:
@@ -246,6 +255,15 @@ def _js_spec(spec: str, folder: str, index: Index) -> Iterable[str]:
         return index.by_path[joined]
     key = _noext(joined) if joined.lower().endswith(_JS_EXT) else joined
     return index.by_noext.get(key, ())
+
+
+_RULES: dict[str, Callable[[str, str, Index], Iterable[str]]] = {
+    "py": _python,
+    "js": _js,
+    "go": _go,
+    "rs": _rust,
+    "jvm": _jvm,
+}
 
 
 def changed_lines(old: str | None, new: str | None) -> frozenset[str]:
