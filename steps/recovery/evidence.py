@@ -108,8 +108,12 @@ def _by_links(
             else f"your file '{link.anchor}' {link.how} it"
         )
         if shared or said:
-            named = f"its name ('{shared[0]}')" if shared else f"the intent ('{said[0]}')"
-            return Judgement("reference", f"{linked}, and its name shares a word with {named}")
+            named = (
+                f"both names have '{shared[0]}'"
+                if shared
+                else f"its name shares '{said[0]}' with the intent"
+            )
+            return Judgement("reference", f"{linked}, and {named}")
         hints.append(f"{linked} (in a line the change did not touch)")
     return None
 
@@ -143,14 +147,11 @@ def _by_proximity(
         with_seed = overlap(words, name_tokens(seed) - common)
         if with_intent or with_seed:
             what = (
-                f"the intent ('{with_intent[0]}')"
+                f"its name shares '{with_intent[0]}' with the intent"
                 if with_intent
-                else f"its name ('{with_seed[0]}')"
+                else f"both names have '{with_seed[0]}'"
             )
-            return Judgement(
-                "name_proximity",
-                f"next to your file '{seed}', and its name shares a word with {what}",
-            )
+            return Judgement("name_proximity", f"next to your file '{seed}', and {what}")
     if near:
         hints.append(f"it is in the same folder as your file '{near[0]}'")
     shared = overlap(mine, ev.intent_words)

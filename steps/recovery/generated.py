@@ -26,7 +26,8 @@ here, in this order (the first that applies gives the reason the plan shows):
 Reads are bounded: one ``check-attr`` for all paths (only when the project has
 an attributes file on their way), at most ``marker_bytes`` of each file, one
 directory listing per folder that holds a build-output candidate. Everything
-is policy (``recovery.generated``), overridable per project.
+is policy (``recovery.generated``), overridable per project; its ``allow``
+globs outrank rules 3-7 (the attributes included), not the path policy.
 """
 
 from __future__ import annotations
@@ -289,13 +290,13 @@ class Recogniser:
         waiting: dict[str, list[str]] = {}  # marker folder → its files without a marker
         marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
         for path, exists in rest:
+            if self.rules.allow and any(_glob(a)(path) for a in self.rules.allow):
+                continue  # the project's policy says: our own source
             said = attrs.get(path)
             if said is not None:
                 if said is not False:
                     out[path] = said
                 continue  # the attributes say "not generated": the repository's word
-            if self.rules.allow and any(_glob(a)(path) for a in self.rules.allow):
-                continue
             parts = path.split("/")
             found = self._by_folder(parts) or self._by_build(parts) or self._by_compiled(parts)
             if found is None and exists:

@@ -127,7 +127,7 @@ def test_judging_references() -> None:
     test = changed("tests/test_table.py")
     found, _ = judge(test, seeds, _ev(links={test.path: [old]}))
     assert found.source == "reference"
-    assert "shares a word with its name ('table')" in found.reason
+    assert found.reason.endswith("and both names have 'table'")
 
 
 def test_judging_cochange_and_proximity() -> None:
