@@ -96,20 +96,24 @@ def count(
     history: Iterable[tuple[str, ...]], anchors: Iterable[str], candidates: Iterable[str]
 ) -> dict[str, CoChange]:
     """For each candidate that changed together with an anchor: how often, with which.
-    An anchor that is a folder (``src/ui/``) covers the files under it."""
+    An anchor that is a folder (``src/ui/``, with its slash) covers the files under it."""
     commits = list(history)
-    names = [a.rstrip("/") for a in anchors]
+    files = {a for a in anchors if not a.endswith("/")}
+    folders = [a.rstrip("/") + "/" for a in anchors if a.endswith("/")]
     wanted = set(candidates)
     pairs: dict[str, dict[str, int]] = {}
     for paths in commits:
-        touched = [a for a in names if any(p == a or p.startswith(a + "/") for p in paths)]
+        touched = [p for p in paths if p in files]
+        for folder in folders:
+            if any(p.startswith(folder) for p in paths):
+                touched.append(folder)
         if not touched:
             continue
         for p in paths:
             if p in wanted:
                 per = pairs.setdefault(p, {})
                 for a in touched:
-                    if p != a and not p.startswith(a + "/"):
+                    if p != a and not p.startswith(a if a.endswith("/") else a + "/"):
                         per[a] = per.get(a, 0) + 1
     out = {}
     for path, per in pairs.items():

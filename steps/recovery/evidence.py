@@ -52,7 +52,7 @@ class Evidence:
     links: Mapping[str, Sequence[Link]] = field(default_factory=dict)
     cochange: Mapping[str, CoChange] = field(default_factory=dict)
     #: Folder of an explicit file → the file names in it (for distinctive words).
-    folders: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    folders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     intent_words: frozenset[str] = frozenset()
     min_together: int = 2
     proximity: bool = True
@@ -82,7 +82,9 @@ def _folder(path: str) -> str:
 
 
 def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Judgement, str]:
-    """The strong evidence for ``c`` (or none), and the best weak hint ("" if none)."""
+    """The strong evidence for ``c`` (or none), and the best weak hint ("" if none).
+    ``seeds``: the explicit files (only those in ``c``'s folder matter here, so a
+    caller with many passes just those)."""
     mine = name_tokens(c.path)
     hints: list[str] = []
     for step in (_by_links, _by_cochange, _by_proximity):

@@ -84,9 +84,11 @@ def gather(
     intent: str | None,
     policy: ZonePolicy,
     history: Iterable[tuple[str, ...]] = (),
+    anchors: Sequence[str] = (),
 ) -> Evidence:
     """The evidence for the changed files, against ``seeds`` (each explicit file →
-    the names it may be referred to by: its path, and its old path if renamed)."""
+    the names it may be referred to by: its path, and its old path if renamed);
+    co-change is counted against ``anchors`` (the explicit entries themselves)."""
     by_path = {c.path: c for c in changed}
     candidates = [
         c
@@ -96,20 +98,20 @@ def gather(
     links: dict[str, list[Link]] = {}
     if seeds and policy.reference_files > 0:
         links = _links(root, git, by_path, candidates[: policy.reference_files], seeds, policy)
-    folders: dict[str, list[str]] = {}
+    folders: dict[str, tuple[str, ...]] = {}
     for seed in list(seeds)[:_SEEDS_MAX]:
         folder = seed.rpartition("/")[0]
         if folder not in folders:
             try:
                 with os.scandir(root / folder if folder else root) as it:
-                    folders[folder] = [
+                    folders[folder] = tuple(
                         e.name for _, e in zip(range(_FOLDER_NAMES), it, strict=False)
-                    ]
+                    )
             except OSError:
-                folders[folder] = []
+                folders[folder] = ()
     co = cochange.count(
         history,
-        list(seeds),
+        anchors,
         [c.path for c in candidates] + [c.old_path for c in candidates if c.old_path],
     )
     return Evidence(

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from functools import lru_cache
 
 #: Words that say nothing about what a file is about.
 _STOP_WORDS = """
@@ -73,7 +74,8 @@ def overlap(a: Iterable[str], b: Iterable[str]) -> list[str]:
     return [x for x in a if any(_match(x, y) for y in bs)]
 
 
-def common_words(siblings: Sequence[str]) -> frozenset[str]:
+@lru_cache(maxsize=256)
+def common_words(siblings: tuple[str, ...]) -> frozenset[str]:
     """Words most names of a folder share (``screen`` in ``*Screen.tsx``): in more
     than half of them (files sharing a stem count once), with at least 4 to judge by."""
     stems = {name.split(".")[0] for name in siblings}  # Table.tsx and Table.css: one

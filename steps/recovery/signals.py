@@ -283,7 +283,7 @@ def collect(
         seeds = _seeds(mem, changed)
         if seeds:
             found = evidence_read.gather(
-                root, git, changed, seeds, intent, zone_rules, history=cochanged
+                root, git, changed, seeds, intent, zone_rules, history=cochanged, anchors=anchors
             )
     return Signals(
         head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found

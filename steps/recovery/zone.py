@@ -230,16 +230,24 @@ def _add_inferred(
                 path, IntentZoneEntry(path=path, source="recent_patch_target", reason=reason)
             )
     _follow_renames(changed, zone, held_out)
-    seeds = seeds_of(zone)
+    near = _by_folder(seeds_of(zone))
     for c in changed:
         if c.generated or c.lockfile or c.path in zone or c.path in held_out:
             continue
         if c.old_path is not None and c.old_path in zone:
             continue  # followed below, under the reason of its old name
-        found, _ = judge(c, seeds, evidence)
+        found, _ = judge(c, near.get(c.path.rpartition("/")[0], ()), evidence)
         if found.source is not None:
             zone[c.path] = IntentZoneEntry(path=c.path, source=found.source, reason=found.reason)
     _follow_renames(changed, zone, held_out)
+
+
+def _by_folder(seeds: Iterable[str]) -> dict[str, list[str]]:
+    """Seeds by the folder they are in: proximity only ever looks at a file's own."""
+    out: dict[str, list[str]] = {}
+    for seed in seeds:
+        out.setdefault(seed.rpartition("/")[0], []).append(seed)
+    return out
 
 
 def seeds_of(zone: Mapping[str, IntentZoneEntry]) -> list[str]:
@@ -299,6 +307,7 @@ def drift(
     entries = {z.path: z for z in zone}
     in_zone = set(entries)
     seeds = seeds_of(entries)
+    near = _by_folder(seeds)
     zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
     out: list[DriftCandidate] = []
     for c in changed:
@@ -312,7 +321,9 @@ def drift(
             continue
         if c.path in in_zone or (c.old_path is not None and c.old_path in in_zone):
             continue  # a rename with either name in the zone is in it
-        _, hint = judge(c, seeds, evidence) if seeds else (None, "")
+        _, hint = (
+            judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
+        )
         same = bool(c.category) and c.category in zone_categories
         reasons = ["not in your explicit relevant files"]
         reasons.append(hint or "nothing links it to them (no import, mention, co-change or name)")

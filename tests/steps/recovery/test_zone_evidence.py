@@ -78,9 +78,9 @@ def test_name_words_and_common_words() -> None:
         "report",
     ]
     assert name_tokens("src/InvoiceRow.test.tsx") == {"invoice", "row"}
-    panels = ["DashboardPanel.tsx", "ReportPanel.tsx", "UsersPanel.tsx", "Billing.tsx"]
+    panels = ("DashboardPanel.tsx", "ReportPanel.tsx", "UsersPanel.tsx", "Billing.tsx")
     assert common_words(panels) == {"panel"}
-    assert common_words(["Table.tsx", "Table.css", "Modal.tsx", "Tooltip.tsx"]) == frozenset()
+    assert common_words(("Table.tsx", "Table.css", "Modal.tsx", "Tooltip.tsx")) == frozenset()
 
 
 def test_cochange_skips_root_and_sweeping_commits() -> None:
