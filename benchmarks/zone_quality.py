@@ -7,7 +7,9 @@ scenario's truth file: drift recall, precision (per-scenario mean and
 pooled), explicit files labelled drift (P0), excluded paths leaked into the
 zone/drift/restore options, whether the safe checkpoint is the right one, and
 the plan's wall time. The held-out third (written and committed before the
-zone was tuned) and the tuned rest are reported apart.
+zone was tuned) and the tuned rest are reported apart, and so are a few
+scenarios written after the tuning (``scenarios_fresh``; not in the test's
+thresholds — the exit status follows the corpus alone).
 
 With ``--process``, each scenario is also timed as a user runs it: a fresh
 ``vibflow recover --preview --json`` process, median of ``--reps``.
@@ -33,6 +35,7 @@ from benchkit import GIT_ENV, REPO, VIBFLOW, compile_installed
 sys.path[:0] = [str(REPO / "tests" / "support"), str(REPO / "tests" / "scenarios")]
 
 from corpus import CORPUS  # noqa: E402 - the corpus lives with the tests
+from scenarios_fresh import FRESH  # noqa: E402
 from zone_scorer import Row, run, table, totals  # noqa: E402
 
 
@@ -58,7 +61,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="vibflow-zone-") as tmp:
         base = Path(tmp)
         rows: list[Row] = run(CORPUS, base)
-        report = table(rows)
+        fresh: list[Row] = run(FRESH, base)
+        report = table(rows + fresh)
         if args.process:
             per = {s.name: process_ms(base / s.name / "repo", args.reps) for s in CORPUS}
             report += (

@@ -193,6 +193,8 @@ class Scenario:
     build: Builder
     held_out: bool
     about: str
+    #: Written after the tuning (reported apart, not part of the test's thresholds).
+    fresh: bool = False
 
 
 def build(scenario: Scenario, base: Path) -> tuple[Path, dict[str, Any]]:

@@ -37,6 +37,7 @@ PRECISION_POOLED_MIN = 0.85
 class Row:
     name: str
     held_out: bool
+    fresh: bool
     drift_true: int
     drift_found: int
     flagged: int
@@ -91,6 +92,7 @@ def score(scenario: Scenario, base: Path) -> Row:
     return Row(
         name=scenario.name,
         held_out=scenario.held_out,
+        fresh=scenario.fresh,
         drift_true=len(drift),
         drift_found=len(found),
         flagged=len(flagged_primary),
@@ -163,6 +165,10 @@ def run(scenarios: Iterable[Scenario], base: Path) -> list[Row]:
     return [score(s, base / s.name) for s in scenarios]
 
 
+def _set(row: Row) -> str:
+    return "fresh" if row.fresh else "held-out" if row.held_out else "tuned"
+
+
 def table(rows: Sequence[Row]) -> str:
     """The per-scenario table and the totals (held-out and tuned apart), Markdown."""
     out = [
@@ -172,7 +178,7 @@ def table(rows: Sequence[Row]) -> str:
     ]
     for r in rows:
         out.append(
-            f"| {r.name} | {'held-out' if r.held_out else 'tuned'} | {r.drift_true} "
+            f"| {r.name} | {_set(r)} | {r.drift_true} "
             f"| {r.drift_found} | {r.flagged} ({r.unsure}) | {r.recall:.0%} | {r.precision:.0%} "
             f"| {len(r.explicit_as_drift)} | {len(r.leaked)} "
             f"| {'right' if r.safe_right else 'WRONG'} "
@@ -184,11 +190,15 @@ def table(rows: Sequence[Row]) -> str:
         "| explicit as drift | leaked | safe point wrong | median plan ms |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for label, part in (
-        ("tuned", [r for r in rows if not r.held_out]),
-        ("held-out", [r for r in rows if r.held_out]),
-        ("all", list(rows)),
-    ):
+    parts = [
+        ("tuned", [r for r in rows if _set(r) == "tuned"]),
+        ("held-out", [r for r in rows if _set(r) == "held-out"]),
+        ("tuned + held-out", [r for r in rows if not r.fresh]),
+        ("fresh (after tuning)", [r for r in rows if r.fresh]),
+    ]
+    for label, part in parts:
+        if not part:
+            continue
         t = totals(part)
         out.append(
             f"| {label} | {t.scenarios} | {t.recall:.1%} | {t.precision_mean:.1%} "
