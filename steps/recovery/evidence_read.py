@@ -14,6 +14,7 @@ No network, no model, nothing written.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
@@ -33,16 +34,37 @@ _FOLDER_NAMES = 2000
 _SEEDS_MAX = 200
 
 
-def read_text(path: Path, limit: int) -> str | None:
-    """The first ``limit`` bytes of a regular file as text; None for binary or unreadable."""
-    try:
-        with open(path, "rb") as fh:  # noqa: PTH123 - a bounded read
-            data = fh.read(limit)
-    except OSError:
-        return None
+def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
+    """The first ``limit`` bytes of a regular file as text (``known``: the file's
+    bytes, already read whole); None for binary or unreadable."""
+    if known is not None:
+        data = known[:limit]
+    else:
+        try:
+            with open(path, "rb") as fh:  # noqa: PTH123 - a bounded read
+                data = fh.read(limit)
+        except OSError:
+            return None
     if b"\0" in data[:1024]:
         return None
     return data.decode("utf-8", "replace")
+
+
+def _needles(seeds: Mapping[str, Sequence[str]]) -> re.Pattern[str] | None:
+    """Words one of which every reference to a seed contains (its stem, or its
+    folder's name for a package or an index file): a file holding none of them
+    cannot refer to a seed, and is not scanned line by line."""
+    words: set[str] = set()
+    for names in seeds.values():
+        for name in names:
+            folder, _, base = name.rpartition("/")
+            words.add(base.split(".")[0] or base)
+            if folder:
+                words.add(folder.rpartition("/")[2])
+    words.discard("")
+    if not words:
+        return None
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
 def _at_head(git: Git, paths: Sequence[str], limit: int) -> dict[str, str]:
@@ -85,11 +107,14 @@ def gather(
     policy: ZonePolicy,
     history: Iterable[tuple[str, ...]] = (),
     anchors: Sequence[str] = (),
+    whole: Mapping[str, bytes] | None = None,
 ) -> Evidence:
     """The evidence for the changed files, against ``seeds`` (each explicit file →
     the names it may be referred to by: its path, and its old path if renamed);
-    co-change is counted against ``anchors`` (the explicit entries themselves)."""
+    co-change is counted against ``anchors`` (the explicit entries themselves);
+    ``whole``: files already read whole (by the generated-file rules)."""
     by_path = {c.path: c for c in changed}
+    whole = whole or {}
     candidates = [
         c
         for c in changed
@@ -97,7 +122,9 @@ def gather(
     ]
     links: dict[str, list[Link]] = {}
     if seeds and policy.reference_files > 0:
-        links = _links(root, git, by_path, candidates[: policy.reference_files], seeds, policy)
+        links = _links(
+            root, git, by_path, candidates[: policy.reference_files], seeds, policy, whole
+        )
     folders: dict[str, tuple[str, ...]] = {}
     for seed in list(seeds)[:_SEEDS_MAX]:
         folder = seed.rpartition("/")[0]
@@ -131,6 +158,7 @@ def _links(
     candidates: Sequence[ChangedFile],
     seeds: Mapping[str, Sequence[str]],
     policy: ZonePolicy,
+    whole: Mapping[str, bytes],
 ) -> dict[str, list[Link]]:
     limit = policy.reference_bytes
     seed_index = Index.of({name: seed for seed, names in seeds.items() for name in names})
@@ -139,9 +167,10 @@ def _links(
     )
     # path → (anchor, direction, how, line)
     found: dict[str, list[tuple[str, Literal["from", "to"], str, str]]] = {}
+    needles = _needles(seeds)
     for c in candidates:
-        text = read_text(root / c.path, limit)
-        if text is None:
+        text = read_text(root / c.path, limit, whole.get(c.path))
+        if text is None or needles is None or not needles.search(text):
             continue
         for anchor, ref in scan(c.path, text, seed_index).items():
             found.setdefault(c.path, []).append((anchor, "from", ref.how, ref.line))

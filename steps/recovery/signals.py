@@ -283,7 +283,15 @@ def collect(
         seeds = _seeds(mem, changed)
         if seeds:
             found = evidence_read.gather(
-                root, git, changed, seeds, intent, zone_rules, history=cochanged, anchors=anchors
+                root,
+                git,
+                changed,
+                seeds,
+                intent,
+                zone_rules,
+                history=cochanged,
+                anchors=anchors,
+                whole=recogniser.whole,
             )
     return Signals(
         head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found
