@@ -71,8 +71,9 @@ class DriftCandidate(_Model):
     )
     requires_user_review: Literal[True] = True
     #: Some evidence links it to the intent, too little to call it in scope: shown
-    #: apart ("unsure — please look"), still for the user to review.
-    unsure: bool = False
+    #: apart ("unsure — please look"), still for the user to review. Not part of the
+    #: spec's entry shape: the plan lists these paths in ``unsure_paths``.
+    unsure: bool = Field(default=False, exclude=True)
 
 
 class RecoveryOption(_Model):
@@ -151,6 +152,11 @@ class RecoveryPlan(_Model):
     intent_stale: bool = False
     intent_zone: list[IntentZoneEntry] = Field(default_factory=list)
     drift_candidates: list[DriftCandidate] = Field(default_factory=list)
+    unsure_paths: list[str] = Field(
+        default_factory=list,
+        description="drift candidates with some evidence for the intent, too little to call "
+        "them in scope: shown as 'unsure — please look', still for the user to review",
+    )
     feedback_paths: list[str] = Field(
         default_factory=list,
         description="what drift labelling says (even while degraded): the paths feedback may "

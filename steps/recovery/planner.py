@@ -103,6 +103,7 @@ def plan(
         intent_stale=signals.intent_stale,
         intent_zone=zone,
         drift_candidates=candidates,
+        unsure_paths=[d.path for d in candidates if d.unsure],
         feedback_paths=[d.path for d in labels],
         changed=signals.changed,
         excluded_generated=[c.path for c in signals.changed if c.generated],

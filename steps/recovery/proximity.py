@@ -69,9 +69,10 @@ def _match(a: str, b: str) -> bool:
 
 
 def overlap(a: Iterable[str], b: Iterable[str]) -> list[str]:
-    """The words of ``a`` that match a word of ``b``."""
+    """The words of ``a`` that match a word of ``b``, sorted (reasons read the same
+    on every run)."""
     bs = list(b)
-    return [x for x in a if any(_match(x, y) for y in bs)]
+    return sorted(x for x in a if any(_match(x, y) for y in bs))
 
 
 @lru_cache(maxsize=256)

@@ -104,8 +104,9 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
     changes = _changes(plan)
     zone = [(z["path"], z["reason"]) for z in plan.get("intent_zone", [])]
     cands = plan.get("drift_candidates", [])
-    drift = [(d["path"], d["why_outside_zone"]) for d in cands if not d.get("unsure")]
-    unsure = [(d["path"], d["why_outside_zone"]) for d in cands if d.get("unsure")]
+    marked = set(plan.get("unsure_paths") or [])
+    drift = [(d["path"], d["why_outside_zone"]) for d in cands if d["path"] not in marked]
+    unsure = [(d["path"], d["why_outside_zone"]) for d in cands if d["path"] in marked]
     if zone:
         out += ["", f"In scope ({len(zone)}):", *_paths(zone, show_all, changes)]
     if drift:
