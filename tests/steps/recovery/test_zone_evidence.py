@@ -176,3 +176,33 @@ def test_category_alone_is_no_evidence_and_breaks_ties_only() -> None:
     assert cands["src/ui/header.py"].unsure
     assert not cands["src/services/auth.py"].unsure
     assert all(d.requires_user_review for d in cands.values())
+
+
+def test_lockfiles_are_regenerated_not_drift_not_hidden() -> None:
+    """A changed lockfile is neither in the zone nor drift: the plan lists it as
+    regenerated, a partial restore leaves it, a full rollback restores it; an explicit
+    lockfile stays explicit."""
+    from vibflow_testing.recovery_inputs import ACTIVE, SAFE, ckpt, signals, ts
+
+    from vibflow.steps.recovery import planner
+
+    lock = changed("package-lock.json").model_copy(update={"lockfile": True})
+    files_ = [changed("src/ui/login.py"), changed("src/services/auth.py"), lock]
+    memory = mem({"src/ui/login.py": "the form"})
+    found = signals(
+        files_,
+        memory,
+        checkpoints=[ckpt(1, SAFE.created_at)],
+        started=ts("2026-01-01T10:00:00Z"),
+    )
+    plan = planner.plan(found, CATEGORIES, ACTIVE, apply_blocked_reason=None)
+    assert plan.regenerated == ["package-lock.json"]
+    assert "package-lock.json" not in {z.path for z in plan.intent_zone}
+    assert "package-lock.json" not in {d.path for d in plan.drift_candidates}
+    by_level = {o.level: o for o in plan.options}
+    assert "package-lock.json" not in by_level[3].affected_paths
+    assert "package-lock.json" in by_level[4].affected_paths
+    explicit = mem({"src/ui/login.py": "the form", "package-lock.json": "the upgrade"})
+    plan = planner.plan(signals(files_, explicit), CATEGORIES, ACTIVE, apply_blocked_reason=None)
+    assert ("package-lock.json", "explicit") in {(z.path, z.source) for z in plan.intent_zone}
+    assert plan.regenerated == []
