@@ -56,6 +56,10 @@ class Evidence:
     intent_words: frozenset[str] = frozenset()
     min_together: int = 2
     proximity: bool = True
+    #: Judgements already made (the planner asks twice per file): not part of equality.
+    memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 NO_EVIDENCE = Evidence()
@@ -85,13 +89,22 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     """The strong evidence for ``c`` (or none), and the best weak hint ("" if none).
     ``seeds``: the explicit files (only those in ``c``'s folder matter here, so a
     caller with many passes just those)."""
+    key = (c.path, c.old_path, tuple(seeds))
+    known = evidence.memo.get(key)
+    if known is not None:
+        return known
     mine = name_tokens(c.path)
     hints: list[str] = []
+    answer: tuple[Judgement, str] | None = None
     for step in (_by_links, _by_cochange, _by_proximity):
         found = step(c, mine, seeds, evidence, hints)
         if found is not None:
-            return found, ""
-    return Judgement(None, ""), hints[0] if hints else ""
+            answer = (found, "")
+            break
+    if answer is None:
+        answer = (Judgement(None, ""), hints[0] if hints else "")
+    evidence.memo[key] = answer
+    return answer
 
 
 def _by_links(

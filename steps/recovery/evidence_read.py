@@ -50,6 +50,12 @@ def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
     return data.decode("utf-8", "replace")
 
 
+def _mentioned(path: str, text: str) -> bool:
+    folder, _, base = path.rpartition("/")
+    stem = base.split(".")[0] or base
+    return stem in text or (bool(folder) and folder.rpartition("/")[2] in text)
+
+
 def _needles(seeds: Mapping[str, Sequence[str]]) -> re.Pattern[str] | None:
     """Words one of which every reference to a seed contains (its stem, or its
     folder's name for a package or an index file): a file holding none of them
@@ -162,9 +168,6 @@ def _links(
 ) -> dict[str, list[Link]]:
     limit = policy.reference_bytes
     seed_index = Index.of({name: seed for seed, names in seeds.items() for name in names})
-    cand_index = Index.of(
-        {name: c.path for c in candidates for name in (c.path, c.old_path) if name}
-    )
     # path → (anchor, direction, how, line)
     found: dict[str, list[tuple[str, Literal["from", "to"], str, str]]] = {}
     needles = _needles(seeds)
@@ -176,10 +179,20 @@ def _links(
             found.setdefault(c.path, []).append((anchor, "from", ref.how, ref.line))
     seed_texts: dict[str, str] = {}
     for seed in list(seeds)[:_SEEDS_MAX]:
-        text = read_text(root / seed, limit)
-        if text is None:
-            continue
-        seed_texts[seed] = text
+        text = read_text(root / seed, limit, whole.get(seed))
+        if text is not None:
+            seed_texts[seed] = text
+    # Only candidates whose stem or folder name the seeds' texts hold can be referred to.
+    joined = "\n".join(seed_texts.values())
+    cand_index = Index.of(
+        {
+            name: c.path
+            for c in candidates
+            for name in (c.path, c.old_path)
+            if name and _mentioned(name, joined)
+        }
+    )
+    for seed, text in seed_texts.items():
         for target, ref in scan(seed, text, cand_index, skip=(seed,)).items():
             found.setdefault(target, []).append((seed, "to", ref.how, ref.line))
     if not found:

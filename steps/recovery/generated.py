@@ -196,9 +196,27 @@ class GeneratedRules(BaseModel):
     def _marker_regexes(self) -> tuple[tuple[str, re.Pattern[bytes]], ...]:
         return tuple((m.name, re.compile(m.pattern.encode("utf-8"))) for m in self.markers)
 
+    @cached_property
+    def _any_marker(self) -> re.Pattern[bytes] | None:
+        """One regex that finds whether any marker is there (most files have none)."""
+        if not self.markers:
+            return None
+        parts = []
+        for _, regex in self._marker_regexes:
+            # A leading global flag, (?i), becomes a scoped one, (?i:…), to combine.
+            found = re.match(rb"\(\?([a-zA-Z]+)\)", regex.pattern)
+            if found:
+                parts.append(b"(?" + found.group(1) + b":" + regex.pattern[found.end() :] + b")")
+            else:
+                parts.append(b"(?:" + regex.pattern + b")")
+        return re.compile(b"|".join(parts))
+
     def marker_in(self, head: bytes) -> str | None:
         """The name of the first marker found in ``head``'s first ``marker_lines``."""
         top = b"\n".join(head.split(b"\n", self.marker_lines)[: self.marker_lines])
+        quick = self._any_marker
+        if quick is None or not quick.search(top):
+            return None
         for name, regex in self._marker_regexes:
             if regex.search(top):
                 return name
@@ -258,14 +276,16 @@ def _folder_hit(parts: Sequence[str], folders: tuple[str, ...]) -> tuple[int, st
     with its index."""
     if len(parts) < 2 or not folders:
         return None
-    anchored, names = _split(folders)
+    anchored, literal, globs = _split(folders)
     dirs = parts[:-1]
     for pattern, segs in anchored:
         if len(dirs) >= len(segs) and all(fnmatchcase(dirs[i], s) for i, s in enumerate(segs)):
             return len(segs) - 1, pattern
-    first = _first(names)
+    first = _first(globs) if globs else None
     for i, name in enumerate(dirs):
-        hit = first(name)
+        if name in literal:
+            return i, name + "/"
+        hit = first(name) if first is not None else None
         if hit is not None:
             return i, hit + "/"
     return None
@@ -274,11 +294,13 @@ def _folder_hit(parts: Sequence[str], folders: tuple[str, ...]) -> tuple[int, st
 @lru_cache(maxsize=64)
 def _split(
     folders: tuple[str, ...],
-) -> tuple[tuple[tuple[str, list[str]], ...], tuple[str, ...]]:
-    """Folder patterns: the anchored ones with their segments, and the bare names."""
+) -> tuple[tuple[tuple[str, list[str]], ...], frozenset[str], tuple[str, ...]]:
+    """Folder patterns: the anchored ones with their segments, the plain names (a set
+    lookup), and the bare globs."""
     anchored = tuple((p, p.rstrip("/").split("/")) for p in folders if "/" in p.rstrip("/"))
-    names = tuple(p.rstrip("/") for p in folders if "/" not in p.rstrip("/"))
-    return anchored, names
+    bare = [p.rstrip("/") for p in folders if "/" not in p.rstrip("/")]
+    literal = frozenset(b for b in bare if not any(c in b for c in "*?["))
+    return anchored, literal, tuple(b for b in bare if b not in literal)
 
 
 class Recogniser:
@@ -296,6 +318,7 @@ class Recogniser:
         self.rules = rules
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
+        self._build_names = frozenset(o.folder.rstrip("/") for o in rules.build_outputs)
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0
@@ -373,6 +396,8 @@ class Recogniser:
 
     def _by_build(self, parts: list[str]) -> Verdict | None:
         dirs = parts[:-1]
+        if self._build_names.isdisjoint(dirs):
+            return None
         for out in self.rules.build_outputs:
             name = out.folder.rstrip("/")
             for i, segment in enumerate(dirs):

@@ -54,6 +54,7 @@ def words(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=16384)
 def name_tokens(path: str) -> frozenset[str]:
     """The words of a path's file name (without extensions)."""
     base = path.rpartition("/")[2]
