@@ -32,6 +32,7 @@ globs outrank rules 3-7 (the attributes included), not the path policy.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -318,6 +319,7 @@ class Recogniser:
         self.rules = rules
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
+        self._root = str(root)
         self._build_names = frozenset(o.folder.rstrip("/") for o in rules.build_outputs)
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
@@ -435,7 +437,8 @@ class Recogniser:
 
     def _by_content(self, path: str) -> Verdict | None:
         try:
-            with open(self.root / path, "rb") as fh:  # noqa: PTH123 - a bounded read
+            # A plain string join: Path objects cost more than the read at 3,000 files.
+            with open(os.path.join(self._root, path), "rb") as fh:  # noqa: PTH118, PTH123
                 head = fh.read(WHOLE_BYTES)
         except OSError:
             return None

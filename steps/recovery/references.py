@@ -43,6 +43,8 @@ _JS_NAMES = re.compile(
 _KEYWORD = re.compile(r"^(?:import|export|from|use|mod|require)\b\s*")
 _FILE_NAME = re.compile(r"[\w.\-@~+]*\w\.\w{1,12}")
 _IDENT = re.compile(r"\b[A-Za-z_]\w{4,}\b")
+#: Lines longer than this are not read for references.
+_LONGEST = 2000
 _JS_EXT = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
 _PY = (".py", ".pyi")
 _JVM = (".java", ".kt", ".kts", ".scala", ".groovy")
@@ -161,8 +163,8 @@ def scan(path: str, text: str, index: Index, *, skip: Iterable[str] = ()) -> dic
     excluded = set(skip)
     for raw in text.splitlines():
         line = raw.strip()
-        if not line:
-            continue
+        if not line or len(line) > _LONGEST:
+            continue  # a minified or data line: no import rule reads it, and it is slow
         key = normal(line)
         for target, how in _refs(line, lang, folder, index):
             if target not in excluded and target not in out:
