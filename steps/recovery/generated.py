@@ -243,7 +243,13 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 )
 
 
+#: The first byte of any of them: most files start otherwise and are settled at once.
+_MAGIC_FIRST = frozenset(prefix[0] for prefix, _ in _MAGIC) | {ord("M")}
+
+
 def _magic(head: bytes) -> str | None:
+    if not head or head[0] not in _MAGIC_FIRST:
+        return None
     for prefix, name in _MAGIC:
         if head.startswith(prefix):
             return name
@@ -492,11 +498,13 @@ class Recogniser:
         """Whether an attributes file could apply to any of ``paths`` (each folder on
         their way is looked at once); git's own ``info/attributes`` too."""
         seen: set[str] = set()
+        isfile = os.path.isfile
         for path in paths:
             folder = path.rpartition("/")[0]
             while folder not in seen:
                 seen.add(folder)
-                if (self.root / folder / ".gitattributes").is_file():
+                where = os.path.join(self._root, folder, ".gitattributes")  # noqa: PTH118
+                if isfile(where):
                     return True
                 if not folder:
                     break

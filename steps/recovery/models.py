@@ -8,9 +8,15 @@ review: there is no automatic revert path.
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 ZoneSource = Literal[
     "explicit",
@@ -47,6 +53,17 @@ class ChangedFile(_Model):
     generated_why: str | None = None
     #: A lockfile its package manager rewrote: listed as regenerated, never drift.
     lockfile: bool = False
+
+    @model_serializer(mode="wrap")
+    def _only_when_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # The two marks are left out of the dump unless they say something: a plan
+        # lists thousands of changes, and every key is walked by the redaction.
+        data: dict[str, Any] = handler(self)
+        if data.get("generated_why") is None:
+            data.pop("generated_why", None)
+        if not data.get("lockfile"):
+            data.pop("lockfile", None)
+        return data
 
 
 class IntentZoneEntry(_Model):

@@ -326,7 +326,7 @@ def drift(
         )
         same = bool(c.category) and c.category in zone_categories
         reasons = ["not in your explicit relevant files"]
-        reasons.append(hint or "nothing links it to them (no import, mention, co-change or name)")
+        reasons.append(hint or "nothing links it to them")
         if c.category and zone_categories and not same:
             reasons.append(
                 f"its category '{c.category}' differs from the intent's "
