@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from vibflow.steps.checkpoints.models import CheckpointPolicy
-from vibflow.steps.recovery.generated import GeneratedRules
+from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 
 

@@ -36,7 +36,8 @@ from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery import cochange, evidence_read
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, against_checkpoint
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
-from vibflow.steps.recovery.generated import GeneratedRules, Recogniser
+from vibflow.steps.recovery.generated import Recogniser
+from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of, explicit_match
 from vibflow.steps.recovery.zone_policy import ZonePolicy

@@ -12,7 +12,8 @@ from vibflow_testing import ROOT
 from vibflow_testing.repo import init_repo, write
 
 from vibflow.steps.paths.policy import DEFAULT_POLICY
-from vibflow.steps.recovery.generated import GeneratedRules, Recogniser
+from vibflow.steps.recovery.generated import Recogniser
+from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.workspace.git import Git
 
 ELF = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 40
