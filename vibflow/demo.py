@@ -39,12 +39,13 @@ APP = {
 }
 
 AGENT_EDITS = {
-    # in scope: the login form and its test
-    "src/ui/login.py": "def render_login():\n    return (\n"
+    # in scope: the login form, its test, and the helper the form now imports
+    "src/ui/login.py": "from src.ui.helpers import label\n\n\ndef render_login():\n"
+    "    return (\n"
     '        "<form aria-label=\\"Sign in\\">"\n'
-    '        "<label for=user>User</label><input id=user name=user>"\n'
-    '        "<label for=pass>Password</label>"\n'
-    '        "<input id=pass name=pass type=password></form>"\n    )\n',
+    '        + label("User", "user") + "<input id=user name=user>"\n'
+    '        + label("Password", "pass")\n'
+    '        + "<input id=pass name=pass type=password></form>"\n    )\n',
     "tests/test_login.py": "from src.ui.login import render_login\n\n\n"
     "def test_form_has_labels():\n"
     "    assert 'aria-label' in render_login()\n",
@@ -166,8 +167,9 @@ def render(result: DemoResult, *, kept: bool = True) -> str:
         "  2. recorded your intent: make the login form accessible; relevant: "
         "src/ui/login.py, tests/test_login.py",
         f"  3. took checkpoint {result.checkpoint_id} (before the agent)",
-        "  4. a simulated AI agent edited the form and its test, added a helper, loosened",
-        "     src/services/auth.py, changed config.yaml, and left dist/, __pycache__/ and .env",
+        "  4. a simulated AI agent edited the form and its test, added a helper the form",
+        "     imports, loosened src/services/auth.py, changed config.yaml, and left dist/,",
+        "     __pycache__/ and .env",
         f"  5. started `vibflow run recover` — run {run_id} now waits for your choice",
         "",
         recover_render.explain(plan).rstrip(),

@@ -103,6 +103,8 @@ class RecoveryAdvisor:
             generated=self._generated,
             scratch_index=self.dir / "diff.index",
             corrections=self.corrections.for_intent(_intent_text(view)),
+            rules=self._policy.generated,
+            zone_policy=self._policy.zone,
         )
         plan = planner.plan(
             found,

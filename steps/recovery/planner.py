@@ -13,7 +13,13 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from vibflow.steps.recovery.breaker import BreakerState
-from vibflow.steps.recovery.models import LeftOutFile, RecentCommitInfo, RecoveryPlan
+from vibflow.steps.recovery.generated import summary
+from vibflow.steps.recovery.models import (
+    GeneratedReason,
+    LeftOutFile,
+    RecentCommitInfo,
+    RecoveryPlan,
+)
 from vibflow.steps.recovery.options import build_options, safe_checkpoint
 from vibflow.steps.recovery.signals import Signals
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, drift, infer_zone
@@ -39,16 +45,18 @@ def plan(
     since = [c for c in commits if c.since_intent]
     # The labels memory would give: shown normally; kept for feedback (but not
     # shown) while the breaker is degraded, so it can learn its way back.
+    evidence = signals.evidence
     labels = drift(
         signals.changed,
-        infer_zone(signals.changed, memory, categories, commits),
+        infer_zone(signals.changed, memory, categories, commits, evidence),
         memory,
         categories,
+        evidence,
     )
     degraded = breaker.state == "degraded"
     if degraded:
         memory = MemorySignals(memory.explicit, memory.recent_targets, False, memory.note)
-    zone = infer_zone(signals.changed, memory, categories, commits)
+    zone = infer_zone(signals.changed, memory, categories, commits, evidence)
     candidates = [] if degraded else labels
     candidate = safe_checkpoint(signals.checkpoints, signals.mtimes, signals.head)
     base = signals.base
@@ -95,9 +103,19 @@ def plan(
         intent_stale=signals.intent_stale,
         intent_zone=zone,
         drift_candidates=candidates,
+        unsure_paths=[d.path for d in candidates if d.unsure],
         feedback_paths=[d.path for d in labels],
         changed=signals.changed,
         excluded_generated=[c.path for c in signals.changed if c.generated],
+        generated_reasons=[
+            GeneratedReason(reason=reason, count=n, example=example)
+            for reason, n, example in summary(
+                {c.path: c.generated_why or "generated" for c in signals.changed if c.generated}
+            )
+        ],
+        regenerated=[
+            c.path for c in signals.changed if c.lockfile and c.path not in {z.path for z in zone}
+        ],
         left_out=[
             LeftOutFile(path=c.path, why=why_left[c.path])
             for c in signals.changed

@@ -33,7 +33,15 @@ from vibflow.steps.recovery.job import run_file
 #: Bytes of paths a run's context may carry per list; the rest are counted.
 SAMPLE_BYTES = 2048
 #: The plan's lists that can be as long as the drift; the context keeps a sample.
-_LISTS = ("intent_zone", "drift_candidates", "excluded_generated", "feedback_paths", "left_out")
+_LISTS = (
+    "intent_zone",
+    "drift_candidates",
+    "excluded_generated",
+    "feedback_paths",
+    "left_out",
+    "unsure_paths",
+    "regenerated",
+)
 
 
 def sample(items: Sequence[Any], budget: int = SAMPLE_BYTES) -> list[Any]:

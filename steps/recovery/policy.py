@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from vibflow.steps.checkpoints.models import CheckpointPolicy
+from vibflow.steps.recovery.generated_policy import GeneratedRules
+from vibflow.steps.recovery.zone_policy import ZonePolicy
 
 
 class RecoveryPolicy(BaseModel):
@@ -12,3 +14,5 @@ class RecoveryPolicy(BaseModel):
     checkpoints: CheckpointPolicy = CheckpointPolicy()
     categories: dict[str, list[str]] = Field(default_factory=dict)
     lease_seconds: int = Field(default=60, ge=5, le=3600)
+    generated: GeneratedRules = GeneratedRules()
+    zone: ZonePolicy = ZonePolicy()

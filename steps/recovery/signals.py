@@ -33,9 +33,14 @@ from typing import Any
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
+from vibflow.steps.recovery import cochange, evidence_read
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, against_checkpoint
+from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
+from vibflow.steps.recovery.generated import Recogniser
+from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of
+from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of, explicit_match
+from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
 
@@ -61,6 +66,8 @@ class Signals:
     commits: list[RecentCommit] = field(default_factory=list)  # newest first
     #: The safe checkpoint the changes were also compared with, if one predates them.
     base: CheckpointBase | None = None
+    #: References, co-change and names linking changed files to the explicit ones.
+    evidence: Evidence = NO_EVIDENCE
 
 
 def memory_signals(view: Any) -> tuple[MemorySignals, str | None, bool]:
@@ -213,49 +220,51 @@ def collect(
     generated: Any,
     scratch_index: Path,
     corrections: Mapping[str, str] | None = None,
+    rules: GeneratedRules | None = None,
+    zone_policy: ZonePolicy | None = None,
 ) -> Signals:
     head = git.head()
+    mem, intent, stale = memory_signals(memory_view)
+    if corrections:
+        mem = replace(mem, corrections=dict(corrections))
+    zone_rules = zone_policy or ZonePolicy()
+    anchors = _anchors(mem)
     # The listings are independent reads: run side by side, git works on
     # the other core while this process parses and waits.
-    with ThreadPoolExecutor(3, "vibflow-signals") as pool:
+    with ThreadPoolExecutor(4, "vibflow-signals") as pool:
         diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, head or diffs.EMPTY_TREE)
         listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
         logging = pool.submit(recent_commits, git, head)
+        history = pool.submit(
+            cochange.read,
+            git,
+            head,
+            anchors if mem.usable else [],
+            commits=zone_rules.cochange_commits,
+            days=zone_rules.cochange_days,
+            max_files=zone_rules.cochange_max_files,
+        )
         tracked = diffing.result()
         # vibflow's own files (its state, a killed restore's temp files) are never drift.
         untracked = [
             p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
         ]
         found_commits = logging.result()
-    tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-    changed: list[ChangedFile] = []
-    for c in tracked:
-        changed.append(
+        tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
+        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated)
+        changed = [
             _changed(
-                c.path,
-                c.status,
-                c.old_path,
-                c.added_lines,
-                c.deleted_lines,
-                c.binary,
-                categories,
-                generated,
+                c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categories
             )
-        )
-    for path in untracked:
-        changed.append(
-            _changed(
-                path.rstrip("/"),
-                "untracked",
-                None,
-                None,
-                None,
-                False,
-                categories,
-                generated,
-                is_dir=path.endswith("/"),
-            )
-        )
+            for c in tracked
+        ]
+        dirs = {p.rstrip("/") for p in untracked if p.endswith("/")}
+        changed += [
+            _changed(p.rstrip("/"), "untracked", None, None, None, False, categories)
+            for p in untracked
+        ]
+        changed = _classified(recogniser, changed, dirs)
+        cochanged = history.result()
     mtimes: dict[str, float] = {}
     for item in changed:
         if item.generated:
@@ -265,13 +274,72 @@ def collect(
         except OSError:
             continue  # deleted: no time of its own
     base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes)
-    changed += [_changed(p, s, None, None, None, False, categories, generated) for p, s in lost]
-    mem, intent, stale = memory_signals(memory_view)
-    if corrections:
-        mem = replace(mem, corrections=dict(corrections))
+    changed += _classified(
+        recogniser, [_changed(p, s, None, None, None, False, categories) for p, s in lost], set()
+    )
     set_at, anchor = intent_anchor(memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
-    return Signals(head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base)
+    found = NO_EVIDENCE
+    if mem.usable:
+        seeds = _seeds(mem, changed)
+        if seeds:
+            found = evidence_read.gather(
+                root,
+                git,
+                changed,
+                seeds,
+                intent,
+                zone_rules,
+                history=cochanged,
+                anchors=anchors,
+                whole=recogniser.whole,
+            )
+    return Signals(
+        head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found
+    )
+
+
+def _anchors(mem: MemorySignals) -> list[str]:
+    """The paths co-change is measured against: explicit files (and folders), and
+    files the user said are in scope."""
+    return list(
+        dict.fromkeys(
+            [*mem.explicit, *(p for p, said in mem.corrections.items() if said == "in_scope")]
+        )
+    )
+
+
+def _seeds(mem: MemorySignals, changed: Sequence[ChangedFile]) -> dict[str, list[str]]:
+    """Explicit files (and those the user put in scope) → the names they may be
+    referred to by; a changed file under an explicit folder or renamed from an
+    explicit name is one, under both names."""
+    seeds: dict[str, list[str]] = {p: [p] for p in _anchors(mem) if not p.endswith("/")}
+    if mem.explicit:
+        for c in changed:
+            if not c.generated and explicit_match(c, mem.explicit) is not None:
+                seeds[c.path] = [c.path] + ([c.old_path] if c.old_path else [])
+    return seeds
+
+
+def _classified(
+    recogniser: Recogniser, changed: list[ChangedFile], dirs: set[str]
+) -> list[ChangedFile]:
+    """``changed`` with the generated, vendored, build and lockfile verdicts."""
+    verdicts = recogniser.classify(
+        [(c.path, c.status != "deleted", c.path in dirs) for c in changed]
+    )
+    if not verdicts:
+        return changed
+    out = []
+    for c in changed:
+        v = verdicts.get(c.path)
+        if v is None:
+            out.append(c)
+        elif v.kind == "lockfile":
+            out.append(c.model_copy(update={"lockfile": True}))
+        else:
+            out.append(c.model_copy(update={"generated": True, "generated_why": v.reason}))
+    return out
 
 
 def _changed(
@@ -282,14 +350,7 @@ def _changed(
     deleted: int | None,
     binary: bool,
     categories: Mapping[str, Sequence[str]],
-    generated: Any,
-    *,
-    is_dir: bool = False,
 ) -> ChangedFile:
-    parts = path.split("/")
-    is_generated = (
-        generated is not None and generated.generated_match(parts, final_is_dir=is_dir) is not None
-    )
     return ChangedFile(
         path=path,
         status=status,
@@ -298,5 +359,4 @@ def _changed(
         deleted_lines=deleted,
         binary=binary,
         category=category_of(path, categories),
-        generated=is_generated,
     )

@@ -1,6 +1,7 @@
-"""Intent zone and drift candidates (spec §8), pure functions.
+"""Intent zone and drift candidates (spec §5 and §8), pure functions.
 
-The zone is built in priority order, each entry with its source and reason:
+The zone is built in priority order, each entry with its source and a reason
+the user can check:
 
 1. ``explicit`` — every explicitly relevant file in memory (changed or not;
    a directory entry covers what is under it; a renamed one is followed to
@@ -12,15 +13,23 @@ The zone is built in priority order, each entry with its source and reason:
    changed files that a commit made since the intent was set also touched
    (the agent's committed work on this intent, edited again since). Older
    commits say nothing about the current intent, so they never widen it.
-3. ``project_map_category`` — changed files in the same path category
-   (policy globs) as the files above.
+3. evidence (``evidence.judge``): ``reference`` (imports or names an
+   explicit file, or is imported or named by one, as part of the change),
+   ``anchor_co_occurrence`` (changed together with an explicit file in recent
+   commits), ``name_proximity`` (same folder as an explicit file and a name
+   sharing a word with the intent or with it).
 4. ``diff_fallback`` — with no usable memory, every changed file.
+
+The path category is no source: a file in the intent's category with nothing
+else linking it is drift (the dashboard next to the report screen is not the
+report screen). It only breaks ties: a drift candidate with weak evidence in
+the intent's category is marked *unsure* ("please look").
 
 A rename is one change with two paths: when either name is in the zone, the
 change is (under its new name). Everything changed outside the zone is a
 drift candidate that needs the user's review — never "unrelated", never
 reverted automatically. Generated, cache and build files are excluded before
-any of this.
+any of this; lockfiles are listed apart as regenerated.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from vibflow.steps.paths.globs import glob_regex
+from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence, judge
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
 
 
@@ -203,12 +213,12 @@ def _apply_corrections(
 def _add_inferred(
     changed: Sequence[ChangedFile],
     memory: MemorySignals,
-    categories: Mapping[str, Sequence[str]],
     commits: Sequence[RecentCommit],
     zone: dict[str, IntentZoneEntry],
     held_out: set[str],
+    evidence: Evidence,
 ) -> None:
-    """Recent patch and commit targets, then changed files of their categories."""
+    """Recent patch and commit targets, then changed files with evidence."""
     targets = [(p, "a recent patch targeted this file") for p in memory.recent_targets]
     targets += [
         (p, f"touched by commit {sha} since the intent was set")
@@ -220,19 +230,30 @@ def _add_inferred(
                 path, IntentZoneEntry(path=path, source="recent_patch_target", reason=reason)
             )
     _follow_renames(changed, zone, held_out)
-    seed_categories = {cat for p in list(zone) if (cat := category_of(p, categories))}
+    near = _by_folder(seeds_of(zone))
     for c in changed:
-        if c.generated or c.path in zone or c.path in held_out:
+        if c.generated or c.lockfile or c.path in zone or c.path in held_out:
             continue
-        cat = c.category
-        if (cat is None or cat not in seed_categories) and c.old_path is not None:
-            cat = category_of(c.old_path, categories)  # moved out of the category
-        if cat is not None and cat in seed_categories:
-            zone[c.path] = IntentZoneEntry(
-                path=c.path,
-                source="project_map_category",
-                reason=f"same category '{cat}' as the files you are working on",
-            )
+        if c.old_path is not None and c.old_path in zone:
+            continue  # followed below, under the reason of its old name
+        found, _ = judge(c, near.get(c.path.rpartition("/")[0], ()), evidence)
+        if found.source is not None:
+            zone[c.path] = IntentZoneEntry(path=c.path, source=found.source, reason=found.reason)
+    _follow_renames(changed, zone, held_out)
+
+
+def _by_folder(seeds: Iterable[str]) -> dict[str, list[str]]:
+    """Seeds by the folder they are in: proximity only ever looks at a file's own."""
+    out: dict[str, list[str]] = {}
+    for seed in seeds:
+        out.setdefault(seed.rpartition("/")[0], []).append(seed)
+    return out
+
+
+def seeds_of(zone: Mapping[str, IntentZoneEntry]) -> list[str]:
+    """The files evidence is measured against: explicit ones and those the user
+    put in scope."""
+    return [p for p, z in zone.items() if z.source in ("explicit", "user_feedback")]
 
 
 def infer_zone(
@@ -240,7 +261,11 @@ def infer_zone(
     memory: MemorySignals,
     categories: Mapping[str, Sequence[str]],
     commits: Sequence[RecentCommit] = (),
+    evidence: Evidence = NO_EVIDENCE,
 ) -> list[IntentZoneEntry]:
+    """The intent zone, in priority order (see the module docstring). ``categories``
+    is accepted for symmetry with :func:`drift`; it never adds to the zone."""
+    del categories
     zone: dict[str, IntentZoneEntry] = {}
     for path, why in memory.explicit.items():
         reason = (
@@ -255,10 +280,10 @@ def infer_zone(
             )
     held_out = _apply_corrections(changed, memory.corrections, zone)
     if memory.usable:
-        _add_inferred(changed, memory, categories, commits, zone, held_out)
+        _add_inferred(changed, memory, commits, zone, held_out, evidence)
     if not memory.usable or not zone:
         for c in changed:
-            if not c.generated and c.path not in held_out:
+            if not c.generated and not c.lockfile and c.path not in held_out:
                 zone.setdefault(
                     c.path,
                     IntentZoneEntry(
@@ -275,12 +300,18 @@ def drift(
     zone: Iterable[IntentZoneEntry],
     memory: MemorySignals,
     categories: Mapping[str, Sequence[str]],
+    evidence: Evidence = NO_EVIDENCE,
 ) -> list[DriftCandidate]:
-    in_zone = {z.path for z in zone}
+    """Every changed file outside the zone, with why; weak evidence in the intent's
+    category makes one *unsure*."""
+    entries = {z.path: z for z in zone}
+    in_zone = set(entries)
+    seeds = seeds_of(entries)
+    near = _by_folder(seeds)
     zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
     out: list[DriftCandidate] = []
     for c in changed:
-        if c.generated:
+        if c.generated or c.lockfile:
             continue
         if explicit_match(c, memory.explicit) is not None:
             continue  # explicit entries are never drift, whatever else happens
@@ -290,13 +321,28 @@ def drift(
             continue
         if c.path in in_zone or (c.old_path is not None and c.old_path in in_zone):
             continue  # a rename with either name in the zone is in it
+        _, hint = (
+            judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
+        )
+        same = bool(c.category) and c.category in zone_categories
         reasons = ["not in your explicit relevant files"]
-        if c.category and zone_categories and c.category not in zone_categories:
+        reasons.append(hint or "nothing links it to them")
+        if c.category and zone_categories and not same:
             reasons.append(
                 f"its category '{c.category}' differs from the intent's "
                 f"'{', '.join(sorted(zone_categories))}'"
             )
         elif not c.category:
             reasons.append("it matches none of the intent's folders or categories")
-        out.append(DriftCandidate(path=c.path, why_outside_zone="; ".join(reasons)))
+        elif hint:
+            reasons.append(f"same category '{c.category}' as your files")
+        else:
+            reasons.append(
+                f"same category '{c.category}' as your files, which alone is no evidence"
+            )
+        out.append(
+            DriftCandidate(
+                path=c.path, why_outside_zone="; ".join(reasons), unsure=bool(hint) and same
+            )
+        )
     return out

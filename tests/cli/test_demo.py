@@ -24,7 +24,8 @@ def _demo(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_demo_stops_at_the_choice_with_the_expected_advice(tmp_path: Path) -> None:
-    """The demo's plan: two drift candidates, explicit files in zone, generated excluded."""
+    """The demo's plan: two drift candidates, explicit files in zone, the new helper in
+    scope because the form imports it, generated excluded."""
     proc = _demo(tmp_path, "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
@@ -36,7 +37,8 @@ def test_demo_stops_at_the_choice_with_the_expected_advice(tmp_path: Path) -> No
     zone = {z["path"]: z["source"] for z in plan["intent_zone"]}
     assert zone["src/ui/login.py"] == "explicit"
     assert zone["tests/test_login.py"] == "explicit"
-    assert zone["src/ui/helpers.py"] == "project_map_category"
+    # In scope by evidence (the form imports it), no longer by sharing the 'ui' category.
+    assert zone["src/ui/helpers.py"] == "reference"
     assert plan["excluded_generated"] == ["src/__pycache__/app.cpython-311.pyc"]
     assert plan["safe_checkpoint_candidate"]["predates_change"] is True
     assert plan["files_modified"] == 0

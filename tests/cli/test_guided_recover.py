@@ -30,7 +30,7 @@ ROW = re.compile(r"^\s+(\d+)\. (\S) (\S+)", re.MULTILINE)
 @pytest.fixture
 def drifted(tmp_path: Path) -> Path:
     """A project whose intent is the guide, a checkpoint, then an agent's drift:
-    25 modules edited, a new module, the guide edited and a new doc."""
+    25 modules edited, a new module, the guide edited and a new doc it links."""
     root = init_repo(tmp_path / "project", ORIGINAL)
     for args in (
         ("memory", "intent", "Write the user guide", "--yes"),
@@ -42,7 +42,8 @@ def drifted(tmp_path: Path) -> Path:
     for n, rel in enumerate(MODULES, start=1):
         write(root, rel, f"value = {n}  # drifted\n")
     write(root, "src/app/extra.py", "extra = True\n")
-    write(root, "docs/guide.md", "# Guide\n\nNew chapter.\n")
+    # The guide links the new page: that reference puts it in scope with the guide.
+    write(root, "docs/guide.md", "# Guide\n\nNew chapter: see [the new page](new.md).\n")
     write(root, "docs/new.md", "a new page\n")
     return root
 

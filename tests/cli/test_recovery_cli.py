@@ -89,7 +89,8 @@ def set_memory(root: Path, intent: str, explicit: dict[str, str]) -> None:
 
 def drifted(repo: Path, cli: Cli, *, checkpoint: bool = True, intent: str = "the login") -> None:
     """The app committed, memory on the login form, a checkpoint (optional), then an agent
-    edits the form (in scope), auth and config (drift) and adds a UI helper (category)."""
+    edits the form (in scope), auth and config (drift) and adds a UI helper the form now
+    imports (in scope by that reference; sharing the 'ui' category is no evidence)."""
     write(repo, ".vibflow/.gitignore", "*\n")
     for rel, text in APP.items():
         write(repo, rel, text)
@@ -100,7 +101,7 @@ def drifted(repo: Path, cli: Cli, *, checkpoint: bool = True, intent: str = "the
         proc = cli("checkpoint", "create", "--json")
         assert proc.returncode == 0, proc.stderr
         time.sleep(0.05)
-    write(repo, "src/ui/login.py", "changed\n")
+    write(repo, "src/ui/login.py", "from src.ui.helpers import label\n")
     write(repo, "src/ui/helpers.py", "new\n")
     write(repo, "src/services/auth.py", "loosened\n")
     write(repo, "config.yaml", "shop:\n  currency: USD\n")

@@ -121,7 +121,10 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
         out.append("Drift labels: OFF (degraded) — recent labels were often wrong.")
     changes = _changes(plan)
     zone = [(z["path"], z["reason"]) for z in plan.get("intent_zone", [])]
-    drift = [(d["path"], d["why_outside_zone"]) for d in plan.get("drift_candidates", [])]
+    cands = plan.get("drift_candidates", [])
+    marked = set(plan.get("unsure_paths") or [])
+    drift = [(d["path"], d["why_outside_zone"]) for d in cands if d["path"] not in marked]
+    unsure = [(d["path"], d["why_outside_zone"]) for d in cands if d["path"] in marked]
     if zone:
         out += ["", f"In scope ({len(zone)}):", *_paths(zone, show_all, changes)]
     if drift:
@@ -130,7 +133,19 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
             f"Outside what you are working on — please review ({len(drift)}):",
             *_paths(drift, show_all, changes),
         ]
-    if (zone or drift) and changes is not None:
+    if unsure:
+        out += ["", f"Unsure — please look ({len(unsure)}):", *_paths(unsure, show_all, changes)]
+    regenerated = plan.get("regenerated") or []
+    if regenerated:
+        shown = regenerated if show_all else regenerated[:TOP]
+        more = (
+            f" … and {len(regenerated) - len(shown)} more" if len(shown) < len(regenerated) else ""
+        )
+        out += [
+            "",
+            f"Regenerated lockfiles, not drift ({len(regenerated)}): {', '.join(shown)}{more}",
+        ]
+    if (zone or drift or unsure) and changes is not None:
         out.append("  (M modified, A added, D deleted, R renamed, ?? new and untracked)")
     left_out = [(x["path"], x["why"]) for x in plan.get("left_out", [])]
     if left_out:
@@ -140,9 +155,7 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
             f"({len(left_out)}):",
             *_paths(left_out, show_all),
         ]
-    generated = plan.get("excluded_generated", [])
-    if generated:
-        out += ["", f"Ignored {len(generated)} generated/cache/build file(s), e.g. {generated[0]}"]
+    out += _generated(plan, show_all, changes)
     best = next((o for o in plan.get("options", []) if o.get("recommended")), None)
     if best:
         out += ["", f"Recommended: {best['label']}"]
@@ -152,6 +165,38 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
         "      `vibflow run recover` walks you through choosing one.",
     ]
     return "\n".join(out) + "\n"
+
+
+def _generated(
+    plan: Mapping[str, Any], show_all: bool, changes: Mapping[str, Mapping[str, Any]] | None
+) -> list[str]:
+    """How many generated, vendored and build files changed, one line per reason they
+    were recognised by; ``show_all`` lists each file under its reason."""
+    generated = plan.get("excluded_generated") or []
+    if not generated:
+        return []
+    out = [
+        "",
+        f"Ignored {len(generated)} generated/cache/build file(s) — never drift, never restored:",
+    ]
+    reasons = plan.get("generated_reasons") or []
+    if not reasons:  # a plan from before reasons were kept
+        return [*out, f"    e.g. {generated[0]}"]
+    by_reason: dict[str, list[str]] = {}
+    if show_all:
+        for path in generated:
+            why = (changes or {}).get(path, {}).get("generated_why") or "generated"
+            by_reason.setdefault(str(why), []).append(path)
+    width = len(str(max((r["count"] for r in reasons), default=0)))
+    for r in reasons:
+        if show_all:
+            out.append(f"    {r['count']:>{width}}  {r['reason']}:")
+            out += [f"    {'':>{width}}    {p}" for p in by_reason.get(r["reason"], [])]
+        else:
+            out.append(f"    {r['count']:>{width}}  {r['reason']} (e.g. {r['example']})")
+    if not show_all:
+        out.append("    (--all lists them)")
+    return out
 
 
 def preview(plan: dict[str, Any], show_all: bool = False) -> str:

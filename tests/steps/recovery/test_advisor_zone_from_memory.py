@@ -134,9 +134,12 @@ def test_explicit_file_recorded_by_its_on_disk_nfd_name_is_not_drift(repo: Path,
     assert plan["drift_candidates"] == [], plan["drift_candidates"]
 
 
-def test_recent_patch_targets_and_categories_extend_the_zone(repo: Path, cli: Cli) -> None:
-    """Without explicit files: patch targets from observed context, then files of the same
-    category; a changed file of another category is drift with a reason."""
+def test_recent_patch_targets_extend_the_zone_but_a_category_alone_does_not(
+    repo: Path, cli: Cli
+) -> None:
+    """Without explicit files: patch targets from observed context are in the zone; a
+    changed file that only shares their category is drift (category is no evidence),
+    and one of another category is drift naming both categories."""
     commit_app(repo)
     set_memory(repo, explicit={}, patches=["src/ui/login.py"])
     write(repo, "src/ui/login.py", "changed\n")
@@ -144,13 +147,12 @@ def test_recent_patch_targets_and_categories_extend_the_zone(repo: Path, cli: Cl
     write(repo, "src/services/auth.py", "changed\n")
     plan = recover(cli, "--explain")
     assert plan["memory_mode"] == "memory"
-    assert zone_of(plan) == {
-        "src/ui/login.py": "recent_patch_target",
-        "src/ui/header.py": "project_map_category",
-    }
-    (cand,) = plan["drift_candidates"]
-    assert cand["path"] == "src/services/auth.py"
-    assert "'service'" in cand["why_outside_zone"]
+    assert zone_of(plan) == {"src/ui/login.py": "recent_patch_target"}
+    cands = {c["path"]: c["why_outside_zone"] for c in plan["drift_candidates"]}
+    assert set(cands) == {"src/ui/header.py", "src/services/auth.py"}
+    assert "same category 'ui'" in cands["src/ui/header.py"]
+    assert "alone is no evidence" in cands["src/ui/header.py"]
+    assert "'service'" in cands["src/services/auth.py"]
 
 
 def test_drift_outside_the_zone_requires_review_with_a_reason(repo: Path, cli: Cli) -> None:

@@ -95,12 +95,12 @@ def _with_submodule(repo: Path, tmp_path: Path) -> None:
     commit_all(lib, "lib")
     write(repo, "src/ui/login.py", APP["src/ui/login.py"])
     write(repo, "src/services/auth.py", APP["src/services/auth.py"])
-    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "deps/lib")
     commit_all(repo)
     assert vf(repo, "memory", "relevant", "src/ui/login.py", "the form", "--yes").returncode == 0
     ok_json(vf(repo, "checkpoint", "create", "--json"))
     time.sleep(0.05)
-    sub = repo / "vendor/lib"
+    sub = repo / "deps/lib"
     git(sub, "config", "user.email", "dev@example.invalid")
     git(sub, "config", "user.name", "Dev")
     write(sub, "added.py", "new\n")
@@ -112,9 +112,9 @@ def test_a_submodule_is_skipped_and_the_restore_finishes(repo: Path, tmp_path: P
     """A full rollback whose paths include a submodule restores the other files, leaves
     the submodule's checkout alone, reports it as skipped and ends done (one confirm)."""
     _with_submodule(repo, tmp_path)
-    sub_head = git(repo / "vendor/lib", "rev-parse", "HEAD")
+    sub_head = git(repo / "deps/lib", "rev-parse", "HEAD")
     run = start(repo)
-    assert "vendor/lib" in stored_option(repo, run, 4)["affected_paths"]
+    assert "deps/lib" in stored_option(repo, run, 4)["affected_paths"]
     done = ok_json(confirm(repo, choose(repo, run, 4)))
     assert (done["status"], done["state"]) == ("done", "result"), (
         done["status"],
@@ -124,9 +124,9 @@ def test_a_submodule_is_skipped_and_the_restore_finishes(repo: Path, tmp_path: P
     assert (repo / "src/services/auth.py").read_text(encoding="utf-8") == APP[
         "src/services/auth.py"
     ]
-    assert git(repo / "vendor/lib", "rev-parse", "HEAD") == sub_head
-    assert (repo / "vendor/lib/added.py").exists()
-    assert [s["path"] for s in done["result"]["skipped"]] == ["vendor/lib"]
+    assert git(repo / "deps/lib", "rev-parse", "HEAD") == sub_head
+    assert (repo / "deps/lib/added.py").exists()
+    assert [s["path"] for s in done["result"]["skipped"]] == ["deps/lib"]
 
 
 def test_the_restore_module_skips_submodules_and_never_writes_them(
@@ -137,11 +137,11 @@ def test_the_restore_module_skips_submodules_and_never_writes_them(
     _with_submodule(repo, tmp_path)
     g = Git(repo)
     head = git(repo, "rev-parse", "HEAD").strip()
-    items = restore.plan(g, head, ["vendor/lib"])
-    assert [(i.path, i.action) for i in items] == [("vendor/lib", "skip")]
+    items = restore.plan(g, head, ["deps/lib"])
+    assert [(i.path, i.action) for i in items] == [("deps/lib", "skip")]
     assert "submodule" in (items[0].reason or "")
     lease = LeaseFile(repo / ".vibflow" / "recovery").acquire("op_sub")
-    listing = sorted(p.name for p in (repo / "vendor/lib").iterdir())
+    listing = sorted(p.name for p in (repo / "deps/lib").iterdir())
     assert restore.write(repo, items[0], None, lease.commit) == "skipped: " + items[0].reason
-    assert sorted(p.name for p in (repo / "vendor/lib").iterdir()) == listing
+    assert sorted(p.name for p in (repo / "deps/lib").iterdir()) == listing
     lease.release()

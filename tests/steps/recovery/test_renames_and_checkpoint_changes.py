@@ -211,7 +211,12 @@ def test_feedback_corrections_label_the_next_plans_of_the_intent(repo: Path) -> 
     starts from the inferred labels again."""
     setup_project(repo)
     drift(repo, "git-mv")
-    write(repo, "src/ui/header.py", "def header():\n    return '<h2>'\n")
+    # In scope by evidence: the header now imports the explicit login form.
+    write(
+        repo,
+        "src/ui/header.py",
+        "from src.ui.login import field_0\n\n\ndef header():\n    return '<h2>'\n",
+    )
     first = ok_json(vf(repo, "recover", "--preview", "--json"))
     assert "src/ui/header.py" in {z["path"] for z in first["intent_zone"]}
     assert "config.yaml" in first["feedback_paths"]

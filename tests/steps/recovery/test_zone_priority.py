@@ -1,4 +1,4 @@
-"""Intent-zone priority (explicit → recent patch target → path category → diff fallback)
+"""Intent-zone priority (explicit → recent patch target → evidence → diff fallback)
 and drift; the shipped path categories; and a hypothesis property: whatever changed and
 whatever memory says, no explicit path (or path under an explicit directory) is ever a
 drift candidate, every drift candidate needs review, and every changed non-generated
@@ -30,6 +30,8 @@ from vibflow_testing.recovery_inputs import (
 
 from vibflow.steps.recovery import planner
 from vibflow.steps.recovery.breaker import BreakerState
+from vibflow.steps.recovery.cochange import CoChange
+from vibflow.steps.recovery.evidence import Evidence, Link
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.zone import MemorySignals, category_of, drift, infer_zone
 
@@ -74,20 +76,37 @@ def test_explicit_beats_recent_target_and_category() -> None:
 
 
 def test_zone_is_ordered_by_source_priority() -> None:
-    """Explicit entries first, then recent patch targets, then same-category files; a
-    recent target beats a category match for the same file."""
+    """Explicit entries first, then recent patch targets, then files with evidence
+    (references, co-change, names); a recent target beats evidence for the same file,
+    and sharing the intent's category is no evidence at all (issue 12: this used to
+    pull header.py and login.py in as 'project_map_category')."""
     files_ = [
         changed("src/ui/header.py"),
         changed("src/ui/menu.py"),
         changed("tests/test_login.py"),
         changed("src/ui/login.py"),
+        changed("src/ui/login_form.py"),
+        changed("src/ui/nav.py"),
     ]
-    zone = infer_zone(files_, mem({"tests/test_login.py": "tests"}, ["src/ui/menu.py"]), CATEGORIES)
+    evidence = Evidence(
+        links={
+            "src/ui/menu.py": [Link("tests/test_login.py", "to", "imports", in_change=True)],
+            "src/ui/login.py": [Link("tests/test_login.py", "to", "imports", in_change=True)],
+        },
+        cochange={"src/ui/nav.py": CoChange("tests/test_login.py", 3, 10)},
+        intent_words=frozenset({"login"}),
+    )
+    zone = infer_zone(
+        files_,
+        mem({"tests/test_login.py": "tests"}, ["src/ui/menu.py"]),
+        CATEGORIES,
+        evidence=evidence,
+    )
     assert sources(zone) == [
         ("tests/test_login.py", "explicit"),
         ("src/ui/menu.py", "recent_patch_target"),
-        ("src/ui/header.py", "project_map_category"),
-        ("src/ui/login.py", "project_map_category"),
+        ("src/ui/login.py", "reference"),
+        ("src/ui/nav.py", "anchor_co_occurrence"),
     ]
 
 

@@ -1,0 +1,175 @@
+"""What links a changed file to the intent, beyond memory — and how strongly. Pure.
+
+The zone (``zone.py``) asks this module, for a changed file that no explicit
+entry, correction or recent patch put in scope, for its evidence:
+
+* **strong** (the file joins the zone, the reason says why):
+  - a reference that is part of the change — the file's changed lines import
+    or name an explicit file, an explicit file's changed lines import or name
+    it, or it is new and imports one;
+  - a reference already there, with a file whose name shares a word with the
+    explicit file's or with the intent (``test_cart.py`` importing ``cart.py``;
+    a Java test in the same package naming ``InvoiceService``; the header
+    importing ``logo.png`` for "use the new logo");
+  - co-change: changed together with an explicit file in at least
+    ``min_together`` recent commits;
+  - proximity and names: in the same folder as an explicit file, with a name
+    sharing a distinctive word with the intent or with that file's name;
+* **weak** (a hint, not enough): a reference the change did not touch, one
+  commit in common, the same folder without a shared word, a shared word in
+  another folder. Weak evidence and the same path category as the intent's
+  files make the file *unsure* ("please look"): category is a tie-breaker,
+  never evidence on its own.
+
+The evidence itself is read by ``evidence_read`` (bounded I/O).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from vibflow.steps.recovery.cochange import CoChange
+from vibflow.steps.recovery.models import ChangedFile, ZoneSource
+from vibflow.steps.recovery.proximity import common_words, name_tokens, overlap
+
+
+@dataclass(frozen=True)
+class Link:
+    """A reference between a changed file and an explicit file (the anchor)."""
+
+    anchor: str
+    direction: Literal["from", "to"]  # from: the file refers to the anchor; to: the reverse
+    how: str  # "imports" or "names"
+    in_change: bool  # the line is one the change added or removed
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the signals read for the zone (empty: memory alone decides)."""
+
+    links: Mapping[str, Sequence[Link]] = field(default_factory=dict)
+    cochange: Mapping[str, CoChange] = field(default_factory=dict)
+    #: Folder of an explicit file → the file names in it (for distinctive words).
+    folders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    intent_words: frozenset[str] = frozenset()
+    min_together: int = 2
+    proximity: bool = True
+    #: Judgements already made (the planner asks twice per file): not part of equality.
+    memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+
+NO_EVIDENCE = Evidence()
+
+
+@dataclass(frozen=True)
+class Judgement:
+    source: ZoneSource | None  # set when the evidence is strong
+    reason: str  # why in scope (strong), or the hint (weak); "" for none
+
+
+def _link_reason(link: Link, c: ChangedFile) -> str:
+    a = link.anchor
+    if link.direction == "from":
+        if c.status in ("added", "untracked"):
+            return f"new file that {link.how} your file '{a}'"
+        return f"{link.how} your file '{a}' in the lines that changed"
+    verb = "imports" if link.how == "imports" else "names"
+    return f"your file '{a}' {verb} it in the lines that changed"
+
+
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Judgement, str]:
+    """The strong evidence for ``c`` (or none), and the best weak hint ("" if none).
+    ``seeds``: the explicit files (only those in ``c``'s folder matter here, so a
+    caller with many passes just those)."""
+    key = (c.path, c.old_path, tuple(seeds))
+    known = evidence.memo.get(key)
+    if known is not None:
+        return known
+    mine = name_tokens(c.path)
+    hints: list[str] = []
+    answer: tuple[Judgement, str] | None = None
+    for step in (_by_links, _by_cochange, _by_proximity):
+        found = step(c, mine, seeds, evidence, hints)
+        if found is not None:
+            answer = (found, "")
+            break
+    if answer is None:
+        answer = (Judgement(None, ""), hints[0] if hints else "")
+    evidence.memo[key] = answer
+    return answer
+
+
+def _by_links(
+    c: ChangedFile, mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, hints: list[str]
+) -> Judgement | None:
+    links = ev.links.get(c.path, ())
+    for link in links:
+        if link.in_change:
+            return Judgement("reference", _link_reason(link, c))
+    for link in links:
+        shared = overlap(mine, name_tokens(link.anchor))
+        said = overlap(mine, ev.intent_words)
+        linked = (
+            f"{link.how} your file '{link.anchor}'"
+            if link.direction == "from"
+            else f"your file '{link.anchor}' {link.how} it"
+        )
+        if shared or said:
+            named = (
+                f"both names have '{shared[0]}'"
+                if shared
+                else f"its name shares '{said[0]}' with the intent"
+            )
+            return Judgement("reference", f"{linked}, and {named}")
+        hints.append(f"{linked} (in a line the change did not touch)")
+    return None
+
+
+def _by_cochange(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, hints: list[str]
+) -> Judgement | None:
+    co = ev.cochange.get(c.path) or (ev.cochange.get(c.old_path) if c.old_path else None)
+    if co is None:
+        return None
+    if co.together >= ev.min_together:
+        return Judgement(
+            "anchor_co_occurrence",
+            f"changed together with your file '{co.anchor}' in {co.together} of the "
+            f"last {co.window} commits that touched your files",
+        )
+    hints.append(f"changed together with your file '{co.anchor}' once recently")
+    return None
+
+
+def _by_proximity(
+    c: ChangedFile, mine: frozenset[str], seeds: Sequence[str], ev: Evidence, hints: list[str]
+) -> Judgement | None:
+    if not ev.proximity:
+        return None
+    near = [s for s in seeds if _folder(s) == _folder(c.path)]
+    for seed in near:
+        common = common_words(ev.folders.get(_folder(seed), ()))
+        words = [w for w in mine if w not in common]
+        with_intent = overlap(words, ev.intent_words)
+        with_seed = overlap(words, name_tokens(seed) - common)
+        if with_intent or with_seed:
+            what = (
+                f"its name shares '{with_intent[0]}' with the intent"
+                if with_intent
+                else f"both names have '{with_seed[0]}'"
+            )
+            return Judgement("name_proximity", f"next to your file '{seed}', and {what}")
+    if near:
+        hints.append(f"it is in the same folder as your file '{near[0]}'")
+    shared = overlap(mine, ev.intent_words)
+    if shared:
+        hints.append(f"its name shares '{shared[0]}' with the intent")
+    return None

@@ -1,0 +1,232 @@
+"""Read the zone's evidence from the project — bounded, read-only.
+
+* references: each changed candidate file (at most ``reference_files``, the
+  first ``reference_bytes`` of each, binary files skipped) and each explicit
+  file are scanned with the rules of ``references``; for the few files a link
+  was found in, the version at HEAD is read (one ``git cat-file --batch``) to
+  tell whether the linking line is part of the change;
+* co-change: one ``git log`` (``cochange.read``), started early by the caller;
+* names: the file names in each explicit file's folder (one listing each).
+
+No network, no model, nothing written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Literal
+
+from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery import cochange
+from vibflow.steps.recovery.evidence import Evidence, Link
+from vibflow.steps.recovery.models import ChangedFile
+from vibflow.steps.recovery.proximity import words
+from vibflow.steps.recovery.references import Index, changed_lines, scan
+from vibflow.steps.recovery.zone_policy import ZonePolicy
+from vibflow.steps.workspace.git import Git
+
+#: Names listed per folder for the distinctive-word check.
+_FOLDER_NAMES = 2000
+#: Explicit files read as sources of references.
+_SEEDS_MAX = 200
+
+
+def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
+    """The first ``limit`` bytes of a regular file as text (``known``: the file's
+    bytes, already read whole); None for binary or unreadable."""
+    if known is not None:
+        data = known[:limit]
+    else:
+        try:
+            with open(path, "rb") as fh:  # noqa: PTH123 - a bounded read
+                data = fh.read(limit)
+        except OSError:
+            return None
+    if b"\0" in data[:1024]:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _mentioned(path: str, text: str) -> bool:
+    folder, _, base = path.rpartition("/")
+    stem = base.split(".")[0] or base
+    return stem in text or (bool(folder) and folder.rpartition("/")[2] in text)
+
+
+def _needles(seeds: Mapping[str, Sequence[str]]) -> re.Pattern[str] | None:
+    """Words one of which every reference to a seed contains (its stem, or its
+    folder's name for a package or an index file): a file holding none of them
+    cannot refer to a seed, and is not scanned line by line."""
+    words: set[str] = set()
+    for names in seeds.values():
+        for name in names:
+            folder, _, base = name.rpartition("/")
+            words.add(base.split(".")[0] or base)
+            if folder:
+                words.add(folder.rpartition("/")[2])
+    words.discard("")
+    if not words:
+        return None
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+
+
+def _at_head(git: Git, paths: Sequence[str], limit: int) -> dict[str, str]:
+    """HEAD's text of ``paths`` (one ``cat-file --batch``); absent ones are left out."""
+    asked = [p for p in paths if "\n" not in p]
+    if not asked:
+        return {}
+    try:
+        raw = git.run(
+            "cat-file",
+            "--batch",
+            stdin="".join(f"HEAD:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
+        )
+    except VibflowError:
+        return {}
+    out: dict[str, str] = {}
+    pos = 0
+    for path in asked:
+        end = raw.find(b"\n", pos)
+        if end < 0:
+            break
+        header = raw[pos:end].split()
+        pos = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue
+        size = int(header[2])
+        body = raw[pos : pos + size]
+        pos += size + 1
+        if b"\0" not in body[:1024]:
+            out[path] = body[:limit].decode("utf-8", "replace")
+    return out
+
+
+def gather(
+    root: Path,
+    git: Git,
+    changed: Sequence[ChangedFile],
+    seeds: Mapping[str, Sequence[str]],
+    intent: str | None,
+    policy: ZonePolicy,
+    history: Iterable[tuple[str, ...]] = (),
+    anchors: Sequence[str] = (),
+    whole: Mapping[str, bytes] | None = None,
+) -> Evidence:
+    """The evidence for the changed files, against ``seeds`` (each explicit file →
+    the names it may be referred to by: its path, and its old path if renamed);
+    co-change is counted against ``anchors`` (the explicit entries themselves);
+    ``whole``: files already read whole (by the generated-file rules)."""
+    by_path = {c.path: c for c in changed}
+    whole = whole or {}
+    candidates = [
+        c
+        for c in changed
+        if not c.generated and not c.lockfile and c.path not in seeds and c.status != "deleted"
+    ]
+    links: dict[str, list[Link]] = {}
+    if seeds and policy.reference_files > 0:
+        links = _links(
+            root, git, by_path, candidates[: policy.reference_files], seeds, policy, whole
+        )
+    folders: dict[str, tuple[str, ...]] = {}
+    for seed in list(seeds)[:_SEEDS_MAX]:
+        folder = seed.rpartition("/")[0]
+        if folder not in folders:
+            try:
+                with os.scandir(root / folder if folder else root) as it:
+                    folders[folder] = tuple(
+                        e.name for _, e in zip(range(_FOLDER_NAMES), it, strict=False)
+                    )
+            except OSError:
+                folders[folder] = ()
+    co = cochange.count(
+        history,
+        anchors,
+        [c.path for c in candidates] + [c.old_path for c in candidates if c.old_path],
+    )
+    return Evidence(
+        links=links,
+        cochange=co,
+        folders=folders,
+        intent_words=frozenset(words(intent or "")),
+        min_together=policy.cochange_min_together,
+        proximity=policy.proximity,
+    )
+
+
+def _links(
+    root: Path,
+    git: Git,
+    by_path: Mapping[str, ChangedFile],
+    candidates: Sequence[ChangedFile],
+    seeds: Mapping[str, Sequence[str]],
+    policy: ZonePolicy,
+    whole: Mapping[str, bytes],
+) -> dict[str, list[Link]]:
+    limit = policy.reference_bytes
+    seed_index = Index.of({name: seed for seed, names in seeds.items() for name in names})
+    # path → (anchor, direction, how, line)
+    found: dict[str, list[tuple[str, Literal["from", "to"], str, str]]] = {}
+    needles = _needles(seeds)
+    for c in candidates:
+        text = read_text(root / c.path, limit, whole.get(c.path))
+        if text is None or needles is None or not needles.search(text):
+            continue
+        for anchor, ref in scan(c.path, text, seed_index).items():
+            found.setdefault(c.path, []).append((anchor, "from", ref.how, ref.line))
+    seed_texts: dict[str, str] = {}
+    for seed in list(seeds)[:_SEEDS_MAX]:
+        text = read_text(root / seed, limit, whole.get(seed))
+        if text is not None:
+            seed_texts[seed] = text
+    # Only candidates whose stem or folder name the seeds' texts hold can be referred to.
+    joined = "\n".join(seed_texts.values())
+    cand_index = Index.of(
+        {
+            name: c.path
+            for c in candidates
+            for name in (c.path, c.old_path)
+            if name and _mentioned(name, joined)
+        }
+    )
+    for seed, text in seed_texts.items():
+        for target, ref in scan(seed, text, cand_index, skip=(seed,)).items():
+            found.setdefault(target, []).append((seed, "to", ref.how, ref.line))
+    if not found:
+        return {}
+    # Which linking lines are part of the change: compare with HEAD, for the files
+    # involved that HEAD holds (a new file's lines are all new).
+    involved = set(found) | {a for refs in found.values() for a, *_ in refs}
+    old_names: dict[str, str] = {}
+    for path in involved:
+        change = by_path.get(path)
+        if change is not None and change.status in ("modified", "renamed", "type_changed"):
+            old_names[path] = change.old_path or change.path
+    before = _at_head(git, sorted(set(old_names.values())), limit)
+    changes: dict[str, frozenset[str] | None] = {}
+
+    def changed_in(path: str) -> frozenset[str] | None:
+        """The changed lines of ``path``; None when every line is new."""
+        if path not in changes:
+            change = by_path.get(path)
+            if change is None:
+                changes[path] = frozenset()  # an explicit file no one touched
+            elif change.status in ("added", "untracked"):
+                changes[path] = None
+            else:
+                now = seed_texts.get(path) or read_text(root / path, limit)
+                changes[path] = changed_lines(before.get(old_names.get(path, path)), now)
+        return changes[path]
+
+    out: dict[str, list[Link]] = {}
+    for path, refs in found.items():
+        for anchor, direction, how, line in refs:
+            where = path if direction == "from" else anchor
+            lines = changed_in(where)
+            out.setdefault(path, []).append(
+                Link(anchor, direction, how, lines is None or line in lines)
+            )
+    return out

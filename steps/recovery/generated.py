@@ -1,0 +1,358 @@
+"""Generated, vendored and build output, recognised the way ecosystems mark them.
+
+Recovery must not call a regenerated API client "hundreds of drift
+candidates", nor a Go service's compiled ``bin/`` output drift. The repository
+itself says which files are machine-made, and each way of saying it is a rule
+here, in this order (the first that applies gives the reason the plan shows):
+
+1. the path policy's cache/build names (``paths.generated``: ``dist/``,
+   ``node_modules/``, ``*.pyc`` …) — as the path contract already refuses them;
+2. lockfiles (``package-lock.json``, ``go.sum`` …): *regenerated*, listed on
+   their own line — not drift, not hidden, restored with a full rollback;
+3. ``.gitattributes``: ``linguist-generated`` / ``linguist-vendored`` (read
+   with ``git check-attr``, batched, so negation and nesting are git's own);
+   a file the attributes mark *not* generated (``-linguist-generated`` or
+   ``=false``) is left to the user, whatever rules 4-7 would say;
+4. conventional folders (``__generated__/``, ``vendor/`` …);
+5. build outputs of an ecosystem, recognised by the project file beside them
+   (``bin/`` next to ``go.mod`` or a ``.csproj``, ``target/`` next to
+   ``Cargo.toml`` …), tracked or not;
+6. compiled objects by name (``*.o``, ``*.class``, ``*.dll`` …);
+7. a generated-code marker in the first lines (``Code generated … DO NOT
+   EDIT.``, ``@generated`` …); a marker folder (``gen/``) counts as generated
+   once one of its changed files carries a marker; and compiled programs by
+   their first bytes (ELF, Mach-O, PE, Java class).
+
+Reads are bounded: one ``check-attr`` for all paths (only when the project has
+an attributes file on their way), at most ``marker_bytes`` of each file, one
+directory listing per folder that holds a build-output candidate. Everything
+is policy (``recovery.generated``), overridable per project; its ``allow``
+globs outrank rules 3-7 (the attributes included), not the path policy.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase, translate
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery.generated_policy import GeneratedRules
+
+if TYPE_CHECKING:
+    from vibflow.steps.paths.policy import PathPolicy
+    from vibflow.steps.workspace.git import Git
+
+Kind = Literal["generated", "vendored", "build", "lockfile"]
+
+#: Bytes read of each file for the content rules; a file shorter than this is read
+#: whole and kept for the zone's reference rules (one read per file, not two).
+WHOLE_BYTES = 8192
+#: At most this many bytes of such files are kept.
+KEEP_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: Kind
+    reason: str
+
+
+#: First bytes of compiled programs and objects: ELF, Mach-O (both byte orders,
+#: 32/64-bit), fat Mach-O / Java class, PE (with its DOS stub), WebAssembly.
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x7fELF", "ELF"),
+    (b"\xfe\xed\xfa\xce", "Mach-O"),
+    (b"\xfe\xed\xfa\xcf", "Mach-O"),
+    (b"\xce\xfa\xed\xfe", "Mach-O"),
+    (b"\xcf\xfa\xed\xfe", "Mach-O"),
+    (b"\xca\xfe\xba\xbe", "Mach-O or Java class"),
+    (b"\x00asm", "WebAssembly"),
+)
+
+
+#: The first byte of any of them: most files start otherwise and are settled at once.
+_MAGIC_FIRST = frozenset(prefix[0] for prefix, _ in _MAGIC) | {ord("M")}
+
+
+def _magic(head: bytes) -> str | None:
+    if not head or head[0] not in _MAGIC_FIRST:
+        return None
+    for prefix, name in _MAGIC:
+        if head.startswith(prefix):
+            return name
+    # "MZ" alone starts text files too; a PE program has NULs in its stub.
+    if head.startswith(b"MZ") and b"\x00" in head[:64]:
+        return "Windows PE"
+    return None
+
+
+@lru_cache(maxsize=64)
+def _glob(pattern: str) -> Callable[[str], bool]:
+    return lambda name: fnmatchcase(name, pattern)
+
+
+@lru_cache(maxsize=64)
+def _first(patterns: tuple[str, ...]) -> Callable[[str], str | None]:
+    """The first of ``patterns`` (globs) a name matches, in one regex search."""
+    if not patterns:
+        return lambda _name: None
+    combined = re.compile("|".join(f"(?P<g{i}>{translate(p)})" for i, p in enumerate(patterns)))
+
+    def first(name: str) -> str | None:
+        found = combined.match(name)
+        return patterns[int(found.lastgroup[1:])] if found and found.lastgroup else None
+
+    return first
+
+
+def _folder_hit(parts: Sequence[str], folders: tuple[str, ...]) -> tuple[int, str] | None:
+    """The first folder segment of ``parts`` (never the file name) a pattern names,
+    with its index."""
+    if len(parts) < 2 or not folders:
+        return None
+    anchored, literal, globs = _split(folders)
+    dirs = parts[:-1]
+    for pattern, segs in anchored:
+        if len(dirs) >= len(segs) and all(fnmatchcase(dirs[i], s) for i, s in enumerate(segs)):
+            return len(segs) - 1, pattern
+    first = _first(globs) if globs else None
+    for i, name in enumerate(dirs):
+        if name in literal:
+            return i, name + "/"
+        hit = first(name) if first is not None else None
+        if hit is not None:
+            return i, hit + "/"
+    return None
+
+
+@lru_cache(maxsize=64)
+def _split(
+    folders: tuple[str, ...],
+) -> tuple[tuple[tuple[str, list[str]], ...], frozenset[str], tuple[str, ...]]:
+    """Folder patterns: the anchored ones with their segments, the plain names (a set
+    lookup), and the bare globs."""
+    anchored = tuple((p, p.rstrip("/").split("/")) for p in folders if "/" in p.rstrip("/"))
+    bare = [p.rstrip("/") for p in folders if "/" not in p.rstrip("/")]
+    literal = frozenset(b for b in bare if not any(c in b for c in "*?["))
+    return anchored, literal, tuple(b for b in bare if b not in literal)
+
+
+class Recogniser:
+    """Classifies changed paths of one project (reads the work tree and git)."""
+
+    def __init__(
+        self,
+        root: Path,
+        git: Git,
+        rules: GeneratedRules,
+        path_policy: PathPolicy | None,
+    ) -> None:
+        self.root = root
+        self.git = git
+        self.rules = rules
+        self.path_policy = path_policy
+        self._listings: dict[str, list[str] | None] = {}
+        self._root = str(root)
+        self._build_names = frozenset(o.folder.rstrip("/") for o in rules.build_outputs)
+        #: Files read whole while looking for markers (small ones), by path.
+        self.whole: dict[str, bytes] = {}
+        self._kept = 0
+
+    def classify(self, paths: Sequence[tuple[str, bool, bool]]) -> dict[str, Verdict]:
+        """``paths``: (path, exists now, is a folder). The verdict of each path that is
+        generated, vendored, build output or a lockfile; others are absent."""
+        out: dict[str, Verdict] = {}
+        rest: list[tuple[str, bool]] = []
+        for path, exists, is_dir in paths:
+            found = self._by_name(path, is_dir)
+            if found is not None:
+                out[path] = found
+            elif not is_dir:
+                rest.append((path, exists))
+        if rest:
+            attrs = self._attributes([p for p, _ in rest]) if self.rules.attributes else {}
+            out.update(self._by_rules(rest, attrs))
+        return out
+
+    def _by_rules(
+        self, rest: Sequence[tuple[str, bool]], attrs: Mapping[str, Verdict | Literal[False]]
+    ) -> dict[str, Verdict]:
+        """Rules 3-7 (see the module docstring) for paths the names did not settle."""
+        out: dict[str, Verdict] = {}
+        waiting: dict[str, list[str]] = {}  # marker folder → its files without a marker
+        marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
+        for path, exists in rest:
+            if self.rules.allow and any(_glob(a)(path) for a in self.rules.allow):
+                continue  # the project's policy says: our own source
+            said = attrs.get(path)
+            if said is not None:
+                if said is not False:
+                    out[path] = said
+                continue  # the attributes say "not generated": the repository's word
+            parts = path.split("/")
+            found = self._by_folder(parts) or self._by_build(parts) or self._by_compiled(parts)
+            if found is None and exists:
+                found = self._by_content(path)
+            hit = _folder_hit(parts, self.rules.marker_folders)
+            folder = "/".join(parts[: hit[0] + 1]) if hit is not None else None
+            if found is not None:
+                out[path] = found
+                if folder is not None and hit is not None and found.kind == "generated":
+                    marked.setdefault(folder, hit[1])
+            elif folder is not None:
+                waiting.setdefault(folder, []).append(path)
+        for folder, members in waiting.items():
+            if folder in marked:
+                why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"
+                out.update((path, Verdict("generated", why)) for path in members)
+        return out
+
+    # -- rules by name ----------------------------------------------------------------------
+
+    def _by_name(self, path: str, is_dir: bool) -> Verdict | None:
+        parts = path.split("/")
+        if self.path_policy is not None:
+            hit = self.path_policy.generated_match(parts, final_is_dir=is_dir)
+            if hit is not None:
+                return Verdict("build", f"cache or build output '{hit}' (paths.generated)")
+        name = parts[-1]
+        if not is_dir and _first(self.rules.lockfiles)(name) is not None:
+            return Verdict("lockfile", "lockfile, regenerated by its package manager")
+        return None
+
+    def _by_folder(self, parts: list[str]) -> Verdict | None:
+        hit = _folder_hit(parts, self.rules.generated_folders)
+        if hit is not None:
+            return Verdict("generated", f"in a '{hit[1]}' folder (generated code)")
+        hit = _folder_hit(parts, self.rules.vendored_folders)
+        if hit is not None:
+            return Verdict("vendored", f"in a '{hit[1]}' folder (vendored code)")
+        return None
+
+    def _by_build(self, parts: list[str]) -> Verdict | None:
+        dirs = parts[:-1]
+        if self._build_names.isdisjoint(dirs):
+            return None
+        for out in self.rules.build_outputs:
+            name = out.folder.rstrip("/")
+            for i, segment in enumerate(dirs):
+                if segment != name:
+                    continue
+                holder = "/".join(dirs[:i])
+                if not out.when:
+                    return Verdict("build", f"build output '{out.folder}'")
+                found = self._project_file(holder, out.when)
+                if found is not None:
+                    label = f" ({out.ecosystem})" if out.ecosystem else ""
+                    return Verdict("build", f"build output '{out.folder}' next to {found}{label}")
+        return None
+
+    def _project_file(self, folder: str, globs: Sequence[str]) -> str | None:
+        if folder not in self._listings:
+            try:
+                self._listings[folder] = [
+                    p.name for p in (self.root / folder if folder else self.root).iterdir()
+                ]
+            except OSError:
+                self._listings[folder] = None
+        names = self._listings[folder] or []
+        for pattern in globs:
+            for name in names:
+                if fnmatchcase(name, pattern):
+                    return name
+        return None
+
+    def _by_compiled(self, parts: list[str]) -> Verdict | None:
+        pattern = _first(self.rules.compiled)(parts[-1])
+        return None if pattern is None else Verdict("build", f"compiled file ('{pattern}')")
+
+    # -- rules by content -------------------------------------------------------------------
+
+    def _by_content(self, path: str) -> Verdict | None:
+        try:
+            # A plain string join: Path objects cost more than the read at 3,000 files.
+            with open(os.path.join(self._root, path), "rb") as fh:  # noqa: PTH118, PTH123
+                head = fh.read(WHOLE_BYTES)
+        except OSError:
+            return None
+        if len(head) < WHOLE_BYTES and self._kept + len(head) <= KEEP_BYTES:
+            self.whole[path] = head  # the whole file: the zone's references reuse it
+            self._kept += len(head)
+        head = head[: self.rules.marker_bytes]
+        if self.rules.binary_magic:
+            kind = _magic(head)
+            if kind is not None:
+                return Verdict("build", f"compiled program ({kind})")
+        if self.rules.markers:
+            name = self.rules.marker_in(head)
+            if name is not None:
+                return Verdict("generated", f"generated-code marker '{name}' in its first lines")
+        return None
+
+    def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
+        """linguist-generated / linguist-vendored as git reads them; ``False`` when the
+        attributes explicitly say "not generated" (negation honoured)."""
+        if not paths or not self._has_attributes(paths):
+            return {}
+        try:
+            raw = self.git.run(
+                "check-attr",
+                "-z",
+                "--stdin",
+                "linguist-generated",
+                "linguist-vendored",
+                stdin=b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0",
+            )
+        except VibflowError:
+            return {}  # attributes git cannot read never stop a plan
+        fields = raw.split(b"\0")
+        said: dict[str, dict[str, str]] = {}
+        for i in range(0, len(fields) - 2, 3):
+            path = fields[i].decode("utf-8", "surrogateescape")
+            said.setdefault(path, {})[fields[i + 1].decode()] = fields[i + 2].decode()
+        out: dict[str, Verdict | Literal[False]] = {}
+        for path, values in said.items():
+            gen, ven = values.get("linguist-generated"), values.get("linguist-vendored")
+            if gen in ("set", "true"):
+                out[path] = Verdict("generated", "marked linguist-generated in .gitattributes")
+            elif ven in ("set", "true"):
+                out[path] = Verdict("vendored", "marked linguist-vendored in .gitattributes")
+            elif gen in ("unset", "false") or ven in ("unset", "false"):
+                out[path] = False
+        return out
+
+    def _has_attributes(self, paths: Iterable[str]) -> bool:
+        """Whether an attributes file could apply to any of ``paths`` (each folder on
+        their way is looked at once); git's own ``info/attributes`` too."""
+        seen: set[str] = set()
+        isfile = os.path.isfile
+        for path in paths:
+            folder = path.rpartition("/")[0]
+            while folder not in seen:
+                seen.add(folder)
+                where = os.path.join(self._root, folder, ".gitattributes")  # noqa: PTH118
+                if isfile(where):
+                    return True
+                if not folder:
+                    break
+                folder = folder.rpartition("/")[0]
+        try:
+            return (self.git.git_dir() / "info" / "attributes").is_file()
+        except VibflowError:
+            return False
+
+
+def summary(reasons: Mapping[str, str]) -> list[tuple[str, int, str]]:
+    """(reason, how many, an example path) per reason, the largest group first."""
+    groups: dict[str, list[str]] = {}
+    for path, reason in reasons.items():
+        groups.setdefault(reason, []).append(path)
+    return sorted(
+        ((reason, len(ps), ps[0]) for reason, ps in groups.items()), key=lambda g: (-g[1], g[0])
+    )

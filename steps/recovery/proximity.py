@@ -1,0 +1,90 @@
+"""Names and folders: is a changed file *next to* a file of the intent and *named
+like* it or like the intent? Pure.
+
+Proximity alone is no evidence — the dashboard sits in the same folder as the
+report screen — and a shared generic word is none either (every screen's name
+ends in ``Screen``). So a file counts only when it is in the same folder as an
+explicit file *and* its name shares a distinctive word with the intent text or
+with that file's name (``InvoiceRow.tsx`` next to ``Invoice.tsx``;
+``cancel.go`` for "add order cancellation").
+
+Words: a name is split at case changes, digits and punctuation, lower-cased;
+words under 3 letters and common code and English words are dropped; a word
+most files of the folder share is not distinctive there. Two words match when
+equal or when one (4+ letters) starts the other (``install`` / ``installer``,
+``cancel`` / ``cancellation``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+
+#: Words that say nothing about what a file is about.
+_STOP_WORDS = """
+    a an and are as at be by for from in into is it of on or the to with without
+    add adds added adding make makes fix fixes fixed update updates updated change
+    changes new old use using via all any can should must not now our your this
+    that these those when then than also more less some each per only just
+    src lib libs pkg app apps main index mod init test tests spec specs testing
+    util utils helper helpers common shared core base misc tmp temp file files
+    page pages screen screens view views component components widget widgets
+    form forms button buttons module modules service services model models
+    type types types config conf settings default defaults readme docs doc
+    get set run runs run impl internal public private api js ts tsx jsx py go rs
+    java kt md txt json yaml yml toml css scss html vue
+"""
+STOP = frozenset(_STOP_WORDS.split())
+
+_SPLIT = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9\u00df-\u00ff])(?=[A-Z\u00c0-\u00de])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def words(text: str) -> list[str]:
+    """The words of a name or a sentence, lower-cased, stop words dropped."""
+    text = unicodedata.normalize("NFC", text)
+    out = []
+    for chunk in _SPLIT.split(text):
+        for part in _CAMEL.split(chunk):
+            word = re.sub(r"\d+", "", part).casefold()
+            if len(word) >= 3 and word not in STOP:
+                out.append(word)
+    return out
+
+
+@lru_cache(maxsize=16384)
+def name_tokens(path: str) -> frozenset[str]:
+    """The words of a path's file name (without extensions)."""
+    base = path.rpartition("/")[2]
+    stem = base.split(".")[0] or base
+    return frozenset(words(stem))
+
+
+def _match(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 4 and long_.startswith(short)
+
+
+def overlap(a: Iterable[str], b: Iterable[str]) -> list[str]:
+    """The words of ``a`` that match a word of ``b``, sorted (reasons read the same
+    on every run)."""
+    bs = list(b)
+    return sorted(x for x in a if any(_match(x, y) for y in bs))
+
+
+@lru_cache(maxsize=256)
+def common_words(siblings: tuple[str, ...]) -> frozenset[str]:
+    """Words most names of a folder share (``screen`` in ``*Screen.tsx``): in more
+    than half of them (files sharing a stem count once), with at least 4 to judge by."""
+    stems = {name.split(".")[0] for name in siblings}  # Table.tsx and Table.css: one
+    if len(stems) < 4:
+        return frozenset()
+    counts: dict[str, int] = {}
+    for stem in stems:
+        for word in name_tokens(stem):
+            counts[word] = counts.get(word, 0) + 1
+    return frozenset(w for w, n in counts.items() if n * 2 > len(stems))

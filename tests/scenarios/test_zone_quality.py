@@ -1,0 +1,39 @@
+"""The recommendation-quality corpus as a test: every scenario is built in a temp
+folder, the advisor plans it in-process, and the corpus totals must meet the
+thresholds (recall, precision, no explicit file as drift, no excluded path
+leaked, the right safe point everywhere) — on the tuned and held-out sets alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from corpus import CORPUS
+from zone_scorer import run, table, totals
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory: pytest.TempPathFactory) -> list:  # type: ignore[type-arg]
+    return run(CORPUS, Path(tmp_path_factory.mktemp("corpus")))
+
+
+def test_corpus_has_a_held_out_third() -> None:
+    """At least 30 scenarios, a third of them held out from tuning."""
+    held = [s for s in CORPUS if s.held_out]
+    assert len(CORPUS) >= 30
+    assert len(held) * 3 >= len(CORPUS)
+
+
+@pytest.mark.parametrize("part", ["tuned", "held-out"])
+def test_corpus_meets_the_quality_thresholds(rows: list, part: str) -> None:  # type: ignore[type-arg]
+    """Recall ≥ 97 %, precision ≥ 93 % per scenario and ≥ 85 % pooled, no explicit file
+    as drift, no excluded path leaked, the right safe point in every scenario."""
+    chosen = [r for r in rows if r.held_out == (part == "held-out")]
+    assert totals(chosen).failures() == [], table(rows)
+
+
+def test_no_scenario_breaks_a_p0_gate(rows: list) -> None:  # type: ignore[type-arg]
+    """Per scenario: no explicit file is drift, no excluded path leaks, the safe point
+    is right."""
+    bad = [r.name for r in rows if r.explicit_as_drift or r.leaked or not r.safe_right]
+    assert bad == [], table(rows)

@@ -1,0 +1,208 @@
+"""The zone's evidence, pure parts: per-language references, what counts as part of
+the change, distinctive name words, co-change counting, and how the evidence is
+judged (strong: in the zone with a reason; weak: a hint that makes drift "unsure"
+only in the intent's category; category alone: nothing)."""
+
+from __future__ import annotations
+
+import pytest
+from vibflow_testing.recovery_inputs import CATEGORIES, changed, mem
+
+from vibflow.steps.recovery import cochange
+from vibflow.steps.recovery.evidence import Evidence, Link, judge
+from vibflow.steps.recovery.proximity import common_words, name_tokens, words
+from vibflow.steps.recovery.references import Index, changed_lines, scan
+from vibflow.steps.recovery.zone import drift, infer_zone
+
+
+def _targets(*paths: str) -> Index:
+    return Index.of({p: p for p in paths})
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "target"),
+    [
+        ("src/shop/cart.py", "from shop.discounts import apply_code", "src/shop/discounts.py"),
+        ("src/shop/cart.py", "from .discounts import apply_code", "src/shop/discounts.py"),
+        ("src/shop/cart.py", "from shop import discounts", "src/shop/discounts.py"),
+        ("src/shop/cart.py", "import shop.discounts as d", "src/shop/discounts.py"),
+        ("src/screens/R.tsx", "import { toCsv } from '../lib/csv';", "src/lib/csv.ts"),
+        ("src/screens/R.tsx", "export * from './parts';", "src/screens/parts/index.ts"),
+        ("src/screens/R.tsx", "const x = require('./Table.css')", "src/screens/Table.css"),
+        ("apps/web/Home.tsx", "import { Button } from '@acme/ui';", "packages/ui/src/Button.tsx"),
+        ("cmd/main.go", '"example.com/svc/internal/orders"', "internal/orders/orders.go"),
+        ("src/main.rs", "use crate::lexer::Token;", "src/lexer.rs"),
+        ("src/main.rs", "mod parser;", "src/parser/mod.rs"),
+        (
+            "A.java",
+            "import com.acme.invoice.InvoiceService;",
+            "src/main/java/com/acme/invoice/InvoiceService.java",
+        ),
+        ("A.java", "import com.acme.invoice.*;", "src/main/java/com/acme/invoice/Invoice.java"),
+        ("docs/index.md", "- [Windows](install.md#windows)", "docs/install.md"),
+        ("x.c", '#include "util/strbuf.h"', "src/util/strbuf.h"),
+        ("T.java", "new InvoiceService().total(x);", "src/InvoiceService.java"),
+    ],
+)
+def test_references_per_language(path: str, line: str, target: str) -> None:
+    """Each language's small rule finds the file a line refers to."""
+    found = scan(path, f"{line}\n", _targets(target, "unrelated/other.py"))
+    assert set(found) == {target}
+
+
+def test_common_words_are_not_references() -> None:
+    """A short or ordinary stem is no mention ('report' in prose); a relative import
+    that resolves elsewhere is none either."""
+    index = _targets("src/report.py", "src/a/csv.ts")
+    text = "we report numbers\nimport { x } from '../b/csv';\n"
+    assert scan("src/a/x.ts", text, index) == {}
+
+
+def test_moving_an_import_into_a_block_is_no_change_of_it() -> None:
+    """Lines compare without their import keyword: `import "x"` becoming a line of an
+    import block is not a new reference; a new import is."""
+    old = 'package main\n\nimport "example.com/svc/config"\n'
+    new = 'package main\n\nimport (\n\t"example.com/svc/config"\n\t"example.com/svc/health"\n)\n'
+    lines = changed_lines(old, new)
+    assert '"example.com/svc/config"' not in lines
+    assert '"example.com/svc/health"' in lines
+
+
+def test_name_words_and_common_words() -> None:
+    """Names split at case, digits and punctuation, without stop words; a word most
+    names of a folder share is not distinctive (stems count once)."""
+    assert words("Add a CSV export button to the monthly report screen") == [
+        "csv",
+        "export",
+        "monthly",
+        "report",
+    ]
+    assert name_tokens("src/InvoiceRow.test.tsx") == {"invoice", "row"}
+    panels = ("DashboardPanel.tsx", "ReportPanel.tsx", "UsersPanel.tsx", "Billing.tsx")
+    assert common_words(panels) == {"panel"}
+    assert common_words(("Table.tsx", "Table.css", "Modal.tsx", "Tooltip.tsx")) == frozenset()
+
+
+def test_cochange_skips_root_and_sweeping_commits() -> None:
+    """Commits without a parent or with more than max_files files say nothing; the rest
+    are counted per candidate with the explicit file they shared."""
+    sha = b"a" * 40
+    raw = b"".join(
+        [
+            b"\x1e" + sha + b"\x1f\0\nsrc/p.rs\0src/l.rs\0src/c.rs\0",  # root: skipped
+            b"\x1e" + sha + b"\x1f" + sha + b"\0\nsrc/p.rs\0src/l.rs\0",
+            b"\x1e" + sha + b"\x1f" + sha + b"\0\nsrc/p.rs\0src/l.rs\0",
+            b"\x1e"
+            + sha
+            + b"\x1f"
+            + sha
+            + b"\0\nsrc/p.rs\0"
+            + b"\0".join(b"f%d" % i for i in range(9))
+            + b"\0",
+        ]
+    )
+    history = cochange.parse(raw, max_files=5)
+    assert len(history) == 2
+    counts = cochange.count(history, ["src/p.rs"], ["src/l.rs", "src/c.rs"])
+    assert counts == {"src/l.rs": cochange.CoChange("src/p.rs", 2, 2)}
+
+
+def _ev(**kw: object) -> Evidence:
+    return Evidence(**kw)  # type: ignore[arg-type]
+
+
+def test_judging_references() -> None:
+    """A reference in the changed lines is strong; one already there is strong only with
+    a shared name word; otherwise it is a hint."""
+    c = changed("src/screens/Billing.tsx")
+    seeds = ["src/components/Table.tsx"]
+    old = Link("src/components/Table.tsx", "from", "imports", in_change=False)
+    found, hint = judge(c, seeds, _ev(links={c.path: [old]}))
+    assert found.source is None
+    assert "imports your file 'src/components/Table.tsx'" in hint
+    new = Link("src/components/Table.tsx", "from", "imports", in_change=True)
+    found, _ = judge(c, seeds, _ev(links={c.path: [new]}))
+    assert found.source == "reference"
+    assert found.reason == "imports your file 'src/components/Table.tsx' in the lines that changed"
+    test = changed("tests/test_table.py")
+    found, _ = judge(test, seeds, _ev(links={test.path: [old]}))
+    assert found.source == "reference"
+    assert found.reason.endswith("and both names have 'table'")
+
+
+def test_judging_cochange_and_proximity() -> None:
+    """Two commits in common are strong, one is a hint; the same folder counts only
+    with a distinctive shared word."""
+    seeds = ["src/billing/Invoice.tsx"]
+    co = {
+        "src/a.ts": cochange.CoChange(seeds[0], 2, 9),
+        "src/b.ts": cochange.CoChange(seeds[0], 1, 9),
+    }
+    ev = _ev(cochange=co, intent_words=frozenset({"due", "date"}))
+    assert judge(changed("src/a.ts"), seeds, ev)[0].source == "anchor_co_occurrence"
+    assert judge(changed("src/b.ts"), seeds, ev)[1] == (
+        "changed together with your file 'src/billing/Invoice.tsx' once recently"
+    )
+    row, _ = judge(changed("src/billing/InvoiceRow.tsx"), seeds, ev)
+    assert row.source == "name_proximity"
+    other, hint = judge(changed("src/billing/Refunds.tsx"), seeds, ev)
+    assert other.source is None
+    assert hint == "it is in the same folder as your file 'src/billing/Invoice.tsx'"
+
+
+def test_category_alone_is_no_evidence_and_breaks_ties_only() -> None:
+    """Same category and nothing else: drift, saying the category alone is no evidence.
+    A hint in the intent's category: drift marked unsure. A hint in another category:
+    plain drift."""
+    files_ = [
+        changed("src/ui/report.py"),
+        changed("src/ui/dashboard.py"),
+        changed("src/ui/header.py"),
+        changed("src/services/auth.py"),
+    ]
+    memory = mem({"src/ui/report.py": "the report"})
+    ev = _ev(
+        links={
+            "src/ui/header.py": [Link("src/ui/report.py", "to", "imports", in_change=False)],
+            "src/services/auth.py": [Link("src/ui/report.py", "to", "imports", in_change=False)],
+        },
+        proximity=False,
+    )
+    zone = infer_zone(files_, memory, CATEGORIES, evidence=ev)
+    assert [z.path for z in zone] == ["src/ui/report.py"]
+    cands = {d.path: d for d in drift(files_, zone, memory, CATEGORIES, ev)}
+    assert "alone is no evidence" in cands["src/ui/dashboard.py"].why_outside_zone
+    assert not cands["src/ui/dashboard.py"].unsure
+    assert cands["src/ui/header.py"].unsure
+    assert not cands["src/services/auth.py"].unsure
+    assert all(d.requires_user_review for d in cands.values())
+
+
+def test_lockfiles_are_regenerated_not_drift_not_hidden() -> None:
+    """A changed lockfile is neither in the zone nor drift: the plan lists it as
+    regenerated, a partial restore leaves it, a full rollback restores it; an explicit
+    lockfile stays explicit."""
+    from vibflow_testing.recovery_inputs import ACTIVE, SAFE, ckpt, signals, ts
+
+    from vibflow.steps.recovery import planner
+
+    lock = changed("package-lock.json").model_copy(update={"lockfile": True})
+    files_ = [changed("src/ui/login.py"), changed("src/services/auth.py"), lock]
+    memory = mem({"src/ui/login.py": "the form"})
+    found = signals(
+        files_,
+        memory,
+        checkpoints=[ckpt(1, SAFE.created_at)],
+        started=ts("2026-01-01T10:00:00Z"),
+    )
+    plan = planner.plan(found, CATEGORIES, ACTIVE, apply_blocked_reason=None)
+    assert plan.regenerated == ["package-lock.json"]
+    assert "package-lock.json" not in {z.path for z in plan.intent_zone}
+    assert "package-lock.json" not in {d.path for d in plan.drift_candidates}
+    by_level = {o.level: o for o in plan.options}
+    assert "package-lock.json" not in by_level[3].affected_paths
+    assert "package-lock.json" in by_level[4].affected_paths
+    explicit = mem({"src/ui/login.py": "the form", "package-lock.json": "the upgrade"})
+    plan = planner.plan(signals(files_, explicit), CATEGORIES, ACTIVE, apply_blocked_reason=None)
+    assert ("package-lock.json", "explicit") in {(z.path, z.source) for z in plan.intent_zone}
+    assert plan.regenerated == []
