@@ -139,7 +139,9 @@ def test_same_event_to_same_waiting_run_advances_it_once(repo: Path) -> None:
 
 def test_same_event_while_winner_is_still_running_is_busy(repo: Path) -> None:
     """Senders racing a winner that is busy in a slow step all get exit 3, and it advanced once."""
-    started = vf(repo, "run", "crash_wait_slow", "--input", "sleep=1", "--json")
+    # The winner's step sleeps long enough that every sender has started before it ends,
+    # even when a loaded machine takes seconds to start four interpreters.
+    started = vf(repo, "run", "crash_wait_slow", "--input", "sleep=6", "--json")
     assert started.returncode == 0, started.stderr
     run_id = as_json(started)["run_id"]
 
