@@ -19,6 +19,7 @@ turn or session closes).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -238,9 +239,18 @@ def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) ->
             return None
 
     def checkpoint(message: str) -> str:
+        from vibflow.steps.checkpoints.lean_policy import LeanPolicy
+        from vibflow.steps.checkpoints.quick import QuickCheckpoints
+
+        policy = settings["checkpoints"]
+        lean = LeanPolicy.from_policy(policy) if policy is not None else None
+        # Unsupported (a case only the full store handles) or anything broken: the
+        # full store tries afresh, and if it fails too the handler notes why.
+        with contextlib.suppress(Exception):
+            return QuickCheckpoints(root, state, lean, pins=pins).create(message)[0]
         from vibflow.steps.checkpoints.store import CheckpointStore
 
-        store = CheckpointStore(root, state, settings["checkpoints"], pins=pins)
+        store = CheckpointStore(root, state, policy, pins=pins)
         return store.create(message, reason="agent_turn").checkpoint_id
 
     return HookServices(

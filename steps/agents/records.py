@@ -21,7 +21,6 @@ imports this module).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sqlite3
@@ -96,6 +95,8 @@ def safe_session_id(raw: object) -> str:
         return text
     if not text:
         return "unknown"
+    import hashlib  # rarely needed; its OpenSSL load is a few ms of every hook
+
     return "h" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -1,0 +1,67 @@
+"""The checkpoint policy as plain values, for the agent hook's lean checkpoint path.
+
+:class:`~.models.CheckpointPolicy` is a pydantic model; the turn-start hook
+cannot afford pydantic's import, so :mod:`.quick` reads the same settings
+from this frozen dataclass: the shipped defaults, or the project's own policy
+copied over (:meth:`LeanPolicy.from_policy`) when the hook has loaded it.
+``tests/steps/checkpoints/test_quick_checkpoints.py`` pins the defaults and the
+fingerprint to the pydantic ones.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from vibflow.steps.checkpoints.secret_names import DEFAULT_SECRET_ALLOW, DEFAULT_SECRET_NAMES
+
+
+@dataclass(frozen=True)
+class LeanPolicy:
+    """The parts of ``recovery.checkpoints`` a turn checkpoint applies, as plain
+    values; :meth:`from_policy` reads them off the pydantic policy when the
+    project has its own (a test pins the defaults to the shipped ones)."""
+
+    size_cap_bytes: int = 5 * 1024 * 1024
+    keep_last: int = 50
+    keep_days: int = 14
+    protect_sandwiches: int = 5
+    names: tuple[str, ...] = DEFAULT_SECRET_NAMES
+    extra_names: tuple[str, ...] = ()
+    allow: tuple[str, ...] = DEFAULT_SECRET_ALLOW
+    scan_content: bool = True
+    scan_max_kb: int = 256
+    scan_budget_mb: float = 4.0
+    scan_generic: bool = False
+
+    @classmethod
+    def from_policy(cls, policy: Any) -> LeanPolicy:
+        s = policy.secrets
+        return cls(
+            policy.size_cap_bytes,
+            policy.keep_last,
+            policy.keep_days,
+            policy.protect_sandwiches,
+            tuple(s.names),
+            tuple(s.extra_names),
+            tuple(s.allow),
+            s.scan_content,
+            s.scan_max_kb,
+            s.scan_budget_mb,
+            s.scan_generic,
+        )
+
+    @property
+    def fingerprint(self) -> str:
+        """:meth:`~.models.SecretFilesPolicy.fingerprint`, computed the same way."""
+        dumped = {
+            "names": list(self.names),
+            "extra_names": list(self.extra_names),
+            "allow": list(self.allow),
+            "scan_content": self.scan_content,
+            "scan_max_kb": self.scan_max_kb,
+            "scan_budget_mb": float(self.scan_budget_mb),
+            "scan_generic": self.scan_generic,
+        }
+        return json.dumps(dumped, sort_keys=True)
