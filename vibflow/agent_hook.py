@@ -13,8 +13,11 @@ Why it is not a typer command: the agent waits on the turn-start hook, whose
 budget is ~150 ms in a fresh process, and typer + pydantic + the flow engine
 take more than that to import. ``vibflow/__main__.py`` sends ``agent hook``
 here before typer is imported, and this module imports only what the event
-needs (the records, the checkpoint store; memory and the recap only when a
-turn or session closes).
+needs: the records, the lean checkpoint path (the full store only for the
+cases it leaves to it), the path contract for tool-use. Memory's write path
+costs more than the budget too, so a closed turn's files are handed to memory
+by a detached background process (``--observe-pending``), and synchronously
+only when the session ends (before its recap).
 """
 
 from __future__ import annotations
@@ -56,8 +59,14 @@ class _Call:
             self.log.add(Problem(now_iso(), self.agent[:40], self.event[:40], text[:500]))
 
 
+#: The hook's own background hand-over of ended turns' files to memory.
+OBSERVE_PENDING = "--observe-pending"
+
+
 def main(argv: Sequence[str], stdin: Any = None) -> int:
     """Handle one hook call; the exit status is 0 whatever happened."""
+    if list(argv[:1]) == [OBSERVE_PENDING]:
+        return _observe_pending_main()
     agent = argv[0] if argv else ""
     event_arg = argv[1] if len(argv) > 1 else None
     call = _Call(agent, event_arg or "?")
@@ -129,6 +138,11 @@ def _handle(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
 
     services = _services(call, root, state, settings)
     try:
+        if event.kind == "session_end":
+            # The session's recap follows: memory takes every turn's files first.
+            observe_pending(root, state, services.records, call)
+        else:
+            services.observe_later = lambda: _spawn_observer(root)
         HookHandler(services).handle(event)
     finally:
         services.records.close()
@@ -262,6 +276,71 @@ def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) ->
         observe=lambda agent, _turn, files: _observe(root, agent, files),
         session_ended=lambda session, turns: _session_recap(root, records, session, turns),
     )
+
+
+def _spawn_observer(root: Path) -> None:
+    """Start ``vibflow agent hook --observe-pending`` in the background and return at
+    once: detached (its own session, no inherited pipes — the agent waits for the
+    hook's output to close, never for this), it hands the ended turns' files to
+    memory while the agent goes on."""
+    import subprocess
+
+    subprocess.Popen(
+        [sys.executable, "-m", "vibflow", "agent", "hook", OBSERVE_PENDING],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+def _observe_pending_main() -> int:
+    """The background hand-over (:func:`_spawn_observer`); exits 0 whatever happened."""
+    from vibflow.steps.agents.problems import ProblemLog, find_git_dir
+    from vibflow.steps.agents.records import AgentRecords
+
+    call = _Call("agent", "observe")
+    try:
+        root = _root(call, Path.cwd())
+        if root is None:
+            return 0
+        state = root / ".vibflow"
+        call.log = ProblemLog(state, find_git_dir(root))
+        records = AgentRecords(state / "agents.db", on_recovered=call.problem)
+        try:
+            observe_pending(root, state, records, call)
+        finally:
+            records.close()
+    except BaseException as exc:  # noqa: BLE001 - in the background, as in the hook: noted
+        call.problem(f"memory's hand-over failed ({_why(exc)})")
+    return 0
+
+
+def observe_pending(root: Path, state: Path, records: Any, call: _Call) -> None:
+    """Hand every ended turn's reported files to memory (observed context), once each:
+    under a lock, so two hand-overs at once never append a turn twice. A turn memory
+    refuses is noted as a problem and not offered again."""
+    from filelock import FileLock
+
+    (state / "agents").mkdir(parents=True, exist_ok=True)
+    with FileLock(str(state / "agents" / "observe.lock"), timeout=60):
+        pending = records.unobserved()
+        memory = None
+        for turn, agent in pending:
+            files = records.files(turn.id)
+            if files:
+                call.agent = agent
+                try:
+                    if memory is None:
+                        from vibflow.wiring import Project
+
+                        memory = Project(root).memory
+                    memory.observe("touched_files", {"paths": files[:200]}, writer=f"agent.{agent}")
+                except Exception as exc:  # noqa: BLE001 - memory refusing is noted, never fatal
+                    call.problem(f"memory did not take the turn's files ({_why(exc)})")
+            records.mark_observed(turn.id)
 
 
 def _normalize(root: Path, raws: Sequence[str]) -> tuple[list[str], dict[str, int]]:

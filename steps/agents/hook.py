@@ -46,6 +46,8 @@ Busy = Callable[[], str | None]
 Observe = Callable[[str, Turn, list[str]], None]
 #: (session, its turns) -> None; the session's recap
 SessionEnded = Callable[[Session, list[Turn]], None]
+#: () -> None; hand the ended turns' files to memory later, off the agent's time
+ObserveLater = Callable[[], None]
 
 
 @dataclass
@@ -57,6 +59,7 @@ class HookServices:
     problem: Callable[[str], None]
     observe: Observe | None = None
     session_ended: SessionEnded | None = None
+    observe_later: ObserveLater | None = None
     clock: Callable[[], str] = now_iso
 
 
@@ -164,6 +167,15 @@ class HookHandler:
         if s.observe is None or turn.observed:
             return
         files = s.records.files(turn.id)
+        if files and s.observe_later is not None:
+            # Memory's write path (its models, the write gate, redaction, the audit)
+            # costs more than the agent should wait on. The turn stays unobserved in
+            # the records — they are the queue — and is handed over off its time.
+            try:
+                s.observe_later()
+            except Exception as exc:  # noqa: BLE001 - the next hand-over takes it along
+                s.problem(f"memory's hand-over could not be started ({_why(exc)})")
+            return
         try:
             if files:
                 s.observe(agent, turn, files)

@@ -410,6 +410,17 @@ class AgentRecords:
         ).fetchall()
         return [_turn(r) for r in rows]
 
+    def unobserved(self, limit: int = 100) -> list[tuple[Turn, str]]:
+        """Ended turns whose files memory has not taken yet (oldest first), each with
+        its agent's name: what a deferred observation still has to hand over."""
+        rows = self.db.execute(
+            f"SELECT {_TURN_COLUMNS}, "  # noqa: S608 - a constant column list
+            "(SELECT agent FROM sessions WHERE sessions.id = turns.session_id) "
+            "FROM turns WHERE observed = 0 AND ended_at IS NOT NULL ORDER BY ended_at LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [(_turn(r[:10]), str(r[10])) for r in rows]
+
     def touched(self, turn_id: str) -> list[Touched]:
         rows = self.db.execute(
             "SELECT DISTINCT path, tool FROM touched WHERE turn_id = ? ORDER BY at, path",
