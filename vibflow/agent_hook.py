@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from vibflow.steps.agents.hook import HookServices
     from vibflow.steps.agents.problems import ProblemLog
     from vibflow.steps.agents.records import Session, Turn
+    from vibflow.steps.checkpoints.quick import QuickCheckpoints
 
 #: Used until the project's policy is read (and when it cannot be).
 DEFAULT_TIMEOUT = 10.0
@@ -134,9 +135,12 @@ def _handle(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
         return
     settings = _settings(call, root)
     call.timeout = settings["timeout"]
+    # A turn's checkpoint: git starts reading the tree now, while the records are
+    # opened and written (the lean path's lock is held until the checkpoint is taken).
+    early = _begin_checkpoint(root, state, settings) if event.kind in _SNAPSHOTS else None
     from vibflow.steps.agents.hook import HookHandler
 
-    services = _services(call, root, state, settings)
+    services = _services(call, root, state, settings, early)
     try:
         if event.kind == "session_end":
             # The session's recap follows: memory takes every turn's files first.
@@ -145,7 +149,30 @@ def _handle(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
             services.observe_later = lambda: _spawn_observer(root)
         HookHandler(services).handle(event)
     finally:
+        if early is not None:
+            early.close()  # no checkpoint was taken (a restore's lease, no open turn)
         services.records.close()
+
+
+_SNAPSHOTS = ("turn_start", "turn_end")
+
+
+def _begin_checkpoint(root: Path, state: Path, settings: dict[str, Any]) -> QuickCheckpoints | None:
+    """The lean checkpoint path, begun; ``None`` when it leaves this one to the store."""
+    lean = _lean(root, state, settings)
+    try:
+        lean.begin()
+    except Exception:  # noqa: BLE001 - Unsupported, or broken: the full store takes it
+        return None
+    return lean
+
+
+def _lean(root: Path, state: Path, settings: dict[str, Any]) -> QuickCheckpoints:
+    from vibflow.steps.checkpoints.lean_policy import LeanPolicy
+    from vibflow.steps.checkpoints.quick import QuickCheckpoints
+
+    policy = settings["checkpoints"]
+    return QuickCheckpoints(root, state, LeanPolicy.from_policy(policy) if policy else None)
 
 
 def run_wrapped(root: Path, agent: str, launch: Callable[[], int]) -> tuple[int, int | None]:
@@ -228,7 +255,13 @@ def _settings(call: _Call, root: Path) -> dict[str, Any]:
     return found
 
 
-def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) -> HookServices:
+def _services(
+    call: _Call,
+    root: Path,
+    state: Path,
+    settings: dict[str, Any],
+    early: QuickCheckpoints | None = None,
+) -> HookServices:
     from vibflow.steps.agents.hook import HookServices
     from vibflow.steps.agents.lease_peek import lease_holder
     from vibflow.steps.agents.records import AgentRecords
@@ -252,19 +285,18 @@ def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) ->
         except Exception:  # noqa: BLE001 - unknown pins: the general retention rule
             return None
 
-    def checkpoint(message: str) -> str:
-        from vibflow.steps.checkpoints.lean_policy import LeanPolicy
-        from vibflow.steps.checkpoints.quick import QuickCheckpoints
+    begun = [early] if early is not None else []
 
-        policy = settings["checkpoints"]
-        lean = LeanPolicy.from_policy(policy) if policy is not None else None
+    def checkpoint(message: str) -> str:
         # Unsupported (a case only the full store handles) or anything broken: the
         # full store tries afresh, and if it fails too the handler notes why.
+        lean = begun.pop() if begun else _lean(root, state, settings)
+        lean.pins = pins
         with contextlib.suppress(Exception):
-            return QuickCheckpoints(root, state, lean, pins=pins).create(message)[0]
+            return lean.create(message)[0]
         from vibflow.steps.checkpoints.store import CheckpointStore
 
-        store = CheckpointStore(root, state, policy, pins=pins)
+        store = CheckpointStore(root, state, settings["checkpoints"], pins=pins)
         return store.create(message, reason="agent_turn").checkpoint_id
 
     return HookServices(

@@ -11,45 +11,59 @@ fingerprint to the pydantic ones.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from vibflow.steps.checkpoints.secret_names import DEFAULT_SECRET_ALLOW, DEFAULT_SECRET_NAMES
 
 
-@dataclass(frozen=True)
 class LeanPolicy:
     """The parts of ``recovery.checkpoints`` a turn checkpoint applies, as plain
     values; :meth:`from_policy` reads them off the pydantic policy when the
-    project has its own (a test pins the defaults to the shipped ones)."""
+    project has its own (a test pins the defaults to the shipped ones). A plain
+    class: building a dataclass costs about a millisecond of the hook's start."""
 
-    size_cap_bytes: int = 5 * 1024 * 1024
-    keep_last: int = 50
-    keep_days: int = 14
-    protect_sandwiches: int = 5
-    names: tuple[str, ...] = DEFAULT_SECRET_NAMES
-    extra_names: tuple[str, ...] = ()
-    allow: tuple[str, ...] = DEFAULT_SECRET_ALLOW
-    scan_content: bool = True
-    scan_max_kb: int = 256
-    scan_budget_mb: float = 4.0
-    scan_generic: bool = False
+    def __init__(
+        self,
+        *,
+        size_cap_bytes: int = 5 * 1024 * 1024,
+        keep_last: int = 50,
+        keep_days: int = 14,
+        protect_sandwiches: int = 5,
+        names: tuple[str, ...] = DEFAULT_SECRET_NAMES,
+        extra_names: tuple[str, ...] = (),
+        allow: tuple[str, ...] = DEFAULT_SECRET_ALLOW,
+        scan_content: bool = True,
+        scan_max_kb: int = 256,
+        scan_budget_mb: float = 4.0,
+        scan_generic: bool = False,
+    ) -> None:
+        self.size_cap_bytes = size_cap_bytes
+        self.keep_last = keep_last
+        self.keep_days = keep_days
+        self.protect_sandwiches = protect_sandwiches
+        self.names = names
+        self.extra_names = extra_names
+        self.allow = allow
+        self.scan_content = scan_content
+        self.scan_max_kb = scan_max_kb
+        self.scan_budget_mb = scan_budget_mb
+        self.scan_generic = scan_generic
 
     @classmethod
     def from_policy(cls, policy: Any) -> LeanPolicy:
         s = policy.secrets
         return cls(
-            policy.size_cap_bytes,
-            policy.keep_last,
-            policy.keep_days,
-            policy.protect_sandwiches,
-            tuple(s.names),
-            tuple(s.extra_names),
-            tuple(s.allow),
-            s.scan_content,
-            s.scan_max_kb,
-            s.scan_budget_mb,
-            s.scan_generic,
+            size_cap_bytes=policy.size_cap_bytes,
+            keep_last=policy.keep_last,
+            keep_days=policy.keep_days,
+            protect_sandwiches=policy.protect_sandwiches,
+            names=tuple(s.names),
+            extra_names=tuple(s.extra_names),
+            allow=tuple(s.allow),
+            scan_content=s.scan_content,
+            scan_max_kb=s.scan_max_kb,
+            scan_budget_mb=s.scan_budget_mb,
+            scan_generic=s.scan_generic,
         )
 
     @property

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from vibflow.steps.checkpoints.retention import Limits, to_prune
@@ -26,11 +25,34 @@ CHECKPOINT_ID = re.compile(r"ckpt_[0-9a-f]{32}")
 _FORMAT = "%(refname:lstrip=3)%00%(committerdate:iso-strict)%00%(contents:body)%00%00"
 
 
-@dataclass(frozen=True)
-class _Dated:
-    checkpoint_id: str
-    created_at: str
-    reason: str
+class Dated:
+    """What retention reads of one checkpoint (a plain class: the hook imports this,
+    and building a dataclass costs about a millisecond)."""
+
+    __slots__ = ("checkpoint_id", "created_at", "reason")
+
+    def __init__(self, checkpoint_id: str, created_at: str, reason: str) -> None:
+        self.checkpoint_id = checkpoint_id
+        self.created_at = created_at
+        self.reason = reason
+
+
+def listing(git: Git) -> list[Dated]:
+    """What retention reads of every checkpoint ref."""
+    out = git.run("for-each-ref", f"--format={_FORMAT}", REF_PREFIX)
+    return [_dated(r) for r in out.split(b"\0\0\n") if r.strip()]
+
+
+def doomed(
+    metas: list[Dated],
+    policy: Limits,
+    pins: Callable[[], set[str] | None] | None,
+    *,
+    now: datetime | None = None,
+) -> list[str]:
+    """The ids among ``metas`` retention removes (``pins``: the kept turns' checkpoints)."""
+    pinned = pins() if pins is not None else None
+    return to_prune(metas, policy, now=now or datetime.now(UTC), pinned=pinned)
 
 
 def to_remove(
@@ -41,10 +63,7 @@ def to_remove(
     now: datetime | None = None,
 ) -> list[str]:
     """The checkpoint ids retention removes now (nothing is deleted)."""
-    out = git.run("for-each-ref", f"--format={_FORMAT}", REF_PREFIX)
-    metas = [_dated(r) for r in out.split(b"\0\0\n") if r.strip()]
-    pinned = pins() if pins is not None else None
-    return to_prune(metas, policy, now=now or datetime.now(UTC), pinned=pinned)
+    return doomed(listing(git), policy, pins, now=now)
 
 
 def prune(
@@ -79,7 +98,7 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
 _REASONS = ("manual", "sandwich", "flow_stage", "agent_turn")
 
 
-def _dated(record: bytes) -> _Dated:
+def _dated(record: bytes) -> Dated:
     """What retention reads of one ref, as the store's ``parse_record`` reads it: the
     metadata vibflow wrote, or a placeholder (reason ``manual``, the commit's date)
     for a ref someone else wrote or a damaged message."""
@@ -96,6 +115,6 @@ def _dated(record: bytes) -> _Dated:
     except (ValueError, KeyError, TypeError):
         ok = False
     if ok:
-        return _Dated(data["checkpoint_id"], data["created_at"], data.get("reason", "manual"))
+        return Dated(data["checkpoint_id"], data["created_at"], data.get("reason", "manual"))
     shaped = cid.startswith("ckpt_") and len(cid) == 37
-    return _Dated(cid if shaped else "ckpt_" + "0" * 32, when, "manual")
+    return Dated(cid if shaped else "ckpt_" + "0" * 32, when, "manual")

@@ -45,7 +45,6 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -80,19 +79,36 @@ class Unsupported(Exception):
     """The lean path cannot vouch for this checkpoint: take it with the full store."""
 
 
-@dataclass(frozen=True)
 class _Plan:
-    signature: list[int] | None
-    head: str | None
-    previous: set[str]  # untracked files in the private index before
-    was_missing: set[str]  # tracked files missing before
-    missing: set[str]  # tracked files missing now
-    gone: set[str]  # untracked files to take out: deleted, now ignored, now left out
-    drop: list[str]
-    add: list[str]
-    current: set[str]  # untracked files in the private index after
-    skipped: list[dict[str, Any]]
-    nothing_new: bool
+    """What the snapshot index must drop and add (a plain class, as everything the
+    hook imports: building a dataclass costs about a millisecond)."""
+
+    def __init__(
+        self,
+        *,
+        signature: list[int] | None,
+        head: str | None,
+        previous: set[str],
+        was_missing: set[str],
+        missing: set[str],
+        gone: set[str],
+        drop: list[str],
+        add: list[str],
+        current: set[str],
+        skipped: list[dict[str, Any]],
+        nothing_new: bool,
+    ) -> None:
+        self.signature = signature
+        self.head = head
+        self.previous = previous  # untracked files in the private index before
+        self.was_missing = was_missing  # tracked files missing before
+        self.missing = missing  # tracked files missing now
+        self.gone = gone  # untracked files to take out: deleted, now ignored, now left out
+        self.drop = drop
+        self.add = add
+        self.current = current  # untracked files in the private index after
+        self.skipped = skipped
+        self.nothing_new = nothing_new
 
     @property
     def reasons(self) -> list[tuple[str, str]]:
@@ -119,7 +135,52 @@ def _skip(
     return {"path": path, "reason": reason, "size": size, "detail": detail}
 
 
+class _Later:
+    """A git call running on a thread while the hook does other work; :meth:`result`
+    waits for it and raises what it raised."""
+
+    def __init__(self, fn: Callable[[], Any], name: str) -> None:
+        self._out: list[Any] = []
+        self._thread = threading.Thread(target=self._run, args=(fn,), name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[[], Any]) -> None:
+        try:
+            self._out.append((True, fn()))
+        except BaseException as exc:  # noqa: BLE001 - raised again in result()
+            self._out.append((False, exc))
+
+    def wait(self) -> None:
+        self._thread.join()
+
+    def result(self) -> Any:
+        self._thread.join()
+        ok, value = self._out[0]
+        if not ok:
+            raise value
+        return value
+
+
+class _Seed:
+    """What the snapshot starts from: the user's index signature and, unless the
+    private index was just seeded again from it, what the last snapshot recorded."""
+
+    def __init__(
+        self, signature: list[int] | None, reseed: bool, previous: set[str], was_missing: set[str]
+    ) -> None:
+        self.signature = signature
+        self.reseed = reseed
+        self.previous = previous  # untracked files in the private index
+        self.was_missing = was_missing  # tracked files missing at the last snapshot
+
+
 class QuickCheckpoints:
+    """Create-or-reuse a turn checkpoint. :meth:`begin` takes the store's lock and
+    starts the status in the background, so the caller's own work (the agent
+    records) runs while git reads the tree; :meth:`create` finishes (beginning
+    first if need be) and :meth:`close` lets go without a checkpoint. Both release
+    the lock, so the full store can take it right after."""
+
     def __init__(
         self,
         root: Path,
@@ -131,20 +192,49 @@ class QuickCheckpoints:
         self.root = root.resolve()
         self.git = Git(self.root)
         self.policy = policy or LeanPolicy()
-        self._pins = pins
+        self.pins = pins
         self.dir = state_dir.resolve() / "checkpoints"
         self._index = self.dir / "index"
         self._state_file = self.dir / "snapshot.json"
-        self._names = NameRules((*self.policy.names, *self.policy.extra_names), self.policy.allow)
+        self._fd: int | None = None
+        self._begun: tuple[dict[str, Any], dict[str, Any], _Seed, _Later] | None = None
+        self._rules: NameRules | None = None
+        self._cache: dict[str, Any] | None = None
+
+    def begin(self) -> None:
+        """Lock, read the state, seed the private index if need be and start the status
+        (or :class:`Unsupported`, with nothing held)."""
+        if self._begun is not None:
+            return
+        self._fd = self._lock()
+        try:
+            state = self._state()
+            last = self._start(state)
+            seed = self._seed(state)
+            status = _Later(lambda: self._status(sorted(seed.previous)), "vibflow-status")
+        except BaseException:
+            self.close()
+            raise
+        self._begun = (state, last, seed, status)
 
     def create(self, message: str, *, reason: str = "agent_turn") -> tuple[str, bool]:
         """(checkpoint id, whether the last one was reused), or :class:`Unsupported`."""
-        if reason != "agent_turn" or not HOOK_MESSAGE.fullmatch(message):
-            raise Unsupported("not a turn checkpoint with the hook's own message")
-        fd = self._lock()
         try:
-            return self._create(message, reason)
+            if reason != "agent_turn" or not HOOK_MESSAGE.fullmatch(message):
+                raise Unsupported("not a turn checkpoint with the hook's own message")
+            self.begin()
+            assert self._begun is not None  # noqa: S101 - begin() set it or raised
+            return self._create(message, reason, *self._begun)
         finally:
+            self.close()
+
+    def close(self) -> None:
+        """Wait for any git call still running, then release the lock."""
+        begun, self._begun = self._begun, None
+        if begun is not None:
+            begun[3].wait()
+        fd, self._fd = self._fd, None
+        if fd is not None:
             os.close(fd)  # closing the descriptor releases the lock
 
     # -- the lock the store's FileLock takes (flock on the same file) -----------
@@ -182,10 +272,17 @@ class QuickCheckpoints:
     def _save_state(self, state: dict[str, Any]) -> None:
         atomic_write(self._state_file, json.dumps(state), durable=False)
 
-    def _create(self, message: str, reason: str) -> tuple[str, bool]:
-        state = self._state()
-        last = self._start(state)
-        plan = self._plan(state)
+    def _create(
+        self,
+        message: str,
+        reason: str,
+        state: dict[str, Any],
+        last: dict[str, Any],
+        seed: _Seed,
+        asked: _Later,
+    ) -> tuple[str, bool]:
+        status, now_ignored = asked.result()
+        plan = self._plan(seed, status, now_ignored)
         if (
             plan.nothing_new
             and state["tree"] == last.get("tree")
@@ -195,6 +292,7 @@ class QuickCheckpoints:
             reused = self._still_there(last)
             if reused is not None:
                 return reused, True
+        listed = _Later(lambda: lean_retention.listing(self.git), "vibflow-refs")
         tree = self._apply(state, plan)
         skipped_now = sorted(s["path"] for s in plan.skipped)
         if (last.get("tree"), last.get("head"), last.get("skipped", []), _reasons(last)) == (
@@ -207,7 +305,7 @@ class QuickCheckpoints:
             if reused is not None:
                 self._save_state(state)
                 return reused, True
-        cid = self._commit(state, message, reason, tree, plan.head, plan.current, plan.skipped)
+        cid = self._commit(state, message, reason, tree, plan, listed)
         return cid, False
 
     def _start(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -231,24 +329,27 @@ class QuickCheckpoints:
             orphan.unlink()  # we hold the lock: a killed snapshot's leftover
         return last
 
-    def _plan(self, state: dict[str, Any]) -> _Plan:
-        """What the snapshot index must drop and add to match the work tree."""
+    def _seed(self, state: dict[str, Any]) -> _Seed:
         user_index = self.git.git_dir() / "index"
         signature = gitstate.signature(user_index)
-        reseed = state.get("user_index") != signature or not self._index.exists()
-        if reseed:
-            if signature is None:
-                raise Unsupported("no index")
-            import shutil
+        if state.get("user_index") == signature and self._index.exists():
+            return _Seed(
+                signature,
+                False,
+                {p for p in state.get("untracked", []) if isinstance(p, str)},
+                {p for p in state.get("missing_tracked", []) if isinstance(p, str)},
+            )
+        if signature is None:
+            raise Unsupported("no index")
+        import shutil
 
-            # copy2 keeps the index's mtime (git's racy-clean check needs it).
-            shutil.copy2(user_index, self._index)
-            previous: set[str] = set()
-            was_missing: set[str] = set()
-        else:
-            previous = {p for p in state.get("untracked", []) if isinstance(p, str)}
-            was_missing = {p for p in state.get("missing_tracked", []) if isinstance(p, str)}
-        status, now_ignored = self._status(sorted(previous))
+        # copy2 keeps the index's mtime (git's racy-clean check needs it).
+        shutil.copy2(user_index, self._index)
+        return _Seed(signature, True, set(), set())
+
+    def _plan(self, seed: _Seed, status: gitstate.TreeStatus, now_ignored: list[str]) -> _Plan:
+        """What the snapshot index must drop and add to match the work tree."""
+        previous, was_missing, reseed = seed.previous, seed.was_missing, seed.reseed
         if status.unusual:
             raise Unsupported("an unmerged entry, a rename or a submodule")
         if self._nested_repo_appeared(previous):
@@ -261,7 +362,7 @@ class QuickCheckpoints:
         new, skipped, left_out = self._judge(status, previous, was_missing)
         gone = set(now_ignored) | (previous & set(status.deleted)) | left_out
         return _Plan(
-            signature=signature,
+            signature=seed.signature,
             head=status.head,
             previous=previous,
             was_missing=was_missing,
@@ -317,21 +418,21 @@ class QuickCheckpoints:
         message: str,
         reason: str,
         tree: str,
-        head: str | None,
-        untracked: set[str],
-        skipped: list[dict[str, Any]],
+        plan: _Plan,
+        listed: _Later,
     ) -> str:
-        cid = new_checkpoint_id()
+        head, skipped = plan.head, plan.skipped
+        cid, created = new_checkpoint_id(), _now()
         # The store's CheckpointMeta.model_dump(mode="json", exclude={commit, reused}),
         # field for field and in its order.
         meta = {
             "checkpoint_id": cid,
-            "created_at": _now(),
+            "created_at": created,
             "message": message,
             "reason": reason,
             "base_head": head,
             "file_count": gitstate.index_entries(self._index),
-            "untracked_count": len(untracked),
+            "untracked_count": len(plan.current),
             "skipped": skipped,
             "unscanned_count": 0,
             "metadata_complete": True,
@@ -342,7 +443,14 @@ class QuickCheckpoints:
         if head:
             args[2:2] = ["-p", head]
         commit = self.git.text(*args, env=IDENTITY)
-        self.git.run("update-ref", REF_PREFIX + cid, commit)
+        # Retention, as the store applies it right after creating: over every ref
+        # (listed while the snapshot was written) and the new one, whose ref is
+        # written in the same transaction as the deletions.
+        metas = [*listed.result(), lean_retention.Dated(cid, created, reason)]
+        doomed = lean_retention.doomed(metas, self.policy, self.pins)
+        lines = [f"update {REF_PREFIX}{cid} {commit}"]
+        lines += [f"delete {REF_PREFIX}{d}" for d in doomed if d != cid]
+        self.git.run("update-ref", "--stdin", stdin="".join(f"{x}\n" for x in lines).encode())
         state["last"] = {
             "tree": tree,
             "head": head,
@@ -354,7 +462,6 @@ class QuickCheckpoints:
             "secrets": self.policy.fingerprint,
         }
         self._save_state(state)
-        self.prune()
         return cid
 
     # -- what the status says ---------------------------------------------------
@@ -440,7 +547,10 @@ class QuickCheckpoints:
             return "ignore"
         if rel.endswith("/"):
             return _skip(rel.rstrip("/"), "nested_repo")
-        rule = self._names.rule(rel)
+        if self._rules is None:
+            p = self.policy
+            self._rules = NameRules((*p.names, *p.extra_names), p.allow)
+        rule = self._rules.rule(rel)
         if rule is not None:
             return _skip(rel, "secret_name", detail=rule)
         try:
@@ -471,7 +581,7 @@ class QuickCheckpoints:
         return kinds if p.scan_generic else [k for k in kinds if k not in _GENERIC_KINDS]
 
     def _scan_cache(self) -> dict[str, Any]:
-        cached: dict[str, Any] | None = getattr(self, "_cache", None)
+        cached = self._cache
         if cached is None:
             cached = {}
             try:
@@ -519,7 +629,7 @@ class QuickCheckpoints:
 
     def prune(self, *, now: datetime | None = None) -> list[str]:
         """The store's retention over plain records (:mod:`.lean_retention`)."""
-        return lean_retention.prune(self.git, self.policy, self._pins, now=now)
+        return lean_retention.prune(self.git, self.policy, self.pins, now=now)
 
 
 def _reasons(last: dict[str, Any]) -> list[tuple[str, str]] | None:

@@ -232,3 +232,22 @@ def test_lean_retention_removes_what_the_store_removes(tmp_path: Path) -> None:
         got = lean_retention.to_remove(Git(root), lean, pins, now=later)
         assert sorted(got) == sorted(expected.prune(dry_run=True, now=later))
         assert got, "nothing to prune: the test proves nothing"
+
+
+def test_a_lean_checkpoint_applies_retention_in_the_same_ref_transaction(tmp_path: Path) -> None:
+    """Each lean checkpoint leaves exactly the refs the store's retention would keep
+    (the new one among them): nothing left for the store to prune afterwards."""
+    root = init_repo(tmp_path / "r", {"a.txt": "a\n"}, old=True)
+    state = state_dir(root)
+    store = CheckpointStore(root, state, CheckpointPolicy(keep_last=2, keep_days=0))
+    store.create("first", reason="agent_turn")
+    made = []
+    for n in range(4):
+        write(root, "a.txt", f"{n}\n")
+        lean = QuickCheckpoints(root, state, LeanPolicy(keep_last=2, keep_days=0))
+        cid, reused = lean.create(f"before claude-code turn {n}")
+        assert not reused
+        made.append(cid)
+        assert store.prune(dry_run=True) == []
+        assert [m.checkpoint_id for m in store.all()][-1] == cid
+    assert [m.checkpoint_id for m in store.all()] == made[-2:]
