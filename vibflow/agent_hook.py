@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import threading
 import time
@@ -220,12 +221,53 @@ def _root(call: _Call, start: Path) -> Path | None:
     from vibflow.steps.agents.problems import ProblemLog, find_git_dir
     from vibflow.steps.workspace.root import find_root
 
+    plain = _plain_root(start)
+    if plain is not None:
+        return plain
     try:
         return find_root(start)
     except Exception as exc:  # noqa: BLE001 - git missing, or not a repository
         call.log = ProblemLog(_existing_state(start), find_git_dir(start))
         call.problem(f"no project here ({_why(exc)})")
         return None
+
+
+#: Environment that changes where git finds the repository: then git is asked.
+_GIT_PLACES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
+
+
+def _plain_root(start: Path) -> Path | None:
+    """The work tree's root as ``git rev-parse --show-toplevel`` would answer, found
+    without running git (a process is a few ms of the agent's wait) — but only in
+    the plain case: a ``.git`` folder of our own user, above ``start``, whose config
+    names no other work tree and is no bare repository. Anything else (a linked
+    worktree or submodule's ``.git`` file, the environment redirecting git, another
+    owner) is ``None``, and git is asked."""
+    uid = getattr(os, "geteuid", None)
+    if uid is None or any(name in os.environ for name in _GIT_PLACES):
+        return None
+    here = start.resolve()
+    for _ in range(64):
+        dot = here / ".git"
+        try:
+            st = dot.lstat()
+        except FileNotFoundError:
+            if here.parent == here:
+                return None
+            here = here.parent
+            continue
+        except OSError:
+            return None
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid():
+            return None
+        try:
+            config = (dot / "config").read_bytes().lower()
+        except OSError:
+            return None
+        if b"worktree" in config or b"bare = true" in config or not (dot / "HEAD").is_file():
+            return None
+        return here
+    return None
 
 
 def _settings(call: _Call, root: Path) -> dict[str, Any]:

@@ -24,7 +24,7 @@ Standard library only, plus the seams the caller passes in.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from vibflow.steps.agents.payloads import HookEvent
 from vibflow.steps.agents.records import (
@@ -50,22 +50,36 @@ SessionEnded = Callable[[Session, list[Turn]], None]
 ObserveLater = Callable[[], None]
 
 
-@dataclass
 class HookServices:
-    records: AgentRecords
-    checkpoint: TakeCheckpoint
-    normalize: NormalizePaths
-    busy: Busy
-    problem: Callable[[str], None]
-    observe: Observe | None = None
-    session_ended: SessionEnded | None = None
-    observe_later: ObserveLater | None = None
-    clock: Callable[[], str] = now_iso
+    """The seams one hook call works through (a plain class: see :class:`Outcome`)."""
+
+    def __init__(
+        self,
+        *,
+        records: AgentRecords,
+        checkpoint: TakeCheckpoint,
+        normalize: NormalizePaths,
+        busy: Busy,
+        problem: Callable[[str], None],
+        observe: Observe | None = None,
+        session_ended: SessionEnded | None = None,
+        observe_later: ObserveLater | None = None,
+        clock: Callable[[], str] = now_iso,
+    ) -> None:
+        self.records = records
+        self.checkpoint = checkpoint
+        self.normalize = normalize
+        self.busy = busy
+        self.problem = problem
+        self.observe = observe
+        self.session_ended = session_ended
+        self.observe_later = observe_later
+        self.clock = clock
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one hook call recorded (for tests and ``--verbose`` runs)."""
+class Outcome(NamedTuple):
+    """What one hook call recorded (for tests and ``--verbose`` runs). NamedTuples
+    and plain classes on the hook's path: ``dataclasses`` costs it milliseconds."""
 
     session_id: str | None = None
     turn: int | None = None

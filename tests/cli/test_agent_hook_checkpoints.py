@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from vibflow_testing import TESTS
 from vibflow_testing.cli import as_json, clean_env, vf
+from vibflow_testing.git import run_git
 from vibflow_testing.repo import init_repo, write
 
 pytestmark = pytest.mark.cli
@@ -70,3 +71,23 @@ def test_a_lean_turn_checkpoint_is_listed_shown_diffed_and_restored(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     assert (root / "src" / "app.py").read_bytes() == b"app = 2  # the agent's edit\n"
     assert (root / "draft.txt").read_bytes() == b"an untracked draft\n"
+
+
+def test_the_hook_finds_the_root_without_git_only_where_git_would_agree(tmp_path: Path) -> None:
+    """The hook's git-free root lookup answers as ``rev-parse --show-toplevel`` in a
+    plain repository (from a subfolder too) and leaves linked worktrees, a configured
+    work tree and a redirecting environment to git."""
+    from vibflow.agent_hook import _plain_root
+    from vibflow.steps.workspace.root import find_root
+
+    root = init_repo(tmp_path / "proj", {"src/app.py": "app = 1\n"})
+    for start in (root, root / "src"):
+        assert _plain_root(start) == find_root(start)
+    run_git(root, "worktree", "add", "-q", str(tmp_path / "linked"))
+    assert _plain_root(tmp_path / "linked") is None
+    other = init_repo(tmp_path / "other", {"a": "a\n"})
+    run_git(other, "config", "core.worktree", str(tmp_path))
+    assert _plain_root(other) is None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("GIT_DIR", str(root / ".git"))
+        assert _plain_root(root) is None
