@@ -172,8 +172,8 @@ def _lean(root: Path, state: Path, settings: dict[str, Any]) -> QuickCheckpoints
     from vibflow.steps.checkpoints.lean_policy import LeanPolicy
     from vibflow.steps.checkpoints.quick import QuickCheckpoints
 
-    policy = settings["checkpoints"]
-    return QuickCheckpoints(root, state, LeanPolicy.from_policy(policy) if policy else None)
+    data = settings.get("checkpoints_data")
+    return QuickCheckpoints(root, state, LeanPolicy.from_dump(data) if data else None)
 
 
 def run_wrapped(root: Path, agent: str, launch: Callable[[], int]) -> tuple[int, int | None]:
@@ -271,30 +271,68 @@ def _plain_root(start: Path) -> Path | None:
 
 
 def _settings(call: _Call, root: Path) -> dict[str, Any]:
-    """The hook's timeout and turn retention: the shipped defaults unless the
-    project's own policy file says otherwise (only then is the policy loaded)."""
+    """The hook's timeout and turn retention, and the checkpoint policy: the shipped
+    defaults unless the project's own policy file says otherwise — then read once
+    and kept (:mod:`~vibflow.steps.agents.settings_cache`) until a policy file
+    changes."""
     from vibflow.steps.agents.defaults import DEFAULTS
 
     found: dict[str, Any] = dict(DEFAULTS)
-    found["checkpoints"] = None
+    found["checkpoints"] = None  # the pydantic CheckpointPolicy, when it was loaded
+    found["checkpoints_data"] = None  # its model_dump(mode="json"), when cached
     user = root / ".vibflow" / "policy.yaml"
     if not user.exists():
+        return found
+    from vibflow.steps.agents import settings_cache
+
+    folder = root / ".vibflow" / "agents"
+    wanted = settings_cache.key(user, _shipped_policies(), _version())
+    cached = settings_cache.load(folder, wanted)
+    if cached is not None:
+        found.update(cached)
         return found
     try:
         from vibflow.wiring import Project
 
         project = Project(root)
         agents = project.agents_policy
-        found.update(
-            timeout=agents.hook_timeout_seconds,
-            keep_sessions=agents.turns.keep_sessions,
-            keep_days=agents.turns.keep_days,
-            max_turns=agents.turns.max_turns,
-            checkpoints=project.recovery_policy.checkpoints,
-        )
+        checkpoints = project.recovery_policy.checkpoints
+        read = {
+            "timeout": agents.hook_timeout_seconds,
+            "keep_sessions": agents.turns.keep_sessions,
+            "keep_days": agents.turns.keep_days,
+            "max_turns": agents.turns.max_turns,
+            "checkpoints_data": checkpoints.model_dump(mode="json"),
+        }
     except Exception as exc:  # noqa: BLE001 - a broken policy: the defaults, and say so
         call.problem(f"the policy could not be read; the defaults were used ({_why(exc)})")
+        return found
+    settings_cache.save(folder, wanted, read)
+    found.update(read, checkpoints=checkpoints)
     return found
+
+
+def _shipped_policies() -> Path | None:
+    import importlib.util
+
+    spec = importlib.util.find_spec("vibflow.policies")
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    return Path(places[0]) if places else None
+
+
+def _version() -> str:
+    from vibflow import __version__
+
+    return __version__
+
+
+def _checkpoint_policy(settings: dict[str, Any]) -> Any:
+    """The pydantic CheckpointPolicy for the full store (``None``: the shipped one)."""
+    if settings["checkpoints"] is None and settings.get("checkpoints_data") is not None:
+        from vibflow.steps.checkpoints.models import CheckpointPolicy
+
+        settings["checkpoints"] = CheckpointPolicy.model_validate(settings["checkpoints_data"])
+    return settings["checkpoints"]
 
 
 def _services(
@@ -338,7 +376,7 @@ def _services(
             return lean.create(message)[0]
         from vibflow.steps.checkpoints.store import CheckpointStore
 
-        store = CheckpointStore(root, state, settings["checkpoints"], pins=pins)
+        store = CheckpointStore(root, state, _checkpoint_policy(settings), pins=pins)
         return store.create(message, reason="agent_turn").checkpoint_id
 
     return HookServices(

@@ -66,6 +66,24 @@ class LeanPolicy:
             scan_generic=s.scan_generic,
         )
 
+    @classmethod
+    def from_dump(cls, data: dict[str, Any]) -> LeanPolicy:
+        """From ``CheckpointPolicy.model_dump(mode="json")`` (as the hook caches it)."""
+        s = data["secrets"]
+        return cls(
+            size_cap_bytes=int(data["untracked_size_cap_mb"] * 1024 * 1024),
+            keep_last=data["keep_last"],
+            keep_days=data["keep_days"],
+            protect_sandwiches=data["protect_sandwiches"],
+            names=tuple(s["names"]),
+            extra_names=tuple(s["extra_names"]),
+            allow=tuple(s["allow"]),
+            scan_content=s["scan_content"],
+            scan_max_kb=s["scan_max_kb"],
+            scan_budget_mb=s["scan_budget_mb"],
+            scan_generic=s["scan_generic"],
+        )
+
     @property
     def fingerprint(self) -> str:
         """:meth:`~.models.SecretFilesPolicy.fingerprint`, computed the same way."""

@@ -91,3 +91,22 @@ def test_the_hook_finds_the_root_without_git_only_where_git_would_agree(tmp_path
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("GIT_DIR", str(root / ".git"))
         assert _plain_root(root) is None
+
+
+def test_a_projects_own_policy_is_read_once_and_again_when_it_changes(tmp_path: Path) -> None:
+    """With a .vibflow/policy.yaml the first hook reads the policy (pydantic); the next
+    ones use what it read, until the file changes; the policy's size cap applies either
+    way (a file over it is left out of the turn's checkpoint)."""
+    root = init_repo(tmp_path / "proj", {"src/app.py": "app = 1\n"}, old=True)
+    policy = root / ".vibflow" / "policy.yaml"
+    write(root, ".vibflow/policy.yaml", "recovery:\n  checkpoints:\n    untracked_size_cap_mb: 1\n")
+    assert "pydantic" in turn_start(root)  # read, and kept
+    write(root, "big.bin", b"x" * (2 * 1024 * 1024))
+    assert "pydantic" not in turn_start(root)
+    listed = as_json(vf(root, "checkpoint", "list", "--json"))["checkpoints"]
+    assert [s["path"] for s in listed[-1]["skipped"]] == ["big.bin"]
+    write(
+        root, ".vibflow/policy.yaml", policy.read_text() + "agents:\n  hook_timeout_seconds: 20\n"
+    )
+    assert "pydantic" in turn_start(root)  # the file changed: read again
+    assert "pydantic" not in turn_start(root)

@@ -60,8 +60,12 @@ def test_lean_constants_are_the_stores() -> None:
         untracked_size_cap_mb=1,
         secrets=SecretFilesPolicy(extra_names=("*.secret",), scan_budget_mb=2, scan_max_kb=64),
     )
-    assert LeanPolicy.from_policy(custom).fingerprint == custom.secrets.fingerprint()
-    assert LeanPolicy.from_policy(custom).size_cap_bytes == custom.size_cap_bytes
+    for lean_custom in (
+        LeanPolicy.from_policy(custom),
+        LeanPolicy.from_dump(custom.model_dump(mode="json")),  # as the hook caches it
+    ):
+        assert lean_custom.fingerprint == custom.secrets.fingerprint()
+        assert lean_custom.size_cap_bytes == custom.size_cap_bytes
 
 
 def test_the_hooks_messages_are_stored_as_redaction_leaves_them(tmp_path: Path) -> None:
