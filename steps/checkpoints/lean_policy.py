@@ -97,3 +97,7 @@ class LeanPolicy:
             "scan_generic": self.scan_generic,
         }
         return json.dumps(dumped, sort_keys=True)
+
+
+class Unsupported(Exception):
+    """The lean path cannot vouch for this checkpoint: take it with the full store."""

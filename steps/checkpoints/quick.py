@@ -26,15 +26,19 @@ secrets (:mod:`.secret_names`, and the content verdicts the store's scan cache
 holds) are left out and listed; the user's index, HEAD, refs other than the
 checkpoint's own, stash and config are never written.
 
-Whatever it cannot vouch for cheaply it refuses with :class:`Unsupported`
-(before it changes anything, or leaving the state a killed snapshot leaves,
-which the store recovers from) and the caller falls back to the full store:
-the very first checkpoint, a snapshot that was killed, a split index, an
-unmerged entry or a submodule that moved, a folder of included files turned
-into a repository, a message that is not one of the hook's own, and — the one
-that costs — an untracked file whose secret-content verdict is not in the
-scan cache: the detectors' import alone is more than the hook's budget, so a
-new or edited untracked file is left to the full store to scan.
+A new or edited untracked file whose secret verdict is not in the store's
+scan cache is scanned the store's own way (:class:`~.secret_files.SecretFiles`:
+same detectors, budget, cache, and ``unscanned_count`` for what is over the
+budget) — that imports pydantic and detect-secrets, so only such a turn pays
+for it; every other verdict comes from the names, sizes and the cache.
+
+Whatever it cannot vouch for it refuses with :class:`Unsupported` (before it
+changes anything, or leaving the state a killed snapshot leaves, which the
+store recovers from) and the caller falls back to the full store: the very
+first checkpoint, a snapshot that was killed, changed size-cap or secret-file
+rules, a split index, an unmerged entry or a submodule that moved, a folder of
+included files turned into a repository, a message that is not one of the
+hook's own.
 """
 
 from __future__ import annotations
@@ -51,11 +55,12 @@ from typing import Any
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.steps.checkpoints import gitstate, lean_retention
-from vibflow.steps.checkpoints.lean_policy import LeanPolicy
+from vibflow.steps.checkpoints.lean_plan import Plan, Seed, UntrackedJudge
+from vibflow.steps.checkpoints.lean_policy import LeanPolicy, Unsupported
 from vibflow.steps.checkpoints.lean_retention import CHECKPOINT_ID, META_MARKER, REF_PREFIX
-from vibflow.steps.checkpoints.leftovers import is_restore_temp
-from vibflow.steps.checkpoints.secret_names import NameRules
 from vibflow.steps.workspace.git import Git, GitError
+
+__all__ = ["HOOK_MESSAGE", "IDENTITY", "QuickCheckpoints", "Unsupported", "new_checkpoint_id"]
 
 # Equal to the store's (pinned by tests/steps/checkpoints/test_quick_checkpoints.py).
 IDENTITY = {
@@ -67,52 +72,10 @@ IDENTITY = {
 #: The hook's own messages: redacting them changes nothing (a test pins it), so
 #: they are stored as they are; any other message goes the full store's way.
 HOOK_MESSAGE = re.compile(r"(before|after) (claude-code|gemini) turn ([0-9]{1,9}|next)")
-_GENERIC_KINDS = frozenset({"credential", "high_entropy", "high_entropy_hex", "url_credentials"})
-_SCAN_CACHE_VERSION = 1
 _LOCK_WAIT = 120.0
 
 #: The checkpoint ids kept agent turns name (``None``: the records cannot be read).
 Pins = Callable[[], "set[str] | None"]
-
-
-class Unsupported(Exception):
-    """The lean path cannot vouch for this checkpoint: take it with the full store."""
-
-
-class _Plan:
-    """What the snapshot index must drop and add (a plain class, as everything the
-    hook imports: building a dataclass costs about a millisecond)."""
-
-    def __init__(
-        self,
-        *,
-        signature: list[int] | None,
-        head: str | None,
-        previous: set[str],
-        was_missing: set[str],
-        missing: set[str],
-        gone: set[str],
-        drop: list[str],
-        add: list[str],
-        current: set[str],
-        skipped: list[dict[str, Any]],
-        nothing_new: bool,
-    ) -> None:
-        self.signature = signature
-        self.head = head
-        self.previous = previous  # untracked files in the private index before
-        self.was_missing = was_missing  # tracked files missing before
-        self.missing = missing  # tracked files missing now
-        self.gone = gone  # untracked files to take out: deleted, now ignored, now left out
-        self.drop = drop
-        self.add = add
-        self.current = current  # untracked files in the private index after
-        self.skipped = skipped
-        self.nothing_new = nothing_new
-
-    @property
-    def reasons(self) -> list[tuple[str, str]]:
-        return sorted((str(s["path"]), str(s["reason"])) for s in self.skipped)
 
 
 def new_checkpoint_id() -> str:
@@ -126,13 +89,6 @@ def new_checkpoint_id() -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
-def _skip(
-    path: str, reason: str, size: int | None = None, detail: str | None = None
-) -> dict[str, Any]:
-    # The key order of the store's Skipped.model_dump(): the metadata JSON is the same bytes.
-    return {"path": path, "reason": reason, "size": size, "detail": detail}
 
 
 class _Later:
@@ -161,19 +117,6 @@ class _Later:
         return value
 
 
-class _Seed:
-    """What the snapshot starts from: the user's index signature and, unless the
-    private index was just seeded again from it, what the last snapshot recorded."""
-
-    def __init__(
-        self, signature: list[int] | None, reseed: bool, previous: set[str], was_missing: set[str]
-    ) -> None:
-        self.signature = signature
-        self.reseed = reseed
-        self.previous = previous  # untracked files in the private index
-        self.was_missing = was_missing  # tracked files missing at the last snapshot
-
-
 class QuickCheckpoints:
     """Create-or-reuse a turn checkpoint. :meth:`begin` takes the store's lock and
     starts the status in the background, so the caller's own work (the agent
@@ -197,9 +140,8 @@ class QuickCheckpoints:
         self._index = self.dir / "index"
         self._state_file = self.dir / "snapshot.json"
         self._fd: int | None = None
-        self._begun: tuple[dict[str, Any], dict[str, Any], _Seed, _Later] | None = None
-        self._rules: NameRules | None = None
-        self._cache: dict[str, Any] | None = None
+        self._begun: tuple[dict[str, Any], dict[str, Any], Seed, _Later] | None = None
+        self._judge = UntrackedJudge(self.root, self.dir, self.policy)
 
     def begin(self) -> None:
         """Lock, read the state, seed the private index if need be and start the status
@@ -278,11 +220,11 @@ class QuickCheckpoints:
         reason: str,
         state: dict[str, Any],
         last: dict[str, Any],
-        seed: _Seed,
+        seed: Seed,
         asked: _Later,
     ) -> tuple[str, bool]:
         status, now_ignored = asked.result()
-        plan = self._plan(seed, status, now_ignored)
+        plan = self._judge.plan(seed, status, now_ignored)
         if (
             plan.nothing_new
             and state["tree"] == last.get("tree")
@@ -329,11 +271,11 @@ class QuickCheckpoints:
             orphan.unlink()  # we hold the lock: a killed snapshot's leftover
         return last
 
-    def _seed(self, state: dict[str, Any]) -> _Seed:
+    def _seed(self, state: dict[str, Any]) -> Seed:
         user_index = self.git.git_dir() / "index"
         signature = gitstate.signature(user_index)
         if state.get("user_index") == signature and self._index.exists():
-            return _Seed(
+            return Seed(
                 signature,
                 False,
                 {p for p in state.get("untracked", []) if isinstance(p, str)},
@@ -345,37 +287,9 @@ class QuickCheckpoints:
 
         # copy2 keeps the index's mtime (git's racy-clean check needs it).
         shutil.copy2(user_index, self._index)
-        return _Seed(signature, True, set(), set())
+        return Seed(signature, True, set(), set())
 
-    def _plan(self, seed: _Seed, status: gitstate.TreeStatus, now_ignored: list[str]) -> _Plan:
-        """What the snapshot index must drop and add to match the work tree."""
-        previous, was_missing, reseed = seed.previous, seed.was_missing, seed.reseed
-        if status.unusual:
-            raise Unsupported("an unmerged entry, a rename or a submodule")
-        if self._nested_repo_appeared(previous):
-            raise Unsupported("a folder of included files became a repository")
-        # Tracked files gone from the work tree (``add -u`` drops them; one that
-        # comes back is put back explicitly), as the store keeps them.
-        missing = {p for p in status.deleted if p not in previous}
-        back = sorted(p for p in was_missing if p not in missing and self._exists(p))
-        missing |= {p for p in was_missing if p not in back}
-        new, skipped, left_out = self._judge(status, previous, was_missing)
-        gone = set(now_ignored) | (previous & set(status.deleted)) | left_out
-        return _Plan(
-            signature=seed.signature,
-            head=status.head,
-            previous=previous,
-            was_missing=was_missing,
-            missing=missing,
-            gone=gone,
-            drop=sorted(gone | set(status.deleted)),
-            add=sorted(set(status.changed) - gone) + new + back,
-            current=(previous - gone) | set(new),
-            skipped=skipped,
-            nothing_new=not (gone or new or back or status.changed or status.deleted or reseed),
-        )
-
-    def _apply(self, state: dict[str, Any], plan: _Plan) -> str:
+    def _apply(self, state: dict[str, Any], plan: Plan) -> str:
         """Bring the private index to the work tree; its tree. ``state`` says first
         which files may enter it (a killed snapshot leaves what the store expects)."""
         state.update(
@@ -418,7 +332,7 @@ class QuickCheckpoints:
         message: str,
         reason: str,
         tree: str,
-        plan: _Plan,
+        plan: Plan,
         listed: _Later,
     ) -> str:
         head, skipped = plan.head, plan.skipped
@@ -434,7 +348,7 @@ class QuickCheckpoints:
             "file_count": gitstate.index_entries(self._index),
             "untracked_count": len(plan.current),
             "skipped": skipped,
-            "unscanned_count": 0,
+            "unscanned_count": plan.unscanned,
             "metadata_complete": True,
             "tree": tree,
         }
@@ -514,102 +428,6 @@ class QuickCheckpoints:
         return [
             p.decode("utf-8", "surrogateescape").removeprefix("./") for p in out.split(b"\0") if p
         ]
-
-    def _judge(
-        self, status: gitstate.TreeStatus, previous: set[str], was_missing: set[str]
-    ) -> tuple[list[str], list[dict[str, Any]], set[str]]:
-        """(untracked files to add, every untracked file left out, included files
-        that must now be left out) — the store's ``_filter_untracked`` over only
-        the files the status names: those not in the private index, and the
-        included ones whose content changed."""
-        new: list[str] = []
-        skipped: list[dict[str, Any]] = []
-        out: set[str] = set()
-        for rel in status.untracked:
-            if rel in was_missing:
-                continue  # a tracked file back again: added as tracked, never judged
-            verdict = self._verdict(rel)
-            if verdict is None:
-                new.append(rel)
-            elif isinstance(verdict, dict):
-                skipped.append(verdict)
-        for rel in status.changed:
-            if rel in previous:
-                verdict = self._verdict(rel)
-                if isinstance(verdict, dict):
-                    skipped.append(verdict)
-                    out.add(rel)
-        return sorted(new), sorted(skipped, key=lambda s: str(s["path"])), out
-
-    def _verdict(self, rel: str) -> dict[str, Any] | str | None:
-        """``None``: include it; ``"ignore"``: vibflow's own; else why it is left out."""
-        if rel.startswith(".vibflow/") or is_restore_temp(rel):
-            return "ignore"
-        if rel.endswith("/"):
-            return _skip(rel.rstrip("/"), "nested_repo")
-        if self._rules is None:
-            p = self.policy
-            self._rules = NameRules((*p.names, *p.extra_names), p.allow)
-        rule = self._rules.rule(rel)
-        if rule is not None:
-            return _skip(rel, "secret_name", detail=rule)
-        try:
-            st = os.lstat(f"{self.root}/{rel}")
-        except OSError:
-            return _skip(rel, "unreadable")
-        if st.st_size > self.policy.size_cap_bytes:
-            return _skip(rel, "too_large", size=st.st_size)
-        kinds = self._content_kinds(rel, st)
-        if kinds:
-            return _skip(rel, "secret_content", detail=", ".join(kinds))
-        return None
-
-    def _content_kinds(self, rel: str, st: os.stat_result) -> list[str]:
-        """The secret kinds the store's scan cache holds for this file as it is now."""
-        import stat
-
-        p = self.policy
-        if not p.scan_content or not stat.S_ISREG(st.st_mode):
-            return []
-        if st.st_size == 0 or st.st_size > p.scan_max_kb * 1024:
-            return []
-        key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-        known = self._scan_cache().get(rel)
-        if not isinstance(known, list) or len(known) != 2 or known[0] != key:
-            raise Unsupported("an untracked file the secret scan has not judged as it is now")
-        kinds = [str(k) for k in known[1]] if isinstance(known[1], list) else []
-        return kinds if p.scan_generic else [k for k in kinds if k not in _GENERIC_KINDS]
-
-    def _scan_cache(self) -> dict[str, Any]:
-        cached = self._cache
-        if cached is None:
-            cached = {}
-            try:
-                data = json.loads((self.dir / "secret_scan.json").read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                data = None
-            if (
-                isinstance(data, dict)
-                and data.get("version") == _SCAN_CACHE_VERSION
-                and data.get("scan_max_kb") == self.policy.scan_max_kb
-                and isinstance(data.get("files"), dict)
-            ):
-                cached = data["files"]
-            self._cache = cached
-        return cached
-
-    def _nested_repo_appeared(self, paths: set[str]) -> bool:
-        folders: set[str] = set()
-        for path in paths:
-            cut = path.rstrip("/").rfind("/")
-            while cut > 0 and (folder := path[:cut]) not in folders:
-                folders.add(folder)
-                cut = folder.rfind("/")
-        base = str(self.root)
-        return any(os.path.exists(f"{base}/{folder}/.git") for folder in folders)  # noqa: PTH110
-
-    def _exists(self, rel: str) -> bool:
-        return os.path.lexists(f"{self.root}/{rel}")
 
     def _still_there(self, last: dict[str, Any]) -> str | None:
         """The last checkpoint's id when its ref still holds the commit we wrote."""

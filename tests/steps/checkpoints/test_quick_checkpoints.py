@@ -146,26 +146,7 @@ def test_the_lean_path_takes_the_same_checkpoints_as_the_store(tmp_path: Path) -
     pair.step(lean_answers=True)
     pair.both(lambda r: write(r, "src/b.py", "b is back\n"))
     pair.step(lean_answers=True)
-    # A new untracked file: its secret scan is the full store's (then cached: old mtime).
-    pair.both(lambda r: _old(r, "notes/todo.txt", "write tests\n"))
-    pair.step(lean_answers=False)
-    pair.step(lean_answers=True)
-    pair.both(lambda r: _old(r, "notes/token.txt", f"token = {TOKEN}\n"))
-    pair.step(lean_answers=False)
-    lean, _ = pair.step(lean_answers=True)
-    assert [s.reason for s in lean.skipped] == ["secret_content"]
-    # Left out by name, by size, as a nested repository: judged without a scan.
-    pair.both(lambda r: write(r, "config/.env", "PASSWORD=hunter2\n"))
-    pair.both(lambda r: write(r, "big.bin", b"\0" * (6 * 1024 * 1024)))
-    pair.both(lambda r: init_repo(r / "vendor" / "lib", {"x.py": "x\n"}))
-    lean, _ = pair.step(lean_answers=True)
-    assert sorted((s.path, s.reason) for s in lean.skipped) == [
-        ("big.bin", "too_large"),
-        ("config/.env", "secret_name"),
-        ("notes/token.txt", "secret_content"),
-        ("vendor/lib", "nested_repo"),
-    ]
-    pair.step(lean_answers=True)
+    _untracked_files(pair)
     # An included untracked file becomes ignored (outside the tree), then one is deleted.
     pair.both(lambda r: (r / ".git" / "info").mkdir(exist_ok=True))
     pair.both(lambda r: (r / ".git" / "info" / "exclude").write_text("notes/todo.txt\n"))
@@ -188,6 +169,39 @@ def test_the_lean_path_takes_the_same_checkpoints_as_the_store(tmp_path: Path) -
     pair.both(lambda r: (r / "src" / "a.py").unlink())
     pair.both(lambda r: (r / "src" / "a.py").symlink_to("b.py"))
     pair.step()
+    pair.step(lean_answers=True)
+
+
+def _untracked_files(pair: Pair) -> None:
+    """New, secret, just-written, large and nested untracked files, step by step."""
+    # New untracked files: scanned for secrets the store's way (its scanner and cache).
+    pair.both(lambda r: _old(r, "notes/todo.txt", "write tests\n"))
+    pair.step(lean_answers=True)
+    pair.step(lean_answers=True)
+    pair.both(lambda r: _old(r, "notes/token.txt", f"token = {TOKEN}\n"))
+    lean, _ = pair.step(lean_answers=True)
+    assert [s.reason for s in lean.skipped] == ["secret_content"]
+    pair.step(lean_answers=True)
+    # Just written (its verdict is not cached, too recent to trust) and then edited: an
+    # included file that comes to hold a secret is taken out again.
+    pair.both(lambda r: write(r, "notes/fresh.txt", "fresh\n"))
+    pair.step(lean_answers=True)
+    pair.both(lambda r: write(r, "notes/fresh.txt", f"now a secret: {TOKEN}\n"))
+    lean, _ = pair.step(lean_answers=True)
+    assert ("notes/fresh.txt", "secret_content") in [(s.path, s.reason) for s in lean.skipped]
+    pair.both(lambda r: (r / "notes" / "fresh.txt").unlink())
+    pair.step(lean_answers=True)
+    # Left out by name, by size, as a nested repository: judged without a scan.
+    pair.both(lambda r: write(r, "config/.env", "PASSWORD=hunter2\n"))
+    pair.both(lambda r: write(r, "big.bin", b"\0" * (6 * 1024 * 1024)))
+    pair.both(lambda r: init_repo(r / "vendor" / "lib", {"x.py": "x\n"}))
+    lean, _ = pair.step(lean_answers=True)
+    assert sorted((s.path, s.reason) for s in lean.skipped) == [
+        ("big.bin", "too_large"),
+        ("config/.env", "secret_name"),
+        ("notes/token.txt", "secret_content"),
+        ("vendor/lib", "nested_repo"),
+    ]
     pair.step(lean_answers=True)
 
 
@@ -255,3 +269,27 @@ def test_a_lean_checkpoint_applies_retention_in_the_same_ref_transaction(tmp_pat
         assert store.prune(dry_run=True) == []
         assert [m.checkpoint_id for m in store.all()][-1] == cid
     assert [m.checkpoint_id for m in store.all()] == made[-2:]
+
+
+def test_a_tracked_file_back_from_being_a_folder_is_in_the_lean_checkpoint(tmp_path: Path) -> None:
+    """A tracked file replaced by a folder, then by a file again: the folder's files are
+    in the checkpoint while it is one, the file again once it is back."""
+    root = init_repo(tmp_path / "r", {"docs/c.md": "c\n", "a.txt": "a\n"}, old=True)
+    state = state_dir(root)
+    CheckpointStore(root, state).create("first", reason="agent_turn")
+    (root / "docs" / "c.md").unlink()
+    write(root, "docs/c.md/inner.md", "inner\n", old=True)
+    _old(root, "docs/c.md/inner.md", "inner\n")
+    CheckpointStore(root, state).create("scan it", reason="agent_turn")  # caches its verdict
+    cid, _ = QuickCheckpoints(root, state).create("before claude-code turn 1")
+    tree = CheckpointStore(root, state).get(cid).tree
+    assert gtext(root, "ls-tree", "-r", "--name-only", tree).split() == [
+        "a.txt",
+        "docs/c.md/inner.md",
+    ]
+    shutil.rmtree(root / "docs" / "c.md")
+    write(root, "docs/c.md", "c is back\n")
+    cid, _ = QuickCheckpoints(root, state).create("before claude-code turn 2")
+    tree = CheckpointStore(root, state).get(cid).tree
+    assert gtext(root, "ls-tree", "-r", "--name-only", tree).split() == ["a.txt", "docs/c.md"]
+    assert gtext(root, "show", f"{tree}:docs/c.md") == "c is back"
