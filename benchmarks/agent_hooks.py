@@ -13,6 +13,14 @@ Code's documented payloads):
   ``Edit`` naming it (the file recorded through the path contract);
 * **turn-end** — the ``Stop`` hook right after (a checkpoint after the turn,
   one file changed, and the turn's files handed to memory);
+* **memory hand-over** — how long after turn-end returned the turn's files
+  reach memory: the hook hands them over in a detached background process
+  (``--observe-pending``), off the agent's time; the benchmark waits for it
+  before the next step, as an agent's next prompt would come later anyway,
+  so it never competes with a measured hook;
+* **turn-start, a new untracked file** — one new file (not ignored) written,
+  then the ``UserPromptSubmit`` hook: the file's content is scanned for
+  secrets before it may enter the checkpoint;
 * **git status** — ``git status --porcelain`` in the same state;
 * **shadow snapshot** — what shadow-repository checkpointers do per turn:
   ``git stash create`` plus ``git add -A`` into a copy of the index and
@@ -70,6 +78,8 @@ NAMES = {
     "hook_nochange": "turn-start, nothing changed",
     "tool_use": "tool-use (PostToolUse, one Edit)",
     "turn_end": "turn-end (Stop, one file changed)",
+    "observed": "memory hand-over after turn-end (background)",
+    "hook_new": "turn-start, a new untracked file",
     "status": "git status --porcelain",
     "shadow": "shadow snapshot (stash create + add -A + write-tree)",
     "python": "python -c pass",
@@ -88,6 +98,7 @@ def build(root: Path, files: int) -> Path:
     git(work, "add", "-A")
     git(work, "commit", "-q", "-m", "generated")
     git(work, "gc", "-q")
+    (work / "notes").mkdir()
     time.sleep(1.1)  # out of git's racy-clean window
     git(work, "update-index", "-q", "--refresh", env={"GIT_OPTIONAL_LOCKS": "1"})
     return work
@@ -113,6 +124,21 @@ def hook(work: Path, event: str, data: bytes, python: str = sys.executable) -> N
     )
     if proc.returncode != 0:
         raise SystemExit(f"the hook failed: {proc.stderr!r}")
+
+
+def background_done(limit: float = 30.0) -> None:
+    """Wait until no ``vibflow agent hook --observe-pending`` runs (Linux: /proc)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        running = False
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            with contextlib.suppress(OSError):
+                if b"--observe-pending" in cmdline.read_bytes():
+                    running = True
+                    break
+        if not running:
+            return
+        time.sleep(0.005)
 
 
 def shadow(work: Path, scratch: Path) -> None:
@@ -142,7 +168,8 @@ Step = tuple[str, Callable[[], object]]
 
 def turn_steps(work: Path, files: int, n: int, python: str, prefix: str = "") -> list[Step]:
     """One agent turn's hooks as ``python`` runs them: 10 files edited, turn-start,
-    turn-start again, one file edited, tool-use naming it, turn-end."""
+    turn-start again, one file edited, tool-use naming it, turn-end; then a new
+    untracked file and turn-start."""
     start = payload(work, "turn-start")
     end = payload(work, "turn-end")
     edited = path_of(work, files, 5000 + n)
@@ -160,6 +187,9 @@ def turn_steps(work: Path, files: int, n: int, python: str, prefix: str = "") ->
         ("edit", lambda: edited.write_bytes(module_bytes(5000 + n, f"tool {n}"))),
         (prefix + "tool_use", lambda: hook(work, "tool-use", used, python)),
         (prefix + "turn_end", lambda: hook(work, "turn-end", end, python)),
+        (prefix + "observed", background_done),
+        ("edit", lambda: (work / "notes" / f"n{n}.txt").write_text(f"note {n}\n")),
+        (prefix + "hook_new", lambda: hook(work, "turn-start", start, python)),
     ]
 
 
