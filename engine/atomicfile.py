@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from pathlib import Path
 
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -50,7 +49,7 @@ def _create_temp(path: Path, mode: int) -> tuple[int, Path]:
     # tempfile.mkstemp would do, but always creates 0o600 and a chmod after it
     # would have to guess the umask; O_EXCL gives the same uniqueness.
     while True:
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(tmp, _CREATE, mode), tmp
         except FileExistsError:

@@ -13,7 +13,7 @@ Control signals (a lost lease, a cancelled run) derive from
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class Outcome(enum.IntEnum):
@@ -64,9 +64,9 @@ class ErrorCode(enum.Enum):
         return self.value[1]
 
 
-@dataclass(frozen=True)
-class SourceLocation:
-    """A position in a YAML file, 1-based as editors show it."""
+class SourceLocation(NamedTuple):
+    """A position in a YAML file, 1-based as editors show it. (A NamedTuple: every
+    command imports this module, and ``dataclasses`` costs several milliseconds.)"""
 
     file: str
     line: int

@@ -15,10 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.engine.kinds import Mutation
-from vibflow.engine.registry import GuardFamily, GuardSpec, Registry, StepSpec
 
 if TYPE_CHECKING:
+    from vibflow.engine.registry import Registry
     from vibflow.steps.recovery.services import RecoveryServices
 
 RecoveryProvider = Callable[[], "RecoveryServices"]
@@ -95,6 +94,12 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
     Without a provider (checking or drawing flows outside a project) the steps
     and guards are declared but refuse to run.
     """
+    # Imported here, not with the package: every ``vibflow.steps.*`` import runs
+    # this package first, and the agent hook (which never registers a flow)
+    # cannot afford the registry's imports (~30 ms).
+    from vibflow.engine.kinds import Mutation
+    from vibflow.engine.registry import GuardFamily, GuardSpec, StepSpec
+
     provider = recovery or _no_project
     flow = _Binder(provider, _recover_steps)
     restore = _Binder(provider, _restore_steps)

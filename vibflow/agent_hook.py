@@ -13,13 +13,18 @@ Why it is not a typer command: the agent waits on the turn-start hook, whose
 budget is ~150 ms in a fresh process, and typer + pydantic + the flow engine
 take more than that to import. ``vibflow/__main__.py`` sends ``agent hook``
 here before typer is imported, and this module imports only what the event
-needs (the records, the checkpoint store; memory and the recap only when a
-turn or session closes).
+needs: the records, the lean checkpoint path (the full store only for the
+cases it leaves to it), the path contract for tool-use. Memory's write path
+costs more than the budget too, so a closed turn's files are handed to memory
+by a detached background process (``--observe-pending``), and synchronously
+only when the session ends (before its recap).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import sys
 import threading
 import time
@@ -31,6 +36,7 @@ if TYPE_CHECKING:
     from vibflow.steps.agents.hook import HookServices
     from vibflow.steps.agents.problems import ProblemLog
     from vibflow.steps.agents.records import Session, Turn
+    from vibflow.steps.checkpoints.quick import QuickCheckpoints
 
 #: Used until the project's policy is read (and when it cannot be).
 DEFAULT_TIMEOUT = 10.0
@@ -55,8 +61,14 @@ class _Call:
             self.log.add(Problem(now_iso(), self.agent[:40], self.event[:40], text[:500]))
 
 
+#: The hook's own background hand-over of ended turns' files to memory.
+OBSERVE_PENDING = "--observe-pending"
+
+
 def main(argv: Sequence[str], stdin: Any = None) -> int:
     """Handle one hook call; the exit status is 0 whatever happened."""
+    if list(argv[:1]) == [OBSERVE_PENDING]:
+        return _observe_pending_main()
     agent = argv[0] if argv else ""
     event_arg = argv[1] if len(argv) > 1 else None
     call = _Call(agent, event_arg or "?")
@@ -124,13 +136,44 @@ def _handle(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
         return
     settings = _settings(call, root)
     call.timeout = settings["timeout"]
+    # A turn's checkpoint: git starts reading the tree now, while the records are
+    # opened and written (the lean path's lock is held until the checkpoint is taken).
+    early = _begin_checkpoint(root, state, settings) if event.kind in _SNAPSHOTS else None
     from vibflow.steps.agents.hook import HookHandler
 
-    services = _services(call, root, state, settings)
+    services = _services(call, root, state, settings, early)
     try:
+        if event.kind == "session_end":
+            # The session's recap follows: memory takes every turn's files first.
+            observe_pending(root, state, services.records, call)
+        else:
+            services.observe_later = lambda: _spawn_observer(root)
         HookHandler(services).handle(event)
     finally:
+        if early is not None:
+            early.close()  # no checkpoint was taken (a restore's lease, no open turn)
         services.records.close()
+
+
+_SNAPSHOTS = ("turn_start", "turn_end")
+
+
+def _begin_checkpoint(root: Path, state: Path, settings: dict[str, Any]) -> QuickCheckpoints | None:
+    """The lean checkpoint path, begun; ``None`` when it leaves this one to the store."""
+    lean = _lean(root, state, settings)
+    try:
+        lean.begin()
+    except Exception:  # noqa: BLE001 - Unsupported, or broken: the full store takes it
+        return None
+    return lean
+
+
+def _lean(root: Path, state: Path, settings: dict[str, Any]) -> QuickCheckpoints:
+    from vibflow.steps.checkpoints.lean_policy import LeanPolicy
+    from vibflow.steps.checkpoints.quick import QuickCheckpoints
+
+    data = settings.get("checkpoints_data")
+    return QuickCheckpoints(root, state, LeanPolicy.from_dump(data) if data else None)
 
 
 def run_wrapped(root: Path, agent: str, launch: Callable[[], int]) -> tuple[int, int | None]:
@@ -178,6 +221,9 @@ def _root(call: _Call, start: Path) -> Path | None:
     from vibflow.steps.agents.problems import ProblemLog, find_git_dir
     from vibflow.steps.workspace.root import find_root
 
+    plain = _plain_root(start)
+    if plain is not None:
+        return plain
     try:
         return find_root(start)
     except Exception as exc:  # noqa: BLE001 - git missing, or not a repository
@@ -186,34 +232,116 @@ def _root(call: _Call, start: Path) -> Path | None:
         return None
 
 
+#: Environment that changes where git finds the repository: then git is asked.
+_GIT_PLACES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
+
+
+def _plain_root(start: Path) -> Path | None:
+    """The work tree's root as ``git rev-parse --show-toplevel`` would answer, found
+    without running git (a process is a few ms of the agent's wait) — but only in
+    the plain case: a ``.git`` folder of our own user, above ``start``, whose config
+    names no other work tree and is no bare repository. Anything else (a linked
+    worktree or submodule's ``.git`` file, the environment redirecting git, another
+    owner) is ``None``, and git is asked."""
+    uid = getattr(os, "geteuid", None)
+    if uid is None or any(name in os.environ for name in _GIT_PLACES):
+        return None
+    here = start.resolve()
+    for _ in range(64):
+        dot = here / ".git"
+        try:
+            st = dot.lstat()
+        except FileNotFoundError:
+            if here.parent == here:
+                return None
+            here = here.parent
+            continue
+        except OSError:
+            return None
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid():
+            return None
+        try:
+            config = (dot / "config").read_bytes().lower()
+        except OSError:
+            return None
+        if b"worktree" in config or b"bare = true" in config or not (dot / "HEAD").is_file():
+            return None
+        return here
+    return None
+
+
 def _settings(call: _Call, root: Path) -> dict[str, Any]:
-    """The hook's timeout and turn retention: the shipped defaults unless the
-    project's own policy file says otherwise (only then is the policy loaded)."""
+    """The hook's timeout and turn retention, and the checkpoint policy: the shipped
+    defaults unless the project's own policy file says otherwise — then read once
+    and kept (:mod:`~vibflow.steps.agents.settings_cache`) until a policy file
+    changes."""
     from vibflow.steps.agents.defaults import DEFAULTS
 
     found: dict[str, Any] = dict(DEFAULTS)
-    found["checkpoints"] = None
+    found["checkpoints"] = None  # the pydantic CheckpointPolicy, when it was loaded
+    found["checkpoints_data"] = None  # its model_dump(mode="json"), when cached
     user = root / ".vibflow" / "policy.yaml"
     if not user.exists():
+        return found
+    from vibflow.steps.agents import settings_cache
+
+    folder = root / ".vibflow" / "agents"
+    wanted = settings_cache.key(user, _shipped_policies(), _version())
+    cached = settings_cache.load(folder, wanted)
+    if cached is not None:
+        found.update(cached)
         return found
     try:
         from vibflow.wiring import Project
 
         project = Project(root)
         agents = project.agents_policy
-        found.update(
-            timeout=agents.hook_timeout_seconds,
-            keep_sessions=agents.turns.keep_sessions,
-            keep_days=agents.turns.keep_days,
-            max_turns=agents.turns.max_turns,
-            checkpoints=project.recovery_policy.checkpoints,
-        )
+        checkpoints = project.recovery_policy.checkpoints
+        read = {
+            "timeout": agents.hook_timeout_seconds,
+            "keep_sessions": agents.turns.keep_sessions,
+            "keep_days": agents.turns.keep_days,
+            "max_turns": agents.turns.max_turns,
+            "checkpoints_data": checkpoints.model_dump(mode="json"),
+        }
     except Exception as exc:  # noqa: BLE001 - a broken policy: the defaults, and say so
         call.problem(f"the policy could not be read; the defaults were used ({_why(exc)})")
+        return found
+    settings_cache.save(folder, wanted, read)
+    found.update(read, checkpoints=checkpoints)
     return found
 
 
-def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) -> HookServices:
+def _shipped_policies() -> Path | None:
+    import importlib.util
+
+    spec = importlib.util.find_spec("vibflow.policies")
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    return Path(places[0]) if places else None
+
+
+def _version() -> str:
+    from vibflow import __version__
+
+    return __version__
+
+
+def _checkpoint_policy(settings: dict[str, Any]) -> Any:
+    """The pydantic CheckpointPolicy for the full store (``None``: the shipped one)."""
+    if settings["checkpoints"] is None and settings.get("checkpoints_data") is not None:
+        from vibflow.steps.checkpoints.models import CheckpointPolicy
+
+        settings["checkpoints"] = CheckpointPolicy.model_validate(settings["checkpoints_data"])
+    return settings["checkpoints"]
+
+
+def _services(
+    call: _Call,
+    root: Path,
+    state: Path,
+    settings: dict[str, Any],
+    early: QuickCheckpoints | None = None,
+) -> HookServices:
     from vibflow.steps.agents.hook import HookServices
     from vibflow.steps.agents.lease_peek import lease_holder
     from vibflow.steps.agents.records import AgentRecords
@@ -237,10 +365,18 @@ def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) ->
         except Exception:  # noqa: BLE001 - unknown pins: the general retention rule
             return None
 
+    begun = [early] if early is not None else []
+
     def checkpoint(message: str) -> str:
+        # Unsupported (a case only the full store handles) or anything broken: the
+        # full store tries afresh, and if it fails too the handler notes why.
+        lean = begun.pop() if begun else _lean(root, state, settings)
+        lean.pins = pins
+        with contextlib.suppress(Exception):
+            return lean.create(message)[0]
         from vibflow.steps.checkpoints.store import CheckpointStore
 
-        store = CheckpointStore(root, state, settings["checkpoints"], pins=pins)
+        store = CheckpointStore(root, state, _checkpoint_policy(settings), pins=pins)
         return store.create(message, reason="agent_turn").checkpoint_id
 
     return HookServices(
@@ -252,6 +388,71 @@ def _services(call: _Call, root: Path, state: Path, settings: dict[str, Any]) ->
         observe=lambda agent, _turn, files: _observe(root, agent, files),
         session_ended=lambda session, turns: _session_recap(root, records, session, turns),
     )
+
+
+def _spawn_observer(root: Path) -> None:
+    """Start ``vibflow agent hook --observe-pending`` in the background and return at
+    once: detached (its own session, no inherited pipes — the agent waits for the
+    hook's output to close, never for this), it hands the ended turns' files to
+    memory while the agent goes on."""
+    import subprocess
+
+    subprocess.Popen(
+        [sys.executable, "-m", "vibflow", "agent", "hook", OBSERVE_PENDING],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+def _observe_pending_main() -> int:
+    """The background hand-over (:func:`_spawn_observer`); exits 0 whatever happened."""
+    from vibflow.steps.agents.problems import ProblemLog, find_git_dir
+    from vibflow.steps.agents.records import AgentRecords
+
+    call = _Call("agent", "observe")
+    try:
+        root = _root(call, Path.cwd())
+        if root is None:
+            return 0
+        state = root / ".vibflow"
+        call.log = ProblemLog(state, find_git_dir(root))
+        records = AgentRecords(state / "agents.db", on_recovered=call.problem)
+        try:
+            observe_pending(root, state, records, call)
+        finally:
+            records.close()
+    except BaseException as exc:  # noqa: BLE001 - in the background, as in the hook: noted
+        call.problem(f"memory's hand-over failed ({_why(exc)})")
+    return 0
+
+
+def observe_pending(root: Path, state: Path, records: Any, call: _Call) -> None:
+    """Hand every ended turn's reported files to memory (observed context), once each:
+    under a lock, so two hand-overs at once never append a turn twice. A turn memory
+    refuses is noted as a problem and not offered again."""
+    from filelock import FileLock
+
+    (state / "agents").mkdir(parents=True, exist_ok=True)
+    with FileLock(str(state / "agents" / "observe.lock"), timeout=60):
+        pending = records.unobserved()
+        memory = None
+        for turn, agent in pending:
+            files = records.files(turn.id)
+            if files:
+                call.agent = agent
+                try:
+                    if memory is None:
+                        from vibflow.wiring import Project
+
+                        memory = Project(root).memory
+                    memory.observe("touched_files", {"paths": files[:200]}, writer=f"agent.{agent}")
+                except Exception as exc:  # noqa: BLE001 - memory refusing is noted, never fatal
+                    call.problem(f"memory did not take the turn's files ({_why(exc)})")
+            records.mark_observed(turn.id)
 
 
 def _normalize(root: Path, raws: Sequence[str]) -> tuple[list[str], dict[str, int]]:

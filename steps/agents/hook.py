@@ -24,7 +24,7 @@ Standard library only, plus the seams the caller passes in.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from vibflow.steps.agents.payloads import HookEvent
 from vibflow.steps.agents.records import (
@@ -46,23 +46,40 @@ Busy = Callable[[], str | None]
 Observe = Callable[[str, Turn, list[str]], None]
 #: (session, its turns) -> None; the session's recap
 SessionEnded = Callable[[Session, list[Turn]], None]
+#: () -> None; hand the ended turns' files to memory later, off the agent's time
+ObserveLater = Callable[[], None]
 
 
-@dataclass
 class HookServices:
-    records: AgentRecords
-    checkpoint: TakeCheckpoint
-    normalize: NormalizePaths
-    busy: Busy
-    problem: Callable[[str], None]
-    observe: Observe | None = None
-    session_ended: SessionEnded | None = None
-    clock: Callable[[], str] = now_iso
+    """The seams one hook call works through (a plain class: see :class:`Outcome`)."""
+
+    def __init__(
+        self,
+        *,
+        records: AgentRecords,
+        checkpoint: TakeCheckpoint,
+        normalize: NormalizePaths,
+        busy: Busy,
+        problem: Callable[[str], None],
+        observe: Observe | None = None,
+        session_ended: SessionEnded | None = None,
+        observe_later: ObserveLater | None = None,
+        clock: Callable[[], str] = now_iso,
+    ) -> None:
+        self.records = records
+        self.checkpoint = checkpoint
+        self.normalize = normalize
+        self.busy = busy
+        self.problem = problem
+        self.observe = observe
+        self.session_ended = session_ended
+        self.observe_later = observe_later
+        self.clock = clock
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one hook call recorded (for tests and ``--verbose`` runs)."""
+class Outcome(NamedTuple):
+    """What one hook call recorded (for tests and ``--verbose`` runs). NamedTuples
+    and plain classes on the hook's path: ``dataclasses`` costs it milliseconds."""
 
     session_id: str | None = None
     turn: int | None = None
@@ -164,6 +181,15 @@ class HookHandler:
         if s.observe is None or turn.observed:
             return
         files = s.records.files(turn.id)
+        if files and s.observe_later is not None:
+            # Memory's write path (its models, the write gate, redaction, the audit)
+            # costs more than the agent should wait on. The turn stays unobserved in
+            # the records — they are the queue — and is handed over off its time.
+            try:
+                s.observe_later()
+            except Exception as exc:  # noqa: BLE001 - the next hand-over takes it along
+                s.problem(f"memory's hand-over could not be started ({_why(exc)})")
+            return
         try:
             if files:
                 s.observe(agent, turn, files)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -31,7 +30,9 @@ def lease_holder(state_dir: Path, *, now: datetime | None = None) -> str | None:
         expires = expires.replace(tzinfo=UTC)
     if expires <= (now or datetime.now(UTC)):
         return None
-    if host == socket.gethostname() and not _alive(pid):
+    # os.uname().nodename is what socket.gethostname() answers on POSIX, without
+    # importing socket.
+    if host == os.uname().nodename and not _alive(pid):
         return None
     return f"a restore holds the project's lease ({operation or 'another process'})"
 

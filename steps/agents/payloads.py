@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any, Literal, NamedTuple
 
 EventKind = Literal["session_start", "turn_start", "tool_use", "turn_end", "session_end"]
 
@@ -74,13 +74,14 @@ class PayloadError(Exception):
     """The hook's input could not be read as the agent's documented JSON."""
 
 
-@dataclass(frozen=True)
-class HookEvent:
+class HookEvent(NamedTuple):
+    # A NamedTuple, as every value the hook path defines: a dataclass costs about a
+    # millisecond to build, and ``dataclasses`` itself (with ``inspect``) several.
     agent: str
     kind: EventKind
     session: object  # the agent's session id as given (reduced to a safe shape when stored)
     tool: str | None = None
-    paths: list[str] = field(default_factory=list)
+    paths: Sequence[str] = ()
     cwd: str | None = None
 
 
@@ -100,6 +101,7 @@ def parse(agent: str, event_arg: str | None, raw: bytes) -> HookEvent:
         agent=agent,
         kind=kind,
         session=data.get("session_id"),
+        paths=[],
         cwd=cwd if isinstance(cwd, str) else None,
     )
     if kind != "tool_use":

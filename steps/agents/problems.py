@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 KEEP = 100
@@ -23,12 +22,24 @@ FILE = "problems.jsonl"
 FALLBACK = "vibflow-agent-problems.jsonl"
 
 
-@dataclass(frozen=True)
 class Problem:
-    at: str
-    agent: str
-    event: str
-    problem: str
+    """One noted problem. A plain class (its ``__dict__`` is the JSON line): the hook
+    imports this, and ``dataclasses`` costs it several milliseconds."""
+
+    def __init__(self, at: str, agent: str, event: str, problem: str) -> None:
+        self.at = at
+        self.agent = agent
+        self.event = event
+        self.problem = problem
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Problem) and self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash((self.at, self.agent, self.event, self.problem))
+
+    def __repr__(self) -> str:
+        return f"Problem({self.at!r}, {self.agent!r}, {self.event!r}, {self.problem!r})"
 
 
 def find_git_dir(start: Path) -> Path | None:

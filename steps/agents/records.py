@@ -21,14 +21,12 @@ imports this module).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -96,6 +94,8 @@ def safe_session_id(raw: object) -> str:
         return text
     if not text:
         return "unknown"
+    import hashlib  # rarely needed; its OpenSSL load is a few ms of every hook
+
     return "h" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
@@ -107,34 +107,76 @@ def agent_name(raw: str) -> str:
     return name
 
 
-@dataclass(frozen=True)
-class Session:
-    id: str
-    agent: str
-    agent_session: str
-    started_at: str
-    last_seen: str
-    ended_at: str | None
+class _Value:
+    """A frozen value whose fields are its ``__dict__`` (read as such by the CLI's
+    JSON), compared and hashed by them — what a frozen dataclass gives, written out:
+    the hook imports this module, and ``dataclasses`` (with ``inspect``) costs it
+    several milliseconds."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in self.__dict__:
+            raise AttributeError(f"{type(self).__name__} is frozen")
+        object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.__dict__ == self.__dict__
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
+        return f"{type(self).__name__}({fields})"
 
 
-@dataclass(frozen=True)
-class Turn:
-    id: str
-    session_id: str
-    number: int
-    started_at: str
-    ended_at: str | None
-    ended_by: str | None
-    start_checkpoint: str | None
-    end_checkpoint: str | None
-    note: str | None
-    observed: bool
+class Session(_Value):
+    def __init__(
+        self,
+        id: str,
+        agent: str,
+        agent_session: str,
+        started_at: str,
+        last_seen: str,
+        ended_at: str | None,
+    ) -> None:
+        self.id = id
+        self.agent = agent
+        self.agent_session = agent_session
+        self.started_at = started_at
+        self.last_seen = last_seen
+        self.ended_at = ended_at
 
 
-@dataclass(frozen=True)
-class Touched:
-    path: str
-    tool: str
+class Turn(_Value):
+    def __init__(
+        self,
+        id: str,
+        session_id: str,
+        number: int,
+        started_at: str,
+        ended_at: str | None,
+        ended_by: str | None,
+        start_checkpoint: str | None,
+        end_checkpoint: str | None,
+        note: str | None,
+        observed: bool,
+    ) -> None:
+        self.id = id
+        self.session_id = session_id
+        self.number = number
+        self.started_at = started_at
+        self.ended_at = ended_at
+        self.ended_by = ended_by
+        self.start_checkpoint = start_checkpoint
+        self.end_checkpoint = end_checkpoint
+        self.note = note
+        self.observed = observed
+
+
+class Touched(_Value):
+    def __init__(self, path: str, tool: str) -> None:
+        self.path = path
+        self.tool = tool
 
 
 _TURN_COLUMNS = (
@@ -408,6 +450,17 @@ class AgentRecords:
             (since or "", limit),
         ).fetchall()
         return [_turn(r) for r in rows]
+
+    def unobserved(self, limit: int = 100) -> list[tuple[Turn, str]]:
+        """Ended turns whose files memory has not taken yet (oldest first), each with
+        its agent's name: what a deferred observation still has to hand over."""
+        rows = self.db.execute(
+            f"SELECT {_TURN_COLUMNS}, "  # noqa: S608 - a constant column list
+            "(SELECT agent FROM sessions WHERE sessions.id = turns.session_id) "
+            "FROM turns WHERE observed = 0 AND ended_at IS NOT NULL ORDER BY ended_at LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [(_turn(r[:10]), str(r[10])) for r in rows]
 
     def touched(self, turn_id: str) -> list[Touched]:
         rows = self.db.execute(

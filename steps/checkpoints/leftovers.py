@@ -20,7 +20,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -85,6 +84,8 @@ class Retired:
         try:
             scratch.mkdir(parents=True, exist_ok=True)
             _sweep_retired(scratch, below=tag)
+            import tempfile  # only a restore sets files aside; the turn hook never does
+
             self.folder = Path(tempfile.mkdtemp(prefix=f"replaced-{tag}-", dir=scratch))
         except OSError:
             self.folder = None  # the renames free the old blocks themselves

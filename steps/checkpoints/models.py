@@ -7,6 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from vibflow.steps.checkpoints.secret_names import DEFAULT_SECRET_ALLOW, DEFAULT_SECRET_NAMES
+
 REF_PREFIX = "refs/vibflow/checkpoints/"
 META_MARKER = "vibflow-checkpoint-v1"
 
@@ -65,56 +67,6 @@ class CheckpointMeta(BaseModel):
     commit: str = ""
     tree: str = ""
     reused: bool = Field(default=False, description="nothing changed since this checkpoint")
-
-
-# Kept equal to policies/recovery.yaml (a test pins it): the code default serves
-# callers that have no PolicySet at hand.
-DEFAULT_SECRET_NAMES: tuple[str, ...] = (
-    # environment files
-    ".env",
-    ".env.*",
-    "*.env",
-    ".envrc",
-    # keys and certificates with their private half
-    "*.pem",
-    "*.key",
-    "*.p12",
-    "*.pfx",
-    "*.jks",
-    "*.keystore",
-    "*.p8",
-    "*.ppk",
-    "id_rsa*",
-    "id_dsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    # credential stores of common tools
-    ".netrc",
-    "_netrc",
-    ".npmrc",
-    ".pypirc",
-    ".git-credentials",
-    ".htpasswd",
-    ".pgpass",
-    "credentials",
-    "credentials.json",
-    "credentials.yml",
-    "credentials.yaml",
-    "client_secret*.json",
-    "service-account*.json",
-    "secrets.json",
-    "secrets.yml",
-    "secrets.yaml",
-    "*.tfvars",
-    "*.tfstate",
-    "*.tfstate.backup",
-)
-DEFAULT_SECRET_ALLOW: tuple[str, ...] = (
-    ".env.example",
-    ".env.sample",
-    ".env.template",
-    ".env.dist",
-)
 
 
 def _check_secret_pattern(pattern: str) -> str:

@@ -14,17 +14,42 @@ A turn checkpoint younger than :data:`TURN_GRACE` is kept too: the hook takes
 it before it records the turn that names it (and prunes right after taking it).
 Without the records (``pinned`` is ``None``) turn checkpoints follow the
 general rule, which is bounded too.
+
+Typed by what it reads (:class:`Dated`, :class:`Limits`) rather than by the
+pydantic models, so the agent hook's lean checkpoint path (:mod:`.quick`)
+prunes with this same rule over plain records.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
-from vibflow.steps.checkpoints.models import CheckpointMeta, CheckpointPolicy
+
+class Dated(Protocol):
+    """What retention reads of a checkpoint (:class:`~.models.CheckpointMeta` has it)."""
+
+    @property
+    def checkpoint_id(self) -> str: ...
+    @property
+    def created_at(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
 
 
-def _when(meta: CheckpointMeta) -> datetime:
+class Limits(Protocol):
+    """What retention reads of the policy (:class:`~.models.CheckpointPolicy` has it)."""
+
+    @property
+    def keep_last(self) -> int: ...
+    @property
+    def keep_days(self) -> int: ...
+    @property
+    def protect_sandwiches(self) -> int: ...
+
+
+def _when(meta: Dated) -> datetime:
     try:
         parsed = datetime.fromisoformat(meta.created_at.replace("Z", "+00:00"))
     except ValueError:
@@ -37,8 +62,8 @@ TURN_GRACE = timedelta(minutes=10)
 
 
 def to_prune(
-    metas: Sequence[CheckpointMeta],
-    policy: CheckpointPolicy,
+    metas: Sequence[Dated],
+    policy: Limits,
     *,
     now: datetime,
     pinned: set[str] | None = None,

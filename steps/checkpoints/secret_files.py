@@ -35,17 +35,16 @@ from __future__ import annotations
 import bisect
 import json
 import os
-import re
 import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase, translate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.steps.checkpoints.models import SecretFilesPolicy, Skipped
+from vibflow.steps.checkpoints.secret_names import NameRules
 
 if TYPE_CHECKING:
     from vibflow.steps.redaction.spans import Span
@@ -83,11 +82,7 @@ class SecretFiles:
         self.root = root
         self.policy = policy
         self.cache_file = cache_file
-        self._names = [p.lower() for p in (*policy.names, *policy.extra_names)]
-        # One search per file for the common answer ("no pattern matches"); the
-        # pattern that matched is looked up only for the few files that do.
-        self._any_name = _one_regex(self._names)
-        self._any_allowed = _one_regex([p.lower() for p in policy.allow])
+        self._rules = NameRules((*policy.names, *policy.extra_names), policy.allow)
 
     @property
     def fingerprint(self) -> str:
@@ -95,11 +90,7 @@ class SecretFiles:
 
     def name_rule(self, rel: str) -> str | None:
         """The secret-file pattern ``rel`` matches (``allow`` excepted), or ``None``."""
-        low = rel.lower()
-        base = low.rsplit("/", 1)[-1]
-        if not _search(self._any_name, low, base) or _search(self._any_allowed, low, base):
-            return None
-        return next((p for p in self._names if _matches(p, low, base)), None)
+        return self._rules.rule(rel)
 
     def by_content(
         self,
@@ -272,32 +263,3 @@ _CONFIG_SUFFIXES = (
 def _config_like(rel: str) -> bool:
     base = rel.rsplit("/", 1)[-1].lower()
     return "." not in base.lstrip(".") or base.endswith(_CONFIG_SUFFIXES)
-
-
-def _one_regex(patterns: Sequence[str]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
-    """(name patterns, path patterns) each joined into one regex (``None``: no such
-    pattern); ``fnmatch.translate`` makes each one an anchored regex."""
-    names = [translate(p) for p in patterns if "/" not in p]
-    paths = [translate(p) for p in patterns if "/" in p]
-    return (
-        re.compile("|".join(names)) if names else None,
-        re.compile("|".join(paths)) if paths else None,
-    )
-
-
-def _search(
-    joined: tuple[re.Pattern[str] | None, re.Pattern[str] | None], low_path: str, low_base: str
-) -> bool:
-    by_name, by_path = joined
-    return bool(
-        (by_name is not None and by_name.match(low_base))
-        or (by_path is not None and by_path.match(low_path))
-    )
-
-
-def _matches(pattern: str, low_path: str, low_base: str) -> bool:
-    """``pattern`` (lower-cased) against a file: its name, or its whole path when
-    the pattern holds a '/' (anchored at the project folder)."""
-    if "/" in pattern:
-        return fnmatchcase(low_path, pattern)
-    return fnmatchcase(low_base, pattern)

@@ -33,13 +33,17 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from vibflow.steps.paths import windows
-from vibflow.steps.paths.policy import DEFAULT_POLICY, PathPolicy, PathsPolicy, path_policy
+from vibflow.steps.paths.policy import DEFAULT_POLICY, PathPolicy
 from vibflow.steps.paths.resolve import ResolveError, Resolver
 from vibflow.steps.paths.review import CaseIndex, join_reasons, selected_reason, tracked_reason
 from vibflow.steps.paths.rules import PathRejected, PathRule, reject
 from vibflow.steps.paths.windows import Form
+
+if TYPE_CHECKING:
+    from vibflow.steps.paths.section import PathsPolicy, path_policy
 
 MAX_INPUT_CHARS = 8192  # refuse before doing any work on absurd input
 MAX_NAME_BYTES = 255  # ext4, APFS and NTFS all stop at about 255 per name
@@ -332,3 +336,12 @@ def _nfc(text: str) -> str:
 
 def _parts(path: str) -> list[str]:
     return [_nfc(p) for p in path.replace(os.sep, "/").split("/") if p not in {"", "."}]
+
+
+def __getattr__(name: str) -> Any:
+    # The policy section's pydantic model, imported on first use (see .policy).
+    if name in {"PathsPolicy", "path_policy"}:
+        from vibflow.steps.paths import section
+
+        return getattr(section, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -53,6 +52,8 @@ class GitError(VibflowError):
 def _spooled(
     argv: list[str], stdin: bytes | None, env: Mapping[str, str], timeout: float
 ) -> subprocess.CompletedProcess[bytes]:
+    import tempfile  # only large answers are spooled; most commands never need it
+
     with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as answer:
         if stdin is not None:
             given.write(stdin)

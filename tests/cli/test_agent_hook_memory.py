@@ -1,0 +1,96 @@
+"""A closed turn's files reach memory off the agent's time: the turn-end hook returns
+without memory's write path, a detached hand-over appends the files as observed
+context once per turn, and the session's end hands over whatever is left before its
+recap. Real hook processes on a real repository."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from vibflow_testing import TESTS
+from vibflow_testing.cli import clean_env
+from vibflow_testing.repo import init_repo, write
+
+pytestmark = pytest.mark.cli
+PAYLOADS = TESTS / "agents" / "payloads" / "claude-code"
+SAMPLE = {
+    "turn-start": "UserPromptSubmit",
+    "tool-use": "PostToolUse.Edit",
+    "turn-end": "Stop",
+    "session-end": "SessionEnd",
+}
+
+
+def hook(root: Path, event: str, file: Path | None = None) -> str:
+    """One hook call as Claude Code makes it; the modules it imported (-X importtime)."""
+    text = (PAYLOADS / f"{SAMPLE[event]}.json").read_text("utf-8")
+    raw = text.replace("<ROOT>", str(root)).replace("<FILE>", str(file or "")).encode()
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "vibflow",
+            "agent",
+            "hook",
+            "claude-code",
+            event,
+        ],
+        input=raw,
+        cwd=root,
+        env=clean_env(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr.decode("utf-8", "replace")
+
+
+def touched_events(root: Path) -> list[dict[str, Any]]:
+    try:
+        data = json.loads((root / ".vibflow" / "memory.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [e for e in data.get("observed_context", []) if e.get("kind") == "touched_files"]
+
+
+def wait_for(root: Path, count: int) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = touched_events(root)
+        if len(found) >= count:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"memory got {len(touched_events(root))} touched_files, not {count}")
+
+
+def test_turn_files_reach_memory_once_each_off_the_agents_time(tmp_path: Path) -> None:
+    """Turn-end imports no memory code; the background hand-over appends each turn's
+    files once (two turns, two events, in order), and session-end leaves none behind."""
+    root = init_repo(tmp_path / "proj", {"a.py": "a\n", "b.py": "b\n"}, old=True)
+    for n, name in enumerate(("a.py", "b.py"), 1):
+        hook(root, "turn-start")
+        write(root, name, f"edited {n}\n")
+        hook(root, "tool-use", root / name)
+        imported = hook(root, "turn-end")
+        assert "vibflow.steps.memory" not in imported, "turn-end ran memory's write path"
+        assert "pydantic" not in imported
+        found = wait_for(root, n)
+    assert [e["detail"]["paths"] for e in found] == [["a.py"], ["b.py"]]
+    assert {e["source"] for e in found} == {"agent.claude-code"}
+
+    hook(root, "turn-start")
+    write(root, "a.py", "edited 3\n")
+    hook(root, "tool-use", root / "a.py")
+    hook(root, "session-end")  # closes turn 3 and hands it over before returning
+    assert [e["detail"]["paths"] for e in touched_events(root)] == [["a.py"], ["b.py"], ["a.py"]]
+    time.sleep(1)  # a late background hand-over must find nothing left to add
+    assert len(touched_events(root)) == 3
