@@ -174,7 +174,10 @@ class CheckpointStore:
         # knows to take out any of them that became ignored or vanished.
         # Tracked files missing now: `add -u` drops them from the private index,
         # so if one reappears later it must be put back explicitly.
-        missing = set(self.git.z("ls-files", "-z", "--deleted"))
+        # diff-files, not `ls-files --deleted`: a tracked file that became a folder is
+        # gone too (`add -u` drops it), and only diff-files says so; missed here, the
+        # file would never be put back when it returns.
+        missing = set(self.git.z("diff-files", "-z", "--name-only", "--diff-filter=D"))
         back = sorted(
             p
             for p in was_missing - missing

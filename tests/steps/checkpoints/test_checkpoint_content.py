@@ -270,3 +270,25 @@ def test_a_linked_worktree_is_snapshotted_on_its_own(tmp_path: Path) -> None:
     assert content(linked, meta, "f.txt") == b"edited in linked\n"
     assert "only_linked.txt" in tree_of(linked, meta.commit)
     assert meta.base_head == gtext(linked, "rev-parse", "HEAD")
+
+
+def test_a_tracked_file_that_became_a_folder_and_came_back_is_held(tmp_path: Path) -> None:
+    """A tracked file replaced by a folder (checkpointed then) and back as a file is in the
+    next checkpoint with its new content: the tree equals git's own add -A answer."""
+    root = init_repo(tmp_path / "r")
+    write(root, "f", "one\n")
+    write(root, "keep", "k\n")
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-qm", "base")
+    store = make_store(root)
+    store.create("before")
+    (root / "f").unlink()
+    write(root, "f/x", "inside\n")
+    folder = store.create("a folder")
+    assert content(root, folder, "f/x") == b"inside\n"
+    (root / "f" / "x").unlink()
+    (root / "f").rmdir()
+    write(root, "f", "two\n")
+    back = store.create("a file again")
+    assert content(root, back, "f") == b"two\n"
+    assert tree_of(root, back.commit) == tree_of(root, oracle_tree(root))
