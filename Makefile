@@ -31,6 +31,8 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/agent_hook.py build/typecheck/vibflow/agent_hook.py
 	ln -sfn ../../../vibflow/agent_wiring.py build/typecheck/vibflow/agent_wiring.py
 	ln -sfn ../../../vibflow/handoff_wiring.py build/typecheck/vibflow/handoff_wiring.py
+	ln -sfn ../../../vibflow/grants_wiring.py build/typecheck/vibflow/grants_wiring.py
+	ln -sfn ../../../vibflow/triggers_wiring.py build/typecheck/vibflow/triggers_wiring.py
 	ln -sfn ../../../vibflow/recap_wiring.py build/typecheck/vibflow/recap_wiring.py
 	ln -sfn ../../../vibflow/demo.py build/typecheck/vibflow/demo.py
 	$(BIN)/mypy

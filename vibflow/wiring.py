@@ -320,35 +320,9 @@ class Project:
     @cached_property
     def grants(self) -> GrantService:
         """Capability grants for MCP clients (``.vibflow/grants.json``), audited."""
-        import getpass
+        from vibflow.grants_wiring import grant_service
 
-        from vibflow.engine.clock import system_clock
-        from vibflow.steps.grants.service import GrantService
-        from vibflow.steps.grants.store import GrantStore
-
-        def audit(event: str, grant_id: str, counts: Mapping[str, int]) -> None:
-            from vibflow.engine.audit import RedactionCounts
-
-            self.audit.append(
-                event,
-                result="ok",
-                capability_grant_id=grant_id,
-                redaction=RedactionCounts(**counts) if any(counts.values()) else None,
-            )
-
-        def user() -> str | None:
-            try:
-                return getpass.getuser()
-            except (OSError, KeyError):
-                return None
-
-        return GrantService(
-            GrantStore(self.state_dir, clock=system_clock),
-            audit=audit,
-            redact=self.redact_text,
-            clock=system_clock,
-            user=user,
-        )
+        return grant_service(self)
 
     def granted(self, capability: str, client: str) -> str | None:
         """The id of the grant in force letting ``client`` use ``capability`` (None: denied)."""
@@ -438,52 +412,13 @@ class Project:
 
     @cached_property
     def triggers(self) -> TriggerService:
-        """Nudges: check, show (``triggers.nudges(source)``) and answer triggers.
+        """Nudges: check, show (``triggers.nudges(source)``) and answer triggers."""
+        from vibflow.triggers_wiring import trigger_service
 
-        Handoffs come from ``handoffs.json`` (``HandoffLedger``); agent turns
-        from the agent records (``MetricInputs.turns``).
-        """
-        from vibflow.agent_wiring import TurnFeed
-        from vibflow.engine.clock import system_clock
-        from vibflow.handoff_wiring import handoff_ledger
-        from vibflow.steps.triggers.baseline import Baseline
-        from vibflow.steps.triggers.metrics import MetricInputs
-        from vibflow.steps.triggers.service import TriggerService
-        from vibflow.steps.triggers.session import SessionFile
-
-        repo = self._trigger_repo
-
-        def inputs(now: Any, session_started: Any) -> MetricInputs:
-            # The store and policy alone: reading memory needs none of the write gate.
-            from vibflow.steps.memory.freshness import assess
-            from vibflow.steps.memory.policy import MemoryPolicy
-            from vibflow.steps.memory.store import MemoryStore
-
-            store = MemoryStore(self.state_dir / "memory.json")
-            policy = self.policy.section("memory", MemoryPolicy)
-            found = MetricInputs(
-                now=now,
-                session_started=session_started,
-                memory=lambda: store.load().state,
-                freshness=lambda: assess(found.state(), repo, policy, now=now),
-                repo=repo,
-                turns=TurnFeed(self),
-                handoffs=handoff_ledger(self),
-            )
-            return found
-
-        recovery = self.state_dir / "recovery"
-        return TriggerService(
-            self.triggers_policy,
-            inputs=inputs,
-            sessions=SessionFile(recovery),
-            baseline=Baseline(recovery, self.state_dir / "audit.jsonl"),
-            audit=self._audit_triggers,
-            clock=system_clock,
-        )
+        return trigger_service(self)
 
     @cached_property
-    def _trigger_repo(self) -> GitDiffFacts:
+    def trigger_repo(self) -> GitDiffFacts:
         from vibflow.steps.triggers.repo import GitDiffFacts
 
         return GitDiffFacts(self.root)
@@ -501,17 +436,7 @@ class Project:
         intent = raw.get("active_intent")
         sha = intent.get("head_at_update") if isinstance(intent, dict) else None
         if isinstance(sha, str):
-            self._trigger_repo.prefetch(sha)
-
-    def _audit_triggers(self, rows: Any) -> None:
-        from vibflow.engine.audit import TriggerRef
-
-        self.audit.append_many(
-            [
-                ("trigger", {"trigger": TriggerRef(id=t, action=a, source=s), "result": "ok"})
-                for t, a, s in rows
-            ]
-        )
+            self.trigger_repo.prefetch(sha)
 
     @cached_property
     def handoff(self) -> HandoffService:
