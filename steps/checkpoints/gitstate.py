@@ -31,25 +31,9 @@ def signature(index: Path) -> list[int] | None:
 
 def parse_status(out: bytes) -> tuple[str | None, bool, list[str]]:
     """HEAD, whether the work tree equals the index, and the untracked names
-    from ``status --porcelain=v2 -z --branch``."""
-    head: str | None = None
-    clean = True
-    untracked: list[str] = []
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        kind = record[:2]
-        if record.startswith(b"# branch.oid "):
-            oid = record.removeprefix(b"# branch.oid ").decode("ascii", "replace")
-            head = None if oid == "(initial)" else oid
-        elif kind == b"? ":
-            untracked.append(record[2:].decode("utf-8", "surrogateescape"))
-        elif kind == b"1 ":
-            if record[3:4] != b".":  # the work-tree side of "XY"
-                clean = False
-        elif kind in (b"2 ", b"u "):
-            clean = False
-    return head, clean, untracked
+    from ``status --porcelain=v2 -z --branch`` (one parser: :func:`read_status`)."""
+    status = read_status(out)
+    return status.head, status.clean, status.untracked
 
 
 def nul(paths: list[str]) -> bytes:
