@@ -195,6 +195,8 @@ class Scenario:
     about: str
     #: Written after the tuning (reported apart, not part of the test's thresholds).
     fresh: bool = False
+    #: Which batch of fresh scenarios (each written before the rules were tuned again).
+    batch: int = 1
 
 
 def build(scenario: Scenario, base: Path) -> tuple[Path, dict[str, Any]]:

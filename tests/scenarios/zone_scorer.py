@@ -38,6 +38,7 @@ class Row:
     name: str
     held_out: bool
     fresh: bool
+    batch: int
     drift_true: int
     drift_found: int
     flagged: int
@@ -93,6 +94,7 @@ def score(scenario: Scenario, base: Path) -> Row:
         name=scenario.name,
         held_out=scenario.held_out,
         fresh=scenario.fresh,
+        batch=scenario.batch,
         drift_true=len(drift),
         drift_found=len(found),
         flagged=len(flagged_primary),
@@ -166,7 +168,9 @@ def run(scenarios: Iterable[Scenario], base: Path) -> list[Row]:
 
 
 def _set(row: Row) -> str:
-    return "fresh" if row.fresh else "held-out" if row.held_out else "tuned"
+    if row.fresh:
+        return "fresh" if row.batch == 1 else f"fresh {row.batch}"
+    return "held-out" if row.held_out else "tuned"
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -194,7 +198,8 @@ def table(rows: Sequence[Row]) -> str:
         ("tuned", [r for r in rows if _set(r) == "tuned"]),
         ("held-out", [r for r in rows if _set(r) == "held-out"]),
         ("tuned + held-out", [r for r in rows if not r.fresh]),
-        ("fresh (after tuning)", [r for r in rows if r.fresh]),
+        ("fresh (after the first tuning)", [r for r in rows if r.fresh and r.batch == 1]),
+        ("fresh 2 (before the second)", [r for r in rows if r.fresh and r.batch == 2]),
     ]
     for label, part in parts:
         if not part:
