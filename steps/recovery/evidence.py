@@ -15,6 +15,10 @@ entry, correction or recent patch put in scope, for its evidence:
     ``min_together`` recent commits;
   - proximity and names: in the same folder as an explicit file, with a name
     sharing a distinctive word with the intent or with that file's name;
+  - the intent's words: a name holding two of them, wherever the file is
+    (``add_archived_at_to_projects.rb`` for "let users archive projects": the
+    migration sits far from the model), or a documentation page whose added
+    lines use one (the troubleshooting page now explaining ``retry``);
 * **weak** (a hint, not enough): a reference the change did not touch, one
   commit in common, the same folder without a shared word, a shared word in
   another folder. Weak evidence and the same path category as the intent's
@@ -32,7 +36,7 @@ from typing import Literal
 
 from vibflow.steps.recovery.cochange import CoChange
 from vibflow.steps.recovery.models import ChangedFile, ZoneSource
-from vibflow.steps.recovery.proximity import common_words, name_tokens, overlap
+from vibflow.steps.recovery.proximity import common_words, matched, name_tokens, overlap
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class Evidence:
     intent_words: frozenset[str] = frozenset()
     min_together: int = 2
     proximity: bool = True
+    #: Documentation page → the intent's words its added lines use.
+    mentions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False
@@ -96,7 +102,7 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     mine = name_tokens(c.path)
     hints: list[str] = []
     answer: tuple[Judgement, str] | None = None
-    for step in (_by_links, _by_cochange, _by_proximity):
+    for step in (_by_links, _by_cochange, _by_proximity, _by_intent_words):
         found = step(c, mine, seeds, evidence, hints)
         if found is not None:
             answer = (found, "")
@@ -172,4 +178,22 @@ def _by_proximity(
     shared = overlap(mine, ev.intent_words)
     if shared:
         hints.append(f"its name shares '{shared[0]}' with the intent")
+    return None
+
+
+def _by_intent_words(
+    c: ChangedFile, mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    # One shared word is a hint (``UsersFilter`` for "sort the users table"); two
+    # of the intent's words in one name are what the agent named the file for.
+    named = matched(ev.intent_words, mine)
+    if len(named) >= 2:
+        return Judgement(
+            "intent_words", f"its name has the intent's words '{named[0]}' and '{named[1]}'"
+        )
+    said = ev.mentions.get(c.path)
+    if said:
+        return Judgement(
+            "intent_words", f"a documentation page whose added lines mention '{said[0]}'"
+        )
     return None

@@ -6,7 +6,10 @@
   was found in, the version at HEAD is read (one ``git cat-file --batch``) to
   tell whether the linking line is part of the change;
 * co-change: one ``git log`` (``cochange.read``), started early by the caller;
-* names: the file names in each explicit file's folder (one listing each).
+* names: the file names in each explicit file's folder (one listing each);
+* mentions: the lines each changed documentation page added (at most
+  ``_DOCS_MAX`` pages; the HEAD side in the same one ``cat-file --batch``
+  style read), for the intent's words they use.
 
 No network, no model, nothing written.
 """
@@ -23,8 +26,8 @@ from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange
 from vibflow.steps.recovery.evidence import Evidence, Link
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.proximity import words
-from vibflow.steps.recovery.references import Index, changed_lines, scan
+from vibflow.steps.recovery.proximity import matched, words
+from vibflow.steps.recovery.references import Index, camelize, changed_lines, scan
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace.git import Git
 
@@ -32,6 +35,18 @@ from vibflow.steps.workspace.git import Git
 _FOLDER_NAMES = 2000
 #: Explicit files read as sources of references.
 _SEEDS_MAX = 200
+#: Changed documentation pages read for the intent's words.
+_DOCS_MAX = 200
+_DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
+
+
+def is_doc_page(path: str) -> bool:
+    """Prose for readers: Markdown, reST, AsciiDoc anywhere; plain text in a docs
+    folder (a ``.txt`` elsewhere is as likely a template or data)."""
+    lower = path.lower()
+    if lower.endswith(_DOC_EXT):
+        return True
+    return lower.endswith(".txt") and any(d in ("docs", "doc") for d in lower.split("/")[:-1])
 
 
 def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
@@ -65,6 +80,8 @@ def _needles(seeds: Mapping[str, Sequence[str]]) -> re.Pattern[str] | None:
         for name in names:
             folder, _, base = name.rpartition("/")
             words.add(base.split(".")[0] or base)
+            if base.lower().endswith(".rb"):
+                words.add(camelize(base.split(".")[0]))  # Ruby code names its class
             if folder:
                 words.add(folder.rpartition("/")[2])
     words.discard("")
@@ -142,6 +159,8 @@ def gather(
                     )
             except OSError:
                 folders[folder] = ()
+    intent_words = frozenset(words(intent or ""))
+    mentions = _mentions(root, git, candidates, intent_words, policy.reference_bytes, whole)
     co = cochange.count(
         history,
         anchors,
@@ -151,10 +170,42 @@ def gather(
         links=links,
         cochange=co,
         folders=folders,
-        intent_words=frozenset(words(intent or "")),
+        intent_words=intent_words,
         min_together=policy.cochange_min_together,
         proximity=policy.proximity,
+        mentions=mentions,
     )
+
+
+def _mentions(
+    root: Path,
+    git: Git,
+    candidates: Sequence[ChangedFile],
+    intent_words: frozenset[str],
+    limit: int,
+    whole: Mapping[str, bytes],
+) -> dict[str, tuple[str, ...]]:
+    """Documentation page → the intent's words in the lines it added."""
+    docs = [c for c in candidates if is_doc_page(c.path)][:_DOCS_MAX]
+    if not docs or not intent_words:
+        return {}
+    old_names = {
+        c.path: c.old_path or c.path
+        for c in docs
+        if c.status in ("modified", "renamed", "type_changed")
+    }
+    before = _at_head(git, sorted(set(old_names.values())), limit) if old_names else {}
+    out: dict[str, tuple[str, ...]] = {}
+    for c in docs:
+        now = read_text(root / c.path, limit, whole.get(c.path))
+        if now is None:
+            continue
+        old = before.get(old_names[c.path], "") if c.path in old_names else ""
+        added = set(now.splitlines()) - set(old.splitlines())
+        found = matched(intent_words, words(" ".join(added)))
+        if found:
+            out[c.path] = tuple(found)
+    return out
 
 
 def _links(

@@ -25,6 +25,7 @@ ZoneSource = Literal[
     "anchor_co_occurrence",
     "reference",
     "name_proximity",
+    "intent_words",
     "diff_fallback",
     "user_feedback",
 ]

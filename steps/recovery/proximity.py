@@ -76,12 +76,18 @@ def overlap(a: Iterable[str], b: Iterable[str]) -> list[str]:
     return sorted(x for x in a if any(_match(x, y) for y in bs))
 
 
+def matched(wanted: Iterable[str], present: Iterable[str]) -> list[str]:
+    """The words of ``wanted`` that one of ``present`` matches, sorted."""
+    have = list(present)
+    return sorted(w for w in wanted if any(_match(w, x) for x in have))
+
+
 @lru_cache(maxsize=256)
 def common_words(siblings: tuple[str, ...]) -> frozenset[str]:
     """Words most names of a folder share (``screen`` in ``*Screen.tsx``): in more
-    than half of them (files sharing a stem count once), with at least 4 to judge by."""
+    than half of them (files sharing a stem count once), with at least 3 to judge by."""
     stems = {name.split(".")[0] for name in siblings}  # Table.tsx and Table.css: one
-    if len(stems) < 4:
+    if len(stems) < 3:
         return frozenset()
     counts: dict[str, int] = {}
     for stem in stems:

@@ -12,6 +12,9 @@ build system, no network, no model:
 * Go — an import path whose tail is the folder (package) of the file;
 * Rust — ``use crate::a::b`` / ``mod a;``: a segment naming the module;
 * Java/Kotlin — ``import a.b.C`` (and ``a.b.*``);
+* Ruby — a constant (``Project``, ``ProjectsController``, ``Admin::User``) is
+  the file its snake_case name camelizes from (Rails' autoloading: Ruby code
+  names a file's class, it has no import line for it);
 * every language — a file name (``install.md``, ``logo.png``, ``foo.h``)
   written in the text, and a distinctive identifier equal to a file's stem
   (``InvoiceService``: mixed case or with ``_``, 5+ characters).
@@ -43,12 +46,14 @@ _JS_NAMES = re.compile(
 _KEYWORD = re.compile(r"^(?:import|export|from|use|mod|require)\b\s*")
 _FILE_NAME = re.compile(r"[\w.\-@~+]*\w\.\w{1,12}")
 _IDENT = re.compile(r"\b[A-Za-z_]\w{4,}\b")
+_RB_CONST = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)*")
 #: Lines longer than this are not read for references.
 _LONGEST = 2000
 _JS_EXT = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
 _PY = (".py", ".pyi")
 _JVM = (".java", ".kt", ".kts", ".scala", ".groovy")
 _JS_LIKE = (*_JS_EXT, ".css", ".scss", ".sass", ".less")
+_RUBY = (".rb", ".erb", ".rake")
 
 
 def _noext(path: str) -> str:
@@ -61,6 +66,12 @@ def normal(line: str) -> str:
     import keyword or trailing separators — so moving ``import "x"`` into an
     import block, or a trailing comma, is no change of what is referenced."""
     return _KEYWORD.sub("", line.strip()).rstrip(";,").strip()
+
+
+def camelize(stem: str) -> str:
+    """A snake_case file stem as Ruby names its class (``projects_controller`` →
+    ``ProjectsController``)."""
+    return "".join(part[:1].upper() + part[1:] for part in stem.split("_"))
 
 
 def _distinctive(stem: str) -> bool:
@@ -83,6 +94,7 @@ class Index:
     by_basename: dict[str, set[str]] = field(default_factory=dict)
     by_stem: dict[str, set[str]] = field(default_factory=dict)
     by_export: dict[str, set[str]] = field(default_factory=dict)  # any stem, exact case
+    by_constant: dict[str, set[str]] = field(default_factory=dict)  # Ruby: Admin::User
 
     @classmethod
     def of(cls, targets: Mapping[str, str]) -> Index:
@@ -125,6 +137,13 @@ class Index:
                 put(self.by_package, "/".join(dirs[k:]))
         elif lower.endswith(".rs"):
             put(self.by_rust, folder.rpartition("/")[2] if stem in ("mod", "lib") else stem)
+        elif lower.endswith(".rb") and len(stem) >= 3:
+            # Rails keeps app/models/admin/user.rb as Admin::User; a bare User
+            # from elsewhere names it too, so both keys lead here.
+            put(self.by_constant, camelize(stem))
+            dirs = [d for d in folder.split("/") if d]
+            for k in range(len(dirs)):
+                put(self.by_constant, "::".join([*map(camelize, dirs[k:]), camelize(stem)]))
 
     def __bool__(self) -> bool:
         return bool(self.by_path)
@@ -157,6 +176,8 @@ def scan(path: str, text: str, index: Index, *, skip: Iterable[str] = ()) -> dic
         if lower.endswith(".rs")
         else "jvm"
         if lower.endswith(_JVM)
+        else "rb"
+        if lower.endswith(_RUBY)
         else ""
     )
     out: dict[str, Found] = {}
@@ -176,6 +197,8 @@ def _refs(line: str, lang: str, folder: str, index: Index) -> Iterable[tuple[str
     rule = _RULES.get(lang)
     if rule is not None:
         yield from ((t, "imports") for t in rule(line, folder, index))
+    elif lang == "rb":
+        yield from ((t, "names") for t in _ruby(line, folder, index))
     if "." in line:
         for name in _FILE_NAME.findall(line):
             base = name.rpartition("/")[2]
@@ -220,6 +243,12 @@ def _jvm(line: str, _folder: str, index: Index) -> Iterable[str]:
         name = found.group(1)
         table = index.by_package if name.endswith(".*") else index.by_dotted
         yield from table.get(name.removesuffix(".*"), ())
+
+
+def _ruby(line: str, _folder: str, index: Index) -> Iterable[str]:
+    if index.by_constant and not line.startswith("#"):
+        for name in _RB_CONST.findall(line):
+            yield from index.by_constant.get(name, ())
 
 
 def _python(line: str, folder: str, index: Index) -> Iterable[str]:

@@ -17,7 +17,10 @@ the user can check:
    explicit file, or is imported or named by one, as part of the change),
    ``anchor_co_occurrence`` (changed together with an explicit file in recent
    commits), ``name_proximity`` (same folder as an explicit file and a name
-   sharing a word with the intent or with it).
+   sharing a word with the intent or with it), ``intent_words`` (a name with
+   two of the intent's words, or a documentation page whose added lines use
+   one). Evidence is read only when the user named files (explicit or by
+   feedback): with none, the intent's words alone never narrow the zone.
 4. ``diff_fallback`` — with no usable memory, every changed file.
 
 The path category is no source: a file in the intent's category with nothing
@@ -230,7 +233,10 @@ def _add_inferred(
                 path, IntentZoneEntry(path=path, source="recent_patch_target", reason=reason)
             )
     _follow_renames(changed, zone, held_out)
-    near = _by_folder(seeds_of(zone))
+    seeds = seeds_of(zone)
+    if not seeds:
+        return  # evidence links changes to the user's files: with none, it has no say
+    near = _by_folder(seeds)
     for c in changed:
         if c.generated or c.lockfile or c.path in zone or c.path in held_out:
             continue

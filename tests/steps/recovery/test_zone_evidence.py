@@ -42,6 +42,9 @@ def _targets(*paths: str) -> Index:
         ("docs/index.md", "- [Windows](install.md#windows)", "docs/install.md"),
         ("x.c", '#include "util/strbuf.h"', "src/util/strbuf.h"),
         ("T.java", "new InvoiceService().total(x);", "src/InvoiceService.java"),
+        ("app/c.rb", "@projects = Project.active", "app/models/project.rb"),
+        ("app/c.rb", "OrderItem.where(order: o)", "app/models/order_item.rb"),
+        ("app/c.rb", "Admin::User.find(id)", "app/models/admin/user.rb"),
     ],
 )
 def test_references_per_language(path: str, line: str, target: str) -> None:
@@ -81,6 +84,20 @@ def test_name_words_and_common_words() -> None:
     panels = ("DashboardPanel.tsx", "ReportPanel.tsx", "UsersPanel.tsx", "Billing.tsx")
     assert common_words(panels) == {"panel"}
     assert common_words(("Table.tsx", "Table.css", "Modal.tsx", "Tooltip.tsx")) == frozenset()
+    # Three names are enough to tell a family word: 'users' in two of three.
+    assert common_words(("UsersTable.vue", "UsersFilter.vue", "AppHeader.vue")) == {"users"}
+    assert common_words(("Table.tsx", "Modal.tsx")) == frozenset()
+
+
+def test_ruby_constants_name_only_their_file() -> None:
+    """A Ruby constant names the file its snake_case name camelizes from; a comment,
+    a lower-case word and another constant do not."""
+    index = _targets("app/models/project.rb", "app/models/order_item.rb")
+    text = "# Project notes\nproject = 1\nProjectX.new\nOrderItems.count\n"
+    assert scan("app/x.rb", text, index) == {}
+    found = scan("app/x.rb", "Project.find(1)\n", index)
+    assert set(found) == {"app/models/project.rb"}
+    assert found["app/models/project.rb"].how == "names"
 
 
 def test_cochange_skips_root_and_sweeping_commits() -> None:
@@ -150,6 +167,26 @@ def test_judging_cochange_and_proximity() -> None:
     assert hint == "it is in the same folder as your file 'src/billing/Invoice.tsx'"
 
 
+def test_judging_the_intents_words() -> None:
+    """Two of the intent's words in a name are strong wherever the file is; one is a
+    hint only; a documentation page whose added lines use an intent word is strong."""
+    seeds = ["app/models/project.rb"]
+    ev = _ev(
+        intent_words=frozenset(words("Let users archive projects")),
+        mentions={"docs/faq.md": ("archive",)},
+    )
+    mig = changed("db/migrate/20261120_add_archived_at_to_projects.rb", "added")
+    found, _ = judge(mig, seeds, ev)
+    assert found.source == "intent_words"
+    assert found.reason == "its name has the intent's words 'archive' and 'projects'"
+    one, hint = judge(changed("config/projects.yml"), seeds, ev)
+    assert one.source is None
+    assert hint == "its name shares 'projects' with the intent"
+    page, _ = judge(changed("docs/faq.md"), seeds, ev)
+    assert page.source == "intent_words"
+    assert page.reason == "a documentation page whose added lines mention 'archive'"
+
+
 def test_category_alone_is_no_evidence_and_breaks_ties_only() -> None:
     """Same category and nothing else: drift, saying the category alone is no evidence.
     A hint in the intent's category: drift marked unsure. A hint in another category:
@@ -206,3 +243,15 @@ def test_lockfiles_are_regenerated_not_drift_not_hidden() -> None:
     plan = planner.plan(signals(files_, explicit), CATEGORIES, ACTIVE, apply_blocked_reason=None)
     assert ("package-lock.json", "explicit") in {(z.path, z.source) for z in plan.intent_zone}
     assert plan.regenerated == []
+
+
+def test_intent_words_alone_never_narrow_the_zone() -> None:
+    """With an intent but no file the user named, a name holding the intent's words
+    does not make every other change drift: the zone falls back to the whole diff."""
+    files_ = [changed("db/add_archived_projects.sql", "added"), changed("config/puma.rb")]
+    ev = _ev(intent_words=frozenset(words("Let users archive projects")))
+    zone = infer_zone(files_, mem(), CATEGORIES, evidence=ev)
+    assert {z.path: z.source for z in zone} == {
+        "db/add_archived_projects.sql": "diff_fallback",
+        "config/puma.rb": "diff_fallback",
+    }
