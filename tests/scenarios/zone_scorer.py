@@ -200,6 +200,7 @@ def table(rows: Sequence[Row]) -> str:
         ("tuned + held-out", [r for r in rows if not r.fresh]),
         ("fresh (after the first tuning)", [r for r in rows if r.fresh and r.batch == 1]),
         ("fresh 2 (before the second)", [r for r in rows if r.fresh and r.batch == 2]),
+        ("fresh 3 (blind, after the second)", [r for r in rows if r.fresh and r.batch == 3]),
     ]
     for label, part in parts:
         if not part:
