@@ -11,8 +11,12 @@ entry, correction or recent patch put in scope, for its evidence:
     explicit file's or with the intent (``test_cart.py`` importing ``cart.py``;
     a Java test in the same package naming ``InvoiceService``; the header
     importing ``logo.png`` for "use the new logo");
+  - a test named for an explicit file (``test_orders.py``, ``OrdersTest.java``,
+    ``accounts_test.exs`` for ``orders.py`` / ``Orders.java`` / ``accounts.ex``),
+    wherever it is: every ecosystem names its tests so;
   - co-change: changed together with an explicit file in at least
-    ``min_together`` recent commits;
+    ``min_together`` recent commits, or in every one of them when it has fewer
+    (a young project's only commit on the file is all the history there is);
   - proximity and names: in the same folder as an explicit file, with a name
     sharing a distinctive word with the intent or with that file's name;
   - the intent's words: a name holding two of them, wherever the file is
@@ -36,7 +40,13 @@ from typing import Literal
 
 from vibflow.steps.recovery.cochange import CoChange
 from vibflow.steps.recovery.models import ChangedFile, ZoneSource
-from vibflow.steps.recovery.proximity import common_words, matched, name_tokens, overlap
+from vibflow.steps.recovery.proximity import (
+    common_words,
+    matched,
+    name_tokens,
+    overlap,
+    stem_under_test,
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,8 @@ class Evidence:
     proximity: bool = True
     #: Documentation page → the intent's words its added lines use.
     mentions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: An explicit file's stem as tests are named for it (``plain_stem``) → the file.
+    tested: Mapping[str, str] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False
@@ -102,7 +114,7 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     mine = name_tokens(c.path)
     hints: list[str] = []
     answer: tuple[Judgement, str] | None = None
-    for step in (_by_links, _by_cochange, _by_proximity, _by_intent_words):
+    for step in (_by_links, _by_test_name, _by_cochange, _by_proximity, _by_intent_words):
         found = step(c, mine, seeds, evidence, hints)
         if found is not None:
             answer = (found, "")
@@ -139,12 +151,29 @@ def _by_links(
     return None
 
 
+def _by_test_name(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    stem = stem_under_test(c.path) if ev.tested else None
+    anchor = ev.tested.get(stem) if stem else None
+    if anchor is None:
+        return None
+    return Judgement("test_of", f"the test named for your file '{anchor}'")
+
+
 def _by_cochange(
     c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, hints: list[str]
 ) -> Judgement | None:
     co = ev.cochange.get(c.path) or (ev.cochange.get(c.old_path) if c.old_path else None)
     if co is None:
         return None
+    if co.together == co.window < ev.min_together:
+        # A young history: every commit that touched your file touched this one.
+        many = "the only recent commit" if co.window == 1 else f"all {co.window} recent commits"
+        return Judgement(
+            "anchor_co_occurrence",
+            f"changed together with your file '{co.anchor}' in {many} that touched it",
+        )
     if co.together >= ev.min_together:
         return Judgement(
             "anchor_co_occurrence",

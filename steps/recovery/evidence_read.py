@@ -26,8 +26,14 @@ from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange
 from vibflow.steps.recovery.evidence import Evidence, Link
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.proximity import matched, words
-from vibflow.steps.recovery.references import Index, camelize, changed_lines, scan
+from vibflow.steps.recovery.proximity import matched, plain_stem, words
+from vibflow.steps.recovery.references import (
+    MODULE_NAMED,
+    Index,
+    camelize,
+    changed_lines,
+    scan,
+)
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace.git import Git
 
@@ -68,6 +74,8 @@ def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
 def _mentioned(path: str, text: str) -> bool:
     folder, _, base = path.rpartition("/")
     stem = base.split(".")[0] or base
+    if base.lower().endswith(MODULE_NAMED) and camelize(stem) in text:
+        return True
     return stem in text or (bool(folder) and folder.rpartition("/")[2] in text)
 
 
@@ -80,8 +88,8 @@ def _needles(seeds: Mapping[str, Sequence[str]]) -> re.Pattern[str] | None:
         for name in names:
             folder, _, base = name.rpartition("/")
             words.add(base.split(".")[0] or base)
-            if base.lower().endswith(".rb"):
-                words.add(camelize(base.split(".")[0]))  # Ruby code names its class
+            if base.lower().endswith(MODULE_NAMED):
+                words.add(camelize(base.split(".")[0]))  # the code names its module
             if folder:
                 words.add(folder.rpartition("/")[2])
     words.discard("")
@@ -174,6 +182,7 @@ def gather(
         min_together=policy.cochange_min_together,
         proximity=policy.proximity,
         mentions=mentions,
+        tested={plain_stem(seed): seed for seed in seeds},
     )
 
 
@@ -219,15 +228,15 @@ def _links(
 ) -> dict[str, list[Link]]:
     limit = policy.reference_bytes
     seed_index = Index.of({name: seed for seed, names in seeds.items() for name in names})
-    # path → (anchor, direction, how, line)
-    found: dict[str, list[tuple[str, Literal["from", "to"], str, str]]] = {}
+    # path → (anchor, direction, how, the lines that refer)
+    found: dict[str, list[tuple[str, Literal["from", "to"], str, frozenset[str]]]] = {}
     needles = _needles(seeds)
     for c in candidates:
         text = read_text(root / c.path, limit, whole.get(c.path))
         if text is None or needles is None or not needles.search(text):
             continue
         for anchor, ref in scan(c.path, text, seed_index).items():
-            found.setdefault(c.path, []).append((anchor, "from", ref.how, ref.line))
+            found.setdefault(c.path, []).append((anchor, "from", ref.how, ref.lines))
     seed_texts: dict[str, str] = {}
     for seed in list(seeds)[:_SEEDS_MAX]:
         text = read_text(root / seed, limit, whole.get(seed))
@@ -245,7 +254,7 @@ def _links(
     )
     for seed, text in seed_texts.items():
         for target, ref in scan(seed, text, cand_index, skip=(seed,)).items():
-            found.setdefault(target, []).append((seed, "to", ref.how, ref.line))
+            found.setdefault(target, []).append((seed, "to", ref.how, ref.lines))
     if not found:
         return {}
     # Which linking lines are part of the change: compare with HEAD, for the files
@@ -274,10 +283,10 @@ def _links(
 
     out: dict[str, list[Link]] = {}
     for path, refs in found.items():
-        for anchor, direction, how, line in refs:
+        for anchor, direction, how, referring in refs:
             where = path if direction == "from" else anchor
             lines = changed_in(where)
             out.setdefault(path, []).append(
-                Link(anchor, direction, how, lines is None or line in lines)
+                Link(anchor, direction, how, lines is None or not referring.isdisjoint(lines))
             )
     return out

@@ -26,6 +26,7 @@ ZoneSource = Literal[
     "reference",
     "name_proximity",
     "intent_words",
+    "test_of",
     "diff_fallback",
     "user_feedback",
 ]

@@ -32,9 +32,12 @@ _STOP_WORDS = """
     util utils helper helpers common shared core base misc tmp temp file files
     page pages screen screens view views component components widget widgets
     form forms button buttons module modules service services model models
+    controller controllers handler handlers repository repositories provider
+    providers manager managers factory factories adapter adapters middleware
+    interface interfaces dto dtos entity entities
     type types types config conf settings default defaults readme docs doc
     get set run runs run impl internal public private api js ts tsx jsx py go rs
-    java kt md txt json yaml yml toml css scss html vue
+    java kt md txt vue
 """
 STOP = frozenset(_STOP_WORDS.split())
 
@@ -80,6 +83,41 @@ def matched(wanted: Iterable[str], present: Iterable[str]) -> list[str]:
     """The words of ``wanted`` that one of ``present`` matches, sorted."""
     have = list(present)
     return sorted(w for w in wanted if any(_match(w, x) for x in have))
+
+
+_TEST_SUFFIX = re.compile(r"(?:[_-]?(?:tests?|spec|it))$", re.IGNORECASE)
+_TEST_PREFIX = re.compile(r"^tests?[_-]", re.IGNORECASE)
+_CAMEL_TEST = re.compile(r"(?<=[a-z0-9])(?:Tests?|Spec|IT)$")
+
+
+def plain_stem(path: str) -> str:
+    """A file's stem as names are compared across conventions: ``invoices_controller``,
+    ``InvoicesController`` and ``invoices-controller`` are one."""
+    base = path.rpartition("/")[2]
+    stem = base.split(".")[0] or base
+    return re.sub(r"[_\-]", "", stem).casefold()
+
+
+def stem_under_test(path: str) -> str | None:
+    """The stem of the file a test file is named for — ``test_orders.py``,
+    ``orders_test.go``, ``Orders.test.ts``, ``OrdersTest.java``,
+    ``InvoicesControllerTests.cs``, ``orders_spec.rb`` all test ``orders`` — or None
+    when the name does not say it is a test."""
+    base = path.rpartition("/")[2]
+    parts = base.split(".")
+    stem = parts[0]
+    if len(parts) >= 3 and parts[1].casefold() in ("test", "spec", "tests"):
+        named = stem
+    elif _TEST_PREFIX.match(stem):
+        named = _TEST_PREFIX.sub("", stem)
+    elif _CAMEL_TEST.search(stem):
+        named = _CAMEL_TEST.sub("", stem)
+    elif re.search(r"[_-](?:tests?|spec)$", stem, re.IGNORECASE):
+        named = _TEST_SUFFIX.sub("", stem)
+    else:
+        return None
+    found = re.sub(r"[_\-]", "", named).casefold()
+    return found if len(found) >= 3 else None
 
 
 @lru_cache(maxsize=256)

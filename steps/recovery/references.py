@@ -10,11 +10,13 @@ build system, no network, no model:
 * JS/TS — ``import … from '…'``, ``export … from``, ``require('…')``,
   ``import('…')``: relative specifiers resolved against the importing file;
 * Go — an import path whose tail is the folder (package) of the file;
-* Rust — ``use crate::a::b`` / ``mod a;``: a segment naming the module;
+* Rust — ``use crate::a::b`` / ``mod a;`` / a path in code (``a::b::run()``):
+  a segment naming the module;
 * Java/Kotlin — ``import a.b.C`` (and ``a.b.*``);
-* Ruby — a constant (``Project``, ``ProjectsController``, ``Admin::User``) is
-  the file its snake_case name camelizes from (Rails' autoloading: Ruby code
-  names a file's class, it has no import line for it);
+* Ruby and Elixir — a constant or module (``Project``, ``Admin::User``,
+  ``Shop.Accounts.UserNotifier``) is the file its snake_case path camelizes
+  from (Rails' autoloading, Mix's layout: the code names a file's module, it
+  has no import line for it);
 * every language — a file name (``install.md``, ``logo.png``, ``foo.h``)
   written in the text, and a distinctive identifier equal to a file's stem
   (``InvoiceService``: mixed case or with ``_``, 5+ characters).
@@ -39,6 +41,7 @@ _JS_SPEC = re.compile(
 )
 _GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:[\w.]+\s+)?"([\w.\-/~]+)"\s*$')
 _RUST_USE = re.compile(r"^\s*(?:pub(?:\([\w\s]+\))?\s+)?(?:use|mod)\s+([\w:{}, ]+)")
+_RUST_PATH = re.compile(r"\b([a-z_][a-z0-9_]*)::")
 _JVM_IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+(?:\.\*)?)\s*;?\s*$")
 _JS_NAMES = re.compile(
     r"""^\s*(?:import|export)\s+(?:type\s+)?(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s*['"]([^'"\n]+)['"]"""
@@ -46,7 +49,7 @@ _JS_NAMES = re.compile(
 _KEYWORD = re.compile(r"^(?:import|export|from|use|mod|require)\b\s*")
 _FILE_NAME = re.compile(r"[\w.\-@~+]*\w\.\w{1,12}")
 _IDENT = re.compile(r"\b[A-Za-z_]\w{4,}\b")
-_RB_CONST = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)*")
+_CONST = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:(?:::|\.)[A-Z][A-Za-z0-9]*)*")
 #: Lines longer than this are not read for references.
 _LONGEST = 2000
 _JS_EXT = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
@@ -54,6 +57,9 @@ _PY = (".py", ".pyi")
 _JVM = (".java", ".kt", ".kts", ".scala", ".groovy")
 _JS_LIKE = (*_JS_EXT, ".css", ".scss", ".sass", ".less")
 _RUBY = (".rb", ".erb", ".rake")
+_ELIXIR = (".ex", ".exs", ".heex", ".eex")
+#: Where a file's module is its camelized path.
+MODULE_NAMED = (".rb", ".ex", ".exs")
 
 
 def _noext(path: str) -> str:
@@ -94,7 +100,7 @@ class Index:
     by_basename: dict[str, set[str]] = field(default_factory=dict)
     by_stem: dict[str, set[str]] = field(default_factory=dict)
     by_export: dict[str, set[str]] = field(default_factory=dict)  # any stem, exact case
-    by_constant: dict[str, set[str]] = field(default_factory=dict)  # Ruby: Admin::User
+    by_constant: dict[str, set[str]] = field(default_factory=dict)  # Admin.User (Ruby, Elixir)
 
     @classmethod
     def of(cls, targets: Mapping[str, str]) -> Index:
@@ -137,13 +143,13 @@ class Index:
                 put(self.by_package, "/".join(dirs[k:]))
         elif lower.endswith(".rs"):
             put(self.by_rust, folder.rpartition("/")[2] if stem in ("mod", "lib") else stem)
-        elif lower.endswith(".rb") and len(stem) >= 3:
-            # Rails keeps app/models/admin/user.rb as Admin::User; a bare User
-            # from elsewhere names it too, so both keys lead here.
+        elif lower.endswith(MODULE_NAMED) and len(stem) >= 3:
+            # app/models/admin/user.rb is Admin::User, lib/shop/accounts.ex is
+            # Shop.Accounts; a bare User (after an alias) names it too.
             put(self.by_constant, camelize(stem))
             dirs = [d for d in folder.split("/") if d]
             for k in range(len(dirs)):
-                put(self.by_constant, "::".join([*map(camelize, dirs[k:]), camelize(stem)]))
+                put(self.by_constant, ".".join([*map(camelize, dirs[k:]), camelize(stem)]))
 
     def __bool__(self) -> bool:
         return bool(self.by_path)
@@ -151,16 +157,19 @@ class Index:
 
 @dataclass(frozen=True)
 class Found:
-    """A reference from a file's line to a target file."""
+    """A reference from a file's lines to a target file."""
 
     target: str
-    line: str  # the line, stripped
-    how: str  # "imports" or "names"
+    line: str  # the first line that refers to it, as :func:`normal` makes it
+    how: str  # "imports" or "names" (the first line's)
+    #: Every line that refers to it: the new route naming a controller that an old
+    #: ``use`` line already named is part of the change.
+    lines: frozenset[str] = frozenset()
 
 
 def scan(path: str, text: str, index: Index, *, skip: Iterable[str] = ()) -> dict[str, Found]:
-    """The targets ``text`` (the content of ``path``) refers to, each with the first
-    line that does; ``skip``: targets not to report (the file itself)."""
+    """The targets ``text`` (the content of ``path``) refers to, each with the lines
+    that do; ``skip``: targets not to report (the file itself)."""
     if not index:
         return {}
     folder = path.rpartition("/")[0]
@@ -176,11 +185,12 @@ def scan(path: str, text: str, index: Index, *, skip: Iterable[str] = ()) -> dic
         if lower.endswith(".rs")
         else "jvm"
         if lower.endswith(_JVM)
-        else "rb"
-        if lower.endswith(_RUBY)
+        else "const"
+        if lower.endswith(_RUBY) or lower.endswith(_ELIXIR)
         else ""
     )
-    out: dict[str, Found] = {}
+    first: dict[str, tuple[str, str]] = {}
+    every: dict[str, set[str]] = {}
     excluded = set(skip)
     for raw in text.splitlines():
         line = raw.strip()
@@ -188,17 +198,18 @@ def scan(path: str, text: str, index: Index, *, skip: Iterable[str] = ()) -> dic
             continue  # a minified or data line: no import rule reads it, and it is slow
         key = normal(line)
         for target, how in _refs(line, lang, folder, index):
-            if target not in excluded and target not in out:
-                out[target] = Found(target, key, how)
-    return out
+            if target not in excluded:
+                first.setdefault(target, (key, how))
+                every.setdefault(target, set()).add(key)
+    return {t: Found(t, k, how, frozenset(every[t])) for t, (k, how) in first.items()}
 
 
 def _refs(line: str, lang: str, folder: str, index: Index) -> Iterable[tuple[str, str]]:
     rule = _RULES.get(lang)
     if rule is not None:
         yield from ((t, "imports") for t in rule(line, folder, index))
-    elif lang == "rb":
-        yield from ((t, "names") for t in _ruby(line, folder, index))
+    elif lang == "const":
+        yield from ((t, "names") for t in _constants(line, folder, index))
     if "." in line:
         for name in _FILE_NAME.findall(line):
             base = name.rpartition("/")[2]
@@ -235,6 +246,10 @@ def _rust(line: str, _folder: str, index: Index) -> Iterable[str]:
     if found:
         for seg in re.split(r"[:{}, ]+", found.group(1)):
             yield from index.by_rust.get(seg, ())
+        return
+    # A path in code (`commands::list::run(args)`) names its modules too.
+    for seg in _RUST_PATH.findall(line):
+        yield from index.by_rust.get(seg, ())
 
 
 def _jvm(line: str, _folder: str, index: Index) -> Iterable[str]:
@@ -245,10 +260,10 @@ def _jvm(line: str, _folder: str, index: Index) -> Iterable[str]:
         yield from table.get(name.removesuffix(".*"), ())
 
 
-def _ruby(line: str, _folder: str, index: Index) -> Iterable[str]:
+def _constants(line: str, _folder: str, index: Index) -> Iterable[str]:
     if index.by_constant and not line.startswith("#"):
-        for name in _RB_CONST.findall(line):
-            yield from index.by_constant.get(name, ())
+        for name in _CONST.findall(line):
+            yield from index.by_constant.get(name.replace("::", "."), ())
 
 
 def _python(line: str, folder: str, index: Index) -> Iterable[str]:

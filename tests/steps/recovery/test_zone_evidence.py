@@ -10,7 +10,7 @@ from vibflow_testing.recovery_inputs import CATEGORIES, changed, mem
 
 from vibflow.steps.recovery import cochange
 from vibflow.steps.recovery.evidence import Evidence, Link, judge
-from vibflow.steps.recovery.proximity import common_words, name_tokens, words
+from vibflow.steps.recovery.proximity import common_words, name_tokens, stem_under_test, words
 from vibflow.steps.recovery.references import Index, changed_lines, scan
 from vibflow.steps.recovery.zone import drift, infer_zone
 
@@ -45,6 +45,9 @@ def _targets(*paths: str) -> Index:
         ("app/c.rb", "@projects = Project.active", "app/models/project.rb"),
         ("app/c.rb", "OrderItem.where(order: o)", "app/models/order_item.rb"),
         ("app/c.rb", "Admin::User.find(id)", "app/models/admin/user.rb"),
+        ("lib/shop/accounts.ex", "UserNotifier.deliver(u)", "lib/shop/accounts/user_notifier.ex"),
+        ("test/a_test.exs", "Shop.Accounts.register(x)", "lib/shop/accounts.ex"),
+        ("src/main.rs", "Cmd::List(a) => commands::list::run(a),", "src/commands/list.rs"),
     ],
 )
 def test_references_per_language(path: str, line: str, target: str) -> None:
@@ -165,6 +168,50 @@ def test_judging_cochange_and_proximity() -> None:
     other, hint = judge(changed("src/billing/Refunds.tsx"), seeds, ev)
     assert other.source is None
     assert hint == "it is in the same folder as your file 'src/billing/Invoice.tsx'"
+
+
+@pytest.mark.parametrize(
+    ("test", "tested"),
+    [
+        ("tests/test_orders.py", "orders"),
+        ("pkg/orders_test.go", "orders"),
+        ("src/Orders.test.ts", "orders"),
+        ("src/Table.spec.tsx", "table"),
+        ("src/test/java/OrdersTest.java", "orders"),
+        ("Api.Tests/InvoicesControllerTests.cs", "invoicescontroller"),
+        ("spec/orders_spec.rb", "orders"),
+        ("test/shop/accounts_test.exs", "accounts"),
+        ("src/it/SettingsIT.java", "settings"),
+        ("src/latest.py", None),
+        ("src/Contest.java", None),
+        ("src/testing.py", None),
+        ("tests/list_json.rs", None),
+    ],
+)
+def test_test_files_name_what_they_test(test: str, tested: str | None) -> None:
+    """Each ecosystem's test naming gives the stem of the file tested; a word that
+    merely contains 'test' does not."""
+    assert stem_under_test(test) == tested
+
+
+def test_tests_named_for_an_explicit_file_and_young_cochange() -> None:
+    """A test named for an explicit file is in scope wherever it is; in a young
+    history, every commit on your file touching this one is enough."""
+    seeds = ["app/routers/orders.py"]
+    ev = _ev(
+        tested={"orders": "app/routers/orders.py"},
+        cochange={
+            "src/graphql/posts.graphql": cochange.CoChange(seeds[0], 1, 1),
+            "src/x.ts": cochange.CoChange(seeds[0], 1, 2),
+        },
+    )
+    found, _ = judge(changed("tests/test_orders.py"), seeds, ev)
+    assert found.source == "test_of"
+    assert found.reason == "the test named for your file 'app/routers/orders.py'"
+    young, _ = judge(changed("src/graphql/posts.graphql"), seeds, ev)
+    assert young.source == "anchor_co_occurrence"
+    assert "in the only recent commit that touched it" in young.reason
+    assert judge(changed("src/x.ts"), seeds, ev)[0].source is None
 
 
 def test_judging_the_intents_words() -> None:
