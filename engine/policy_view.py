@@ -5,7 +5,7 @@ in the project's file.
 Values are listed by dotted key (``triggers.rules.stale_intent.enabled``); a
 key in the policy's *atomic* set (a trigger's ``when``) is one value, since
 an override replaces it whole. Setting a value edits the user's file by
-round trip (:func:`~vibflow.engine.yamlsource.set_value`), checks the result
+round trip (:func:`~vibflow.engine.yamledit.set_value`), checks the result
 as the whole policy, and writes it only when it is valid.
 """
 
@@ -23,7 +23,7 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.policy import USER_POLICY_DISPLAY, PolicySet
 from vibflow.engine.registry import nearest
 from vibflow.engine.sourcefile import read_source
-from vibflow.engine.yamlsource import scalar_value, set_value
+from vibflow.engine.yamledit import scalar_value, set_value
 
 
 @dataclass(frozen=True)

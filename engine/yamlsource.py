@@ -5,7 +5,8 @@ that point at ``file:line:col``. This module is the only place that touches
 ruamel: it parses, records the position of every mapping key and sequence
 item, hands back plain ``dict``/``list`` data, and turns pydantic validation
 errors into one :class:`VibflowError` that lists every offending node. Nothing
-after it imports ruamel.
+after it imports ruamel, except its round-trip twin :mod:`.yamledit`, which
+changes one key of a user's file and keeps the rest of it as written.
 
 The files are hand-edited, so they are also hostile input: they are read by
 :func:`~vibflow.engine.sourcefile.read_source` (regular files only, size
@@ -305,7 +306,7 @@ def problems_in(
             (
                 doc.locate(()),
                 f"a {what} must be a YAML mapping (key: value lines), found "
-                f"{'an empty document' if payload is None else _kind(payload)}",
+                f"{'an empty document' if payload is None else kind_of(payload)}",
             )
         ]
     try:
@@ -401,7 +402,7 @@ def _describe(err: Mapping[str, Any], path: Path_, known: list[str], prefix: Pat
             return f"invalid value at {dotted}: {rule}"
     expected = _YAML_TERMS.get(str(kind))
     if expected is not None:
-        return f"invalid value at {dotted}: expected {expected}, found {_kind(err.get('input'))}"
+        return f"invalid value at {dotted}: expected {expected}, found {kind_of(err.get('input'))}"
     msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
     msg = msg.replace("Input should be", "must be").replace("Input ", "the value ")
     return f"invalid value at {dotted}: {msg}"
@@ -436,7 +437,7 @@ PATTERN_WORDS: dict[str, str] = {
 }
 
 
-def _kind(value: Any) -> str:
+def kind_of(value: Any) -> str:
     """What a YAML value is, in YAML's words (never Python's type names)."""
     if value is None:
         return "nothing (an empty value)"
@@ -451,64 +452,3 @@ def _kind(value: Any) -> str:
     if isinstance(value, Mapping):
         return "a mapping"
     return "a value of another kind"
-
-
-def scalar_value(text: str) -> Any:
-    """A command-line value read as one YAML scalar (``12``, ``0.5``, ``false``,
-    words); anything that is not a single scalar stays the text it was."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
-    try:
-        node = YAML(typ="safe", pure=True).load(text)
-    except (YAMLError, ValueError):
-        return text
-    return node if isinstance(node, bool | int | float | str) else text
-
-
-def set_value(text: str, display: str, path: Sequence[str], value: Any) -> str:
-    """``text`` with the mapping key at ``path`` set to ``value``, by ruamel's
-    round trip: comments, key order, quoting and layout elsewhere are kept.
-
-    Missing mappings on the way are created; a path through a list or a
-    scalar is refused (said in YAML's words, located at that node)."""
-    from io import StringIO
-
-    from ruamel.yaml import YAML
-    from ruamel.yaml.comments import CommentedMap
-
-    parse_yaml(text, display, code=ErrorCode.POLICY_INVALID)  # every limit and syntax check
-    yaml = YAML(typ="rt", pure=True)
-    yaml.preserve_quotes = True
-    yaml.width = 4096  # never re-wrap a user's long line
-    indent = _indent_of(text)
-    yaml.indent(mapping=indent, sequence=indent + 2, offset=indent)
-    root = yaml.load(text)
-    if root is None:
-        root = CommentedMap()
-    node: Any = root
-    for depth, key in enumerate(path):
-        if not isinstance(node, CommentedMap):
-            where = ".".join(path[:depth]) or "top level"
-            raise VibflowError(
-                ErrorCode.BAD_INPUT,
-                f"cannot set '{'.'.join(path)}': {where} is {_kind(node)}, not a mapping",
-            )
-        if depth == len(path) - 1:
-            node[key] = value
-            break
-        if key not in node or node[key] is None:
-            node[key] = CommentedMap()
-        node = node[key]
-    out = StringIO()
-    yaml.dump(root, out)
-    return out.getvalue()
-
-
-def _indent_of(text: str) -> int:
-    """The file's mapping indent (2 unless its first nested key says otherwise)."""
-    for line in text.splitlines():
-        stripped = line.lstrip(" ")
-        if stripped and not stripped.startswith("#") and len(line) > len(stripped):
-            return max(2, min(8, len(line) - len(stripped)))
-    return 2

@@ -6,8 +6,11 @@ days that touched an explicit file (``--full-diff``: with every file those
 commits touched), merges left out, renames not searched. A commit that touched
 more than ``max_files`` files (a reformat, a dependency bump, the first
 import) says nothing about what belongs together, so it is skipped; so is a
-root commit, which adds everything. A file changed together with an explicit
-file in ``min_together`` or more commits is in the zone; once is a hint.
+root commit, which adds everything, and a commit that created an explicit file
+(the first import of a project whose history starts with a README: everything
+arrives with everything). A file changed together with an explicit file in
+``min_together`` or more commits is in the zone; once is a hint — unless that
+once is all the history the explicit file has (``evidence``).
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def read(
             "--no-renames",
             "--no-color",
             "--no-ext-diff",
-            "--name-only",
+            "--name-status",
             "-z",
             f"--format={_FORMAT}",
             head,
@@ -64,31 +67,42 @@ def read(
         )
     except VibflowError:
         return []  # a history git cannot walk gives no co-change evidence, not an error
-    return parse(raw, max_files)
+    return parse(raw, max_files, created=anchors)
 
 
-def parse(raw: bytes, max_files: int) -> list[tuple[str, ...]]:
-    """Records of ``git log -z --name-only --format=%x1e%H%x1f%P``: the paths of each
-    commit with a parent and at most ``max_files`` paths."""
+def parse(raw: bytes, max_files: int, *, created: Iterable[str] = ()) -> list[tuple[str, ...]]:
+    """Records of ``git log -z --name-status --format=%x1e%H%x1f%P``: the paths of
+    each commit with a parent, at most ``max_files`` paths and none of ``created``
+    added by it."""
+    skip_if_added = set(created)
     out: list[tuple[str, ...]] = []
     current: list[str] | None = None
-    first = False
+    added: set[str] = set()
+    status: bytes | None = None
+
+    def close() -> None:
+        if current is not None and len(current) <= max_files and not added & skip_if_added:
+            out.append(tuple(dict.fromkeys(current)))
+
     for token in raw.split(b"\0"):
         if token.startswith(b"\x1e"):
-            if current is not None and len(current) <= max_files:
-                out.append(tuple(dict.fromkeys(current)))
+            close()
             sha, _, parents = token[1:].partition(b"\x1f")
             current = [] if _SHA.match(sha) and parents.strip() else None
-            first = True
+            added = set()
+            status = None
             continue
         if current is None or not token:
             continue
-        name = token[1:] if first and token.startswith(b"\n") else token
-        first = False
-        if name:
-            current.append(name.decode("utf-8", "surrogateescape"))
-    if current is not None and len(current) <= max_files:
-        out.append(tuple(dict.fromkeys(current)))
+        if status is None:
+            status = token.lstrip(b"\n")[:1]  # the header line ends in a newline
+            continue
+        name = token.decode("utf-8", "surrogateescape")
+        current.append(name)
+        if status == b"A":
+            added.add(name)
+        status = None
+    close()
     return out
 
 

@@ -14,6 +14,9 @@ entry, correction or recent patch put in scope, for its evidence:
   - a test named for an explicit file (``test_orders.py``, ``OrdersTest.java``,
     ``accounts_test.exs`` for ``orders.py`` / ``Orders.java`` / ``accounts.ex``),
     wherever it is: every ecosystem names its tests so;
+  - a name the change defines in it and uses in an explicit file, or the other
+    way round (``fun setDarkTheme`` in the view model, ``viewModel::setDarkTheme``
+    in the screen): the names a feature introduces hold its files together;
   - co-change: changed together with an explicit file in at least
     ``min_together`` recent commits, or in every one of them when it has fewer
     (a young project's only commit on the file is all the history there is);
@@ -74,6 +77,8 @@ class Evidence:
     mentions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: An explicit file's stem as tests are named for it (``plain_stem``) → the file.
     tested: Mapping[str, str] = field(default_factory=dict)
+    #: Changed file → (explicit file, "uses" | "defines", name): see ``shared_names``.
+    shared: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False
@@ -114,7 +119,8 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     mine = name_tokens(c.path)
     hints: list[str] = []
     answer: tuple[Judgement, str] | None = None
-    for step in (_by_links, _by_test_name, _by_cochange, _by_proximity, _by_intent_words):
+    steps = (_by_links, _by_shared_names, _by_test_name, _by_cochange, _by_proximity)
+    for step in (*steps, _by_intent_words):
         found = step(c, mine, seeds, evidence, hints)
         if found is not None:
             answer = (found, "")
@@ -149,6 +155,22 @@ def _by_links(
             return Judgement("reference", f"{linked}, and {named}")
         hints.append(f"{linked} (in a line the change did not touch)")
     return None
+
+
+def _by_shared_names(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    found = ev.shared.get(c.path)
+    if found is None:
+        return None
+    anchor, how, name = found
+    if how == "uses":
+        return Judgement(
+            "reference", f"its changed lines use '{name}', which the change to '{anchor}' defines"
+        )
+    return Judgement(
+        "reference", f"its changed lines define '{name}', which the change to '{anchor}' uses"
+    )
 
 
 def _by_test_name(

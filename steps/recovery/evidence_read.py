@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from vibflow.engine.errors import VibflowError
-from vibflow.steps.recovery import cochange
+from vibflow.steps.recovery import cochange, shared_names
 from vibflow.steps.recovery.evidence import Evidence, Link
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, plain_stem, words
@@ -169,6 +169,11 @@ def gather(
                 folders[folder] = ()
     intent_words = frozenset(words(intent or ""))
     mentions = _mentions(root, git, candidates, intent_words, policy.reference_bytes, whole)
+    shared: dict[str, tuple[str, str, str]] = {}
+    if seeds and policy.reference_files > 0:
+        shared = _shared_names(
+            root, git, by_path, candidates[: policy.reference_files], seeds, policy, whole
+        )
     co = cochange.count(
         history,
         anchors,
@@ -183,7 +188,81 @@ def gather(
         proximity=policy.proximity,
         mentions=mentions,
         tested={plain_stem(seed): seed for seed in seeds},
+        shared=shared,
     )
+
+
+def _shared_names(
+    root: Path,
+    git: Git,
+    by_path: Mapping[str, ChangedFile],
+    candidates: Sequence[ChangedFile],
+    seeds: Mapping[str, Sequence[str]],
+    policy: ZonePolicy,
+    whole: Mapping[str, bytes],
+) -> dict[str, tuple[str, str, str]]:
+    """Changed file → (explicit file, "uses" | "defines", name): the names the
+    explicit files' changes define or use that a candidate's change uses or
+    defines (``shared_names``). Only files holding one of those names are diffed."""
+    limit = policy.reference_bytes
+    changed_seeds = [
+        by_path[s]
+        for s in list(seeds)[:_SEEDS_MAX]
+        if s in by_path and by_path[s].status != "deleted"
+    ]
+    if not changed_seeds:
+        return {}
+    now = {c.path: read_text(root / c.path, limit, whole.get(c.path)) for c in changed_seeds}
+    olds = _old_texts(git, changed_seeds, limit)
+    defines: dict[str, str] = {}
+    uses: dict[str, str] = {}
+    for c in changed_seeds:
+        text = now[c.path]
+        if text is None:
+            continue
+        lines = shared_names.added(olds.get(c.path), text)
+        for name in sorted(shared_names.defined(lines)):
+            defines.setdefault(name, c.path)
+        for name in sorted(shared_names.used(lines)):
+            uses.setdefault(name, c.path)
+    names = set(defines) | set(uses)
+    if not names:
+        return {}
+    needle = re.compile(
+        r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b"
+    )
+    holding: dict[str, str] = {}
+    for c in candidates:
+        text = read_text(root / c.path, limit, whole.get(c.path))
+        if text is not None and needle.search(text):
+            holding[c.path] = text
+    if not holding:
+        return {}
+    olds = _old_texts(git, [by_path[p] for p in holding], limit)
+    theirs_defined = frozenset(defines)
+    theirs_used = frozenset(uses)
+    out: dict[str, tuple[str, str, str]] = {}
+    for path, text in holding.items():
+        found = shared_names.link(
+            shared_names.added(olds.get(path), text), theirs_defined, theirs_used
+        )
+        if found is not None:
+            how, name = found
+            out[path] = (defines[name] if how == "uses" else uses[name], how, name)
+    return out
+
+
+def _old_texts(git: Git, changes: Sequence[ChangedFile], limit: int) -> dict[str, str]:
+    """Each modified or renamed file's text at HEAD, by its path now (one read)."""
+    old_names = {
+        c.path: c.old_path or c.path
+        for c in changes
+        if c.status in ("modified", "renamed", "type_changed")
+    }
+    if not old_names:
+        return {}
+    at_head = _at_head(git, sorted(set(old_names.values())), limit)
+    return {path: at_head[old] for path, old in old_names.items() if old in at_head}
 
 
 def _mentions(

@@ -11,7 +11,7 @@ import pytest
 from vibflow.engine.errors import VibflowError
 from vibflow.engine.policy import PolicySet
 from vibflow.engine.policy_view import effective, overrides
-from vibflow.engine.yamlsource import scalar_value, set_value
+from vibflow.engine.yamledit import scalar_value, set_value
 
 TEXT = """\
 # head

@@ -103,26 +103,26 @@ def test_ruby_constants_name_only_their_file() -> None:
     assert found["app/models/project.rb"].how == "names"
 
 
-def test_cochange_skips_root_and_sweeping_commits() -> None:
-    """Commits without a parent or with more than max_files files say nothing; the rest
-    are counted per candidate with the explicit file they shared."""
+def test_cochange_skips_root_sweeping_and_creating_commits() -> None:
+    """Commits without a parent, with more than max_files files, or that created an
+    explicit file say nothing; the rest are counted per candidate with the explicit
+    file they shared."""
     sha = b"a" * 40
+
+    def commit(parents: bytes, *changes: bytes) -> bytes:
+        return b"\x1e" + sha + b"\x1f" + parents + b"\0\n" + b"".join(c + b"\0" for c in changes)
+
     raw = b"".join(
         [
-            b"\x1e" + sha + b"\x1f\0\nsrc/p.rs\0src/l.rs\0src/c.rs\0",  # root: skipped
-            b"\x1e" + sha + b"\x1f" + sha + b"\0\nsrc/p.rs\0src/l.rs\0",
-            b"\x1e" + sha + b"\x1f" + sha + b"\0\nsrc/p.rs\0src/l.rs\0",
-            b"\x1e"
-            + sha
-            + b"\x1f"
-            + sha
-            + b"\0\nsrc/p.rs\0"
-            + b"\0".join(b"f%d" % i for i in range(9))
-            + b"\0",
+            commit(b"", b"A", b"src/p.rs", b"A", b"src/l.rs", b"A", b"src/c.rs"),  # root
+            commit(sha, b"A", b"src/p.rs", b"A", b"src/c.rs"),  # creates the explicit file
+            commit(sha, b"M", b"src/p.rs", b"A", b"src/l.rs"),
+            commit(sha, b"M", b"src/p.rs", b"M", b"src/l.rs"),
+            commit(sha, b"M", b"src/p.rs", *[x for i in range(9) for x in (b"M", b"f%d" % i)]),
         ]
     )
-    history = cochange.parse(raw, max_files=5)
-    assert len(history) == 2
+    history = cochange.parse(raw, max_files=5, created=["src/p.rs"])
+    assert history == [("src/p.rs", "src/l.rs"), ("src/p.rs", "src/l.rs")]
     counts = cochange.count(history, ["src/p.rs"], ["src/l.rs", "src/c.rs"])
     assert counts == {"src/l.rs": cochange.CoChange("src/p.rs", 2, 2)}
 
