@@ -201,6 +201,7 @@ def table(rows: Sequence[Row]) -> str:
         ("fresh (after the first tuning)", [r for r in rows if r.fresh and r.batch == 1]),
         ("fresh 2 (before the second)", [r for r in rows if r.fresh and r.batch == 2]),
         ("fresh 3 (blind, after the second)", [r for r in rows if r.fresh and r.batch == 3]),
+        ("fresh 4 (blind, after the third)", [r for r in rows if r.fresh and r.batch == 4]),
     ]
     for label, part in parts:
         if not part:
