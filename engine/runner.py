@@ -7,11 +7,11 @@ Who decides what:
   The event must exist for the state and every guard on the transition must
   pass, in order. It holds no run, writes nothing and runs no step.
 * The runner (this module) adds everything durable around that answer: it
-  runs the state's step and turns its result into the event to fire, stops
-  at waits and takes their input (:meth:`Runner.send`), writes each move to
-  the journal *before* the run is in its new state — journal-then-transition,
-  with the audit row after the commit (:mod:`.recorder`) — and owns the run
-  while it does (:mod:`.claims`).
+  runs the state's step and turns its result into the event to fire (the
+  advance loop, :mod:`.stepper`), stops at waits and takes their input
+  (:meth:`Runner.send`), writes each move to the journal *before* the run is
+  in its new state — journal-then-transition, with the audit row after the
+  commit (:mod:`.recorder`) — and owns the run while it does (:mod:`.claims`).
 
 Never ask the machine to run a step or the runner to evaluate a guard.
 
@@ -40,9 +40,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from vibflow.engine.audit import AuditFacts, AuditSink
+from vibflow.engine.audit import AuditSink
 from vibflow.engine.audit_batch import AuditBatch
 from vibflow.engine.claims import (
     REFRESH_WINDOW,
@@ -54,8 +52,8 @@ from vibflow.engine.claims import (
     require_run,
 )
 from vibflow.engine.clock import Clock, system_clock
-from vibflow.engine.contexts import ContextFactory, as_result, merge_context
-from vibflow.engine.definition import FlowDefinition, StateSpec
+from vibflow.engine.contexts import ContextFactory, merge_context
+from vibflow.engine.definition import FlowDefinition
 from vibflow.engine.dryrun import DryRun, DryRunReport
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.faults import CrashPlan
@@ -63,12 +61,12 @@ from vibflow.engine.forking import forked_record, start_inputs
 from vibflow.engine.inputs import InputSanitizer, keep_inputs
 from vibflow.engine.kinds import FINISHED, UNFINISHED, RunStatus
 from vibflow.engine.loader import LoadedFlow
-from vibflow.engine.machine import FlowMachine, GuardProbe
+from vibflow.engine.machine import FlowMachine
 from vibflow.engine.ownership import current_owner
-from vibflow.engine.progress import JournalProgress
-from vibflow.engine.recorder import Move, Recorder, status_for
-from vibflow.engine.records import Entry, JournalStore, Owner, RunRecord
-from vibflow.engine.registry import Registry, StepContext, StepResult
+from vibflow.engine.recorder import Recorder, status_for
+from vibflow.engine.records import Entry, JournalStore, RunRecord
+from vibflow.engine.registry import Registry
+from vibflow.engine.stepper import Stepper
 from vibflow.engine.verifier import verify
 
 __all__ = ["DryRunReport", "Runner", "merge_context", "status_for"]
@@ -101,9 +99,7 @@ class Runner:
         self.policy_digest = policy_digest
         self.crash = crash or CrashPlan()
         self.clock = clock
-        self.last_exception: BaseException | None = None
         self.contexts = ContextFactory(project_root, env)
-        self._machines: dict[str, FlowMachine] = {}
         self._audit = AuditBatch(audit)
         self._claims = Claims(journal, self._audit)
         self._recorder = Recorder(
@@ -113,6 +109,19 @@ class Runner:
             crash=self.crash,
             context_max_bytes=context_max_bytes,
         )
+        self._stepper = Stepper(
+            registry=registry,
+            journal=journal,
+            contexts=self.contexts,
+            recorder=self._recorder,
+            claims=self._claims,
+            crash=self.crash,
+        )
+
+    @property
+    def last_exception(self) -> BaseException | None:
+        """The exception that failed the last step this runner ran, if one did."""
+        return self._stepper.last_exception
 
     @property
     def context_max_bytes(self) -> int:
@@ -126,10 +135,7 @@ class Runner:
     # -- definitions and runs -------------------------------------------------------
 
     def machine(self, defn: FlowDefinition) -> FlowMachine:
-        key = defn.digest()
-        if key not in self._machines:
-            self._machines[key] = FlowMachine(defn, self.registry)
-        return self._machines[key]
+        return self._stepper.machine(defn)
 
     def definition_of(self, run: RunRecord) -> FlowDefinition:
         """The definition the run started with, still valid for this registry."""
@@ -235,7 +241,7 @@ class Runner:
             start = Entry(run.run_id, 0, "start", None, None, run.state, at=run.created_at)
             self._audit.add_entry(run, start)
             if run.status == RunStatus.RUNNING:
-                self._drive(run, defn, owner)
+                self._stepper.drive(run, defn, owner)
             else:
                 self._recorder.recapped(run, defn, why)
         return self.get(run.run_id)
@@ -264,8 +270,8 @@ class Runner:
         inputs = self.sanitize_inputs(coerce(state.inputs, raw_inputs, where=where))
         with self._claims.owning(run) as owner:
             run = self._claims.mine(run_id, owner)
-            run = self._fire(run, defn, owner, event, inputs)
-            self._drive(run, defn, owner)
+            run = self._stepper.fire(run, defn, owner, event, inputs)
+            self._stepper.drive(run, defn, owner)
         return self.get(run_id)
 
     def resume(self, run_id: str | None = None, *, rerun_step: bool = False) -> RunRecord:
@@ -298,13 +304,15 @@ class Runner:
                 result="ok",
             )
             if run.pending_event is not None:
-                run = self._fire(run, defn, owner, run.pending_event, run.pending_inputs or {})
+                run = self._stepper.fire(
+                    run, defn, owner, run.pending_event, run.pending_inputs or {}
+                )
             elif spec is not None and spec.reconcile is not None:
-                reconciled = spec.reconcile(self._step_context(run))
+                reconciled = spec.reconcile(self._stepper.step_context(run))
                 if reconciled is not None:
                     started = self._recorder.now()
-                    run = self._after_step(run, defn, owner, state, reconciled, started)
-            self._drive(run, defn, owner)
+                    run = self._stepper.after_step(run, defn, owner, state, reconciled, started)
+            self._stepper.drive(run, defn, owner)
         return self.get(run.run_id)
 
     def abort(self, run_id: str) -> RunRecord:
@@ -316,7 +324,7 @@ class Runner:
             state = defn.states[run.state]
             spec = self.registry.get_step(state.step) if state.step else None
             # The step's own cleanup, while no one else can advance the run.
-            note = spec.abort(self._step_context(run)) if spec and spec.abort else None
+            note = spec.abort(self._stepper.step_context(run)) if spec and spec.abort else None
             self._recorder.aborted(run, defn, owner, note=note)
         return self.get(run_id)
 
@@ -364,136 +372,7 @@ class Runner:
         """Append the audit rows still batched in this process."""
         self._audit.flush()
 
-    # -- the advance loop -------------------------------------------------------------
-
-    def _drive(self, run: RunRecord, defn: FlowDefinition, owner: Owner) -> RunRecord:
-        """Run steps and pass-through states until the run pauses or ends.
-
-        A step's own errors fail the run (:meth:`_run_step`); an error of the
-        engine's (a context over its bound, a journal that cannot be written)
-        or an interrupt escapes from here — the run is then left
-        ``interrupted``, never ``running`` with nobody advancing it, so it can
-        be resumed or aborted.
-        """
-        try:
-            return self._advance(run, defn, owner)
-        except BaseException:
-            self._interrupted_by_error(run.run_id, defn, owner)
-            raise
-
-    def _interrupted_by_error(self, run_id: str, defn: FlowDefinition, owner: Owner) -> None:
-        try:
-            run = self._claims.mine(run_id, owner)
-            if run.status == RunStatus.RUNNING:
-                self._recorder.interrupted(
-                    run,
-                    defn,
-                    owner,
-                    why="stopped by an error; resume or abort it",
-                    recap_reason="run interrupted by an error",
-                )
-        except Exception:  # noqa: BLE001, S110 - the first error is the one to report;
-            pass  # refresh() marks the run interrupted later when this write fails too
-
-    def _advance(self, run: RunRecord, defn: FlowDefinition, owner: Owner) -> RunRecord:
-        while run.status == RunStatus.RUNNING:
-            state = defn.states[run.state]
-            if state.kind == "pass":
-                run = self._fire(run, defn, owner, "done", {})
-            elif state.step is None:  # a final state without a step never stays running
-                return self._recorder.finish(run, defn, owner, state, None)
-            else:
-                run = self._run_step(run, defn, owner, state, state.step)
-        return run
-
-    def _run_step(
-        self, run: RunRecord, defn: FlowDefinition, owner: Owner, state: StateSpec, step: str
-    ) -> RunRecord:
-        """Run the state's step; any error it raises fails the run, visibly."""
-        spec = self.registry.get_step(step)
-        started = self._recorder.now()
-        step_ctx = self._step_context(run)
-        try:
-            try:
-                result = as_result(spec.fn(step_ctx))
-            finally:
-                step_ctx.progress.flush()
-            AuditFacts.model_validate(dict(result.audit))
-        except VibflowError as exc:
-            self.last_exception = exc
-            why = f"step '{spec.name}' failed: {exc.message}"
-        except ValidationError as exc:
-            self.last_exception = exc
-            why = f"step '{spec.name}' returned audit facts that are not count-only"
-        except Exception as exc:  # noqa: BLE001 - any step bug must fail the run, visibly
-            self.last_exception = exc
-            why = f"step '{spec.name}' failed unexpectedly ({type(exc).__name__})"
-        else:
-            return self._after_step(run, defn, owner, state, result, started)
-        return self._recorder.fail(run, defn, owner, why)
-
-    def _after_step(
-        self,
-        run: RunRecord,
-        defn: FlowDefinition,
-        owner: Owner,
-        state: StateSpec,
-        result: StepResult,
-        started: str,
-    ) -> RunRecord:
-        if state.final:
-            return self._recorder.finish(run, defn, owner, state, result)
-        if result.event not in state.on:
-            return self._recorder.fail(
-                run,
-                defn,
-                owner,
-                f"step '{state.step}' ended with event '{result.event}', which state "
-                f"'{run.state}' does not handle (it handles: {', '.join(state.on)})",
-            )
-        return self._fire(run, defn, owner, result.event, {}, result=result, started=started)
-
-    def _fire(
-        self,
-        run: RunRecord,
-        defn: FlowDefinition,
-        owner: Owner,
-        event: str,
-        inputs: Mapping[str, Any],
-        *,
-        result: StepResult | None = None,
-        started: str | None = None,
-    ) -> RunRecord:
-        """Ask the machine whether ``event`` may fire from the run's state, then
-        record the transition or the refusal."""
-        # A step's own results stay whatever the guards say; the event's inputs
-        # become part of the run only if the transition happens (a refused
-        # input must never be picked up later by another event).
-        settled = merge_context(run.context, result.context if result is not None else {})
-        context = merge_context(settled, {"inputs": dict(inputs)}) if inputs else settled
-        context_json = self._recorder.check_size(context)
-        probe = GuardProbe(self.contexts.guard(run.run_id, defn, run.state, event, context, inputs))
-        target = self.machine(defn).fire(run.state, event, probe)
-        move = Move.of(run.state, event, probe, result, started)
-        if target is None:
-            return self._recorder.refused(
-                run, defn, owner, move, settled=settled, inputs=inputs, refusal=probe.refusal
-            )
-        return self._recorder.moved(
-            run, defn, owner, move, target=target, context=context, context_json=context_json
-        )
-
     # -- helpers ----------------------------------------------------------------------
-
-    def _step_context(self, run: RunRecord) -> StepContext:
-        return self.contexts.step(
-            run_id=run.run_id,
-            flow=run.flow,
-            state=run.state,
-            context=run.context,
-            progress=JournalProgress(self.journal, run.run_id, run.state, self.crash),
-            attempt=run.attempt,
-        )
 
     def _require_open(self, run: RunRecord) -> None:
         if run.status in FINISHED:
