@@ -221,7 +221,7 @@ def _shared_names(
         if text is None:
             continue
         lines = shared_names.added(olds.get(c.path), text)
-        for name in sorted(shared_names.defined(lines)):
+        for name in sorted(shared_names.defined(lines, keys=shared_names.is_settings(c.path))):
             defines.setdefault(name, c.path)
         for name in sorted(shared_names.used(lines)):
             uses.setdefault(name, c.path)
@@ -244,7 +244,10 @@ def _shared_names(
     out: dict[str, tuple[str, str, str]] = {}
     for path, text in holding.items():
         found = shared_names.link(
-            shared_names.added(olds.get(path), text), theirs_defined, theirs_used
+            shared_names.added(olds.get(path), text),
+            theirs_defined,
+            theirs_used,
+            keys=shared_names.is_settings(path),
         )
         if found is not None:
             how, name = found
@@ -290,7 +293,10 @@ def _mentions(
             continue
         old = before.get(old_names[c.path], "") if c.path in old_names else ""
         added = set(now.splitlines()) - set(old.splitlines())
-        found = matched(intent_words, words(" ".join(added)))
+        # A word the page already used is its subject, not what this change adds
+        # (a README about entries, rewritten for setup, still says "entries").
+        had = set(words(old))
+        found = [w for w in matched(intent_words, words(" ".join(added))) if w not in had]
         if found:
             out[c.path] = tuple(found)
     return out

@@ -68,6 +68,8 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("_build/", ("mix.exs",), "Elixir"),
     (".build/", ("Package.swift",), "Swift"),
     ("zig-out/", (), "Zig"),
+    ("target/", ("dbt_project.yml",), "dbt"),
+    ("logs/", ("dbt_project.yml",), "dbt"),
 )
 DEFAULT_COMPILED = (
     "*.o",

@@ -28,6 +28,9 @@ _STOP_WORDS = """
     add adds added adding make makes fix fixes fixed update updates updated change
     changes new old use using via all any can should must not now our your this
     that these those when then than also more less some each per only just
+    after before while which where there their them they what about other every
+    because through over under between instead within until been being does done
+    have having here just like most much very will would could into onto upon
     src lib libs pkg app apps main index mod init test tests spec specs testing
     util utils helper helpers common shared core base misc tmp temp file files
     page pages screen screens view views component components widget widgets

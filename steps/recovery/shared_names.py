@@ -10,8 +10,9 @@ A name both sides merely use links nothing: the same ``return NotFound();``
 pasted into a sibling controller is the framework's name, not the feature's,
 and that paste is exactly the drift a user wants shown. Definitions are read
 with small, language-blind patterns (declaration keywords, typed method heads,
-Terraform blocks, ``name="…"`` attributes); a name must be distinctive (5+
-characters, not an everyday word) to count.
+Terraform blocks, ``name="…"`` attributes, keys of settings files and object
+literals); a name must be distinctive (5+ characters, not an everyday word) to
+count.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ _TERRAFORM = re.compile(
     r'^\s*(?:(?:resource|data)\s+"[\w-]+"\s+"([\w-]+)"|(?:output|variable|module)\s+"([\w-]+)")'
 )
 _NAME_ATTR = re.compile(r'\bname="([A-Za-z_][\w.]*)"')
+#: A key a settings file defines: ``serde = "1"``, ``  max-page-size: 50``. Only
+#: in settings files: in code, ``x = 1`` is everywhere, and in Terraform the same
+#: ``replica_count = 1`` sets production and (unasked) staging alike.
+_KEY = re.compile(r"""^\s*["']?([A-Za-z_][\w-]*)["']?\s*(?::(?!:)|=(?!=))""")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Names too ordinary to tie two files together, whatever defines them.
 _ORDINARY_NAMES = """
@@ -54,13 +59,23 @@ def _worth(name: str) -> bool:
     return len(name) >= 5 and folded not in _ORDINARY and folded not in STOP
 
 
-def defined(lines: Iterable[str]) -> frozenset[str]:
-    """The distinctive names ``lines`` define."""
+_SETTINGS = (".yml", ".yaml", ".toml", ".json", ".ini", ".cfg", ".conf", ".properties", ".env")
+
+
+def is_settings(path: str) -> bool:
+    """A file of keys and values, where a new key is a definition."""
+    return path.lower().endswith(_SETTINGS)
+
+
+def defined(lines: Iterable[str], *, keys: bool = False) -> frozenset[str]:
+    """The distinctive names ``lines`` define (``keys``: a settings file's keys too)."""
     out: set[str] = set()
     for line in lines:
         if len(line) > _LONGEST:
             continue
         found = _DECLARED.findall(line) + _NAME_ATTR.findall(line)
+        if keys:
+            found += _KEY.findall(line)
         for pattern in (_METHOD, _GO_METHOD):
             head = pattern.match(line)
             if head:
@@ -88,15 +103,20 @@ def added(old: str | None, new: str) -> list[str]:
 
 
 def link(
-    mine_added: list[str], theirs_defined: frozenset[str], theirs_used: frozenset[str]
+    mine_added: list[str],
+    theirs_defined: frozenset[str],
+    theirs_used: frozenset[str],
+    *,
+    keys: bool = False,
 ) -> tuple[str, str] | None:
     """``("uses" | "defines", name)`` when my added lines use a name their change
-    defines, or define one their change uses; None otherwise."""
+    defines, or define one their change uses; None otherwise (``keys``: mine is a
+    settings file)."""
     mine_used = used(mine_added)
     hit = sorted(mine_used & theirs_defined)
     if hit:
         return "uses", hit[0]
-    hit = sorted(defined(mine_added) & theirs_used)
+    hit = sorted(defined(mine_added, keys=keys) & theirs_used)
     if hit:
         return "defines", hit[0]
     return None

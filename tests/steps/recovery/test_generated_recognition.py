@@ -103,6 +103,20 @@ def test_build_outputs_need_their_project_file(tmp_path: Path) -> None:
     assert "tools/bin/deploy.sh" not in got
 
 
+def test_dbt_target_and_logs_are_its_output(tmp_path: Path) -> None:
+    """dbt writes target/ and logs/ beside dbt_project.yml; a logs/ folder elsewhere is
+    whatever the project keeps there."""
+    root = init_repo(tmp_path / "r")
+    write(root, "dbt_project.yml", "name: shop\n")
+    write(root, "target/manifest.json", "{}\n")
+    write(root, "logs/dbt.log", "run\n")
+    write(root, "app/logs/README.md", "# logs\n")
+    got = _classify(root, ["target/manifest.json", "logs/dbt.log", "app/logs/README.md"])
+    assert got["logs/dbt.log"] == ("build", "build output 'logs/' next to dbt_project.yml (dbt)")
+    assert got["target/manifest.json"][0] == "build"
+    assert "app/logs/README.md" not in got
+
+
 def test_compiled_files_by_name_and_by_first_bytes(tmp_path: Path) -> None:
     """`*.o` / `*.class` by name; an executable `go build` left at the top by its ELF
     header; a PNG (binary, but an asset) is not build output."""

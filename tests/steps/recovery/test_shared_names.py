@@ -55,3 +55,13 @@ def test_added_lines_are_the_new_ones() -> None:
     """Only lines the old text lacks are added; a new file's lines all are."""
     assert added("a\nb\n", "a\nc\nb\n") == ["c"]
     assert added(None, "x\ny\n") == ["x", "y"]
+
+
+def test_settings_keys_define_names_only_in_settings_files() -> None:
+    """A new dependency key in Cargo.toml is defined there and used by the code's new
+    `use serde::…`; the same `name = value` line in code or Terraform defines nothing."""
+    toml = ['serde = { version = "1", features = ["derive"] }']
+    code = ["use serde::Serialize;"]
+    assert link(toml, frozenset(), used(code), keys=True) == ("defines", "serde")
+    assert link(toml, frozenset(), used(code)) is None
+    assert defined(["replica_count = 1"]) == frozenset()

@@ -1,7 +1,7 @@
 """The documentation pages' evidence, read from a real repository: only the lines a
 page *added* count, only prose pages are read (plain text only in a docs folder), and
-a page already mentioning the intent's word in lines the change did not touch is no
-evidence."""
+a page that already used the intent's word (its subject, not this change's) is no
+evidence even when a new line repeats it."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def test_pages_are_prose_files() -> None:
 
 def test_only_added_lines_of_pages_mention_the_intent(tmp_path: Path) -> None:
     """A page that adds a line with the intent's word is evidence; one that already
-    had the word and added an unrelated line is not; code and templates are not read."""
+    had the word is not, even when its new line repeats it; code and templates are
+    not read."""
     root = init_repo(
         tmp_path / "repo",
         {
@@ -38,9 +39,9 @@ def test_only_added_lines_of_pages_mention_the_intent(tmp_path: Path) -> None:
             "src/retry.py": "N = 3\n",
         },
     )
-    write(root, "docs/faq.md", "# FAQ\n\nRaise `retry` when requests fail.\n\nSee also install.\n")
     write(root, "docs/install.md", "# Install\n\nSet `retry` for flaky networks.\n")
     write(root, "docs/new.md", "# Retry budget\n")
+    write(root, "docs/faq.md", "# FAQ\n\nRaise `retry` when requests fail.\n\nRetry twice.\n")
     write(root, "templates/mail.txt", "retry later\n")
     write(root, "src/retry.py", "N = 5  # retry count\n")
     files = [
