@@ -17,7 +17,9 @@ here, in this order (the first that applies gives the reason the plan shows):
 5. build outputs of an ecosystem, recognised by the project file beside them
    (``bin/`` next to ``go.mod`` or a ``.csproj``, ``target/`` next to
    ``Cargo.toml`` …), tracked or not;
-6. compiled objects by name (``*.o``, ``*.class``, ``*.dll`` …);
+6. compiled objects by name (``*.o``, ``*.class``, ``*.dll`` …), and what a
+   run leaves behind (``*.log``, ``erl_crash.dump``, ``coverage.xml``, a saved
+   ``tfplan``);
 7. a generated-code marker in the first lines (``Code generated … DO NOT
    EDIT.``, ``@generated`` …); a marker folder (``gen/``) counts as generated
    once one of its changed files carries a marker; and compiled programs by
@@ -270,7 +272,10 @@ class Recogniser:
 
     def _by_compiled(self, parts: list[str]) -> Verdict | None:
         pattern = _first(self.rules.compiled)(parts[-1])
-        return None if pattern is None else Verdict("build", f"compiled file ('{pattern}')")
+        if pattern is not None:
+            return Verdict("build", f"compiled file ('{pattern}')")
+        pattern = _first(self.rules.run_outputs)(parts[-1])
+        return None if pattern is None else Verdict("build", f"run output ('{pattern}')")
 
     # -- rules by content -------------------------------------------------------------------
 

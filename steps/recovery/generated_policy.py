@@ -85,6 +85,17 @@ DEFAULT_COMPILED = (
     "*.elc",
     "*.pyd",
 )
+DEFAULT_RUN_OUTPUTS = (
+    "*.log",
+    "erl_crash.dump",
+    "hs_err_pid*",
+    "core.[0-9]*",
+    "coverage.xml",
+    ".coverage",
+    "lcov.info",
+    "*.tfplan",
+    "tfplan",
+)
 DEFAULT_LOCKFILES = (
     "package-lock.json",
     "npm-shrinkwrap.json",
@@ -140,6 +151,10 @@ class GeneratedRules(BaseModel):
         BuildOutput(folder=f, when=w, ecosystem=e) for f, w, e in DEFAULT_BUILD_OUTPUTS
     )
     compiled: tuple[Name, ...] = DEFAULT_COMPILED
+    run_outputs: tuple[Name, ...] = Field(
+        default=DEFAULT_RUN_OUTPUTS,
+        description="What running the program leaves behind (logs, crash dumps, coverage).",
+    )
     lockfiles: tuple[Name, ...] = DEFAULT_LOCKFILES
     markers: tuple[Marker, ...] = tuple(Marker(name=n, pattern=p) for n, p in DEFAULT_MARKERS)
     marker_lines: int = Field(default=5, ge=1, le=50)

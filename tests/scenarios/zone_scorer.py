@@ -202,6 +202,7 @@ def table(rows: Sequence[Row]) -> str:
         ("fresh 2 (before the second)", [r for r in rows if r.fresh and r.batch == 2]),
         ("fresh 3 (blind, after the second)", [r for r in rows if r.fresh and r.batch == 3]),
         ("fresh 4 (blind, after the third)", [r for r in rows if r.fresh and r.batch == 4]),
+        ("fresh 5 (blind, after the fourth)", [r for r in rows if r.fresh and r.batch == 5]),
     ]
     for label, part in parts:
         if not part:

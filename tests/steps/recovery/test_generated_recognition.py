@@ -117,6 +117,20 @@ def test_dbt_target_and_logs_are_its_output(tmp_path: Path) -> None:
     assert "app/logs/README.md" not in got
 
 
+def test_run_outputs_are_build_output(tmp_path: Path) -> None:
+    """A test log, a crash dump, a coverage report and a saved Terraform plan are what a
+    run left behind; a changelog or a logging module is source."""
+    root = init_repo(tmp_path / "r")
+    names = ["log/test.log", "erl_crash.dump", "coverage.xml", "envs/prod/tfplan"]
+    kept = ["CHANGELOG.md", "src/logging.py", "docs/log.md"]
+    for name in names + kept:
+        write(root, name, "x\n")
+    got = _classify(root, names + kept)
+    assert got["log/test.log"] == ("build", "run output ('*.log')")
+    assert {n: got[n][0] for n in names} == dict.fromkeys(names, "build")
+    assert not set(kept) & set(got)
+
+
 def test_compiled_files_by_name_and_by_first_bytes(tmp_path: Path) -> None:
     """`*.o` / `*.class` by name; an executable `go build` left at the top by its ELF
     header; a PNG (binary, but an asset) is not build output."""
