@@ -36,6 +36,28 @@ def parse_status(out: bytes) -> tuple[str | None, bool, list[str]]:
     return status.head, status.clean, status.untracked
 
 
+#: The one ``status`` both checkpoint paths ask of the private snapshot index
+#: (with ``GIT_INDEX_FILE``). The untracked cache is switched on for this call
+#: only (``-c``: never the user's config): git keeps it in *our* index as an
+#: extension and rescans only the folders whose mtime moved, ~10 ms of CPU less
+#: on a 20,000-file tree. ``status.showUntrackedFiles=all`` must agree with
+#: ``--untracked-files=all``, or git 2.39 bypasses the cache built for "normal".
+STATUS_ARGS = (
+    "-c",
+    "core.untrackedCache=true",
+    "-c",
+    "status.showUntrackedFiles=all",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--no-ahead-behind",  # only HEAD's id is wanted, never an upstream count
+    "--untracked-files=all",
+    "--no-renames",
+    "--ignore-submodules=dirty",
+)
+
+
 def nul(paths: list[str]) -> bytes:
     return b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
 

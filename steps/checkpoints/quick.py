@@ -395,14 +395,7 @@ class QuickCheckpoints:
             side.start()
         try:
             out = self.git.run(
-                "status",
-                "--porcelain=v2",
-                "-z",
-                "--branch",
-                "--no-ahead-behind",
-                "--untracked-files=all",
-                "--no-renames",
-                "--ignore-submodules=dirty",
+                *gitstate.STATUS_ARGS,
                 # Our private index: git may store the stat data it refreshed.
                 env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
             )

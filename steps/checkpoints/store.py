@@ -281,14 +281,7 @@ class CheckpointStore:
             # both in the time of the status alone.
             ignored = pool.submit(self._any_now_ignored, previous) if previous else None
             out = self.git.run(
-                "status",
-                "--porcelain=v2",
-                "-z",
-                "--branch",
-                "--no-ahead-behind",  # only HEAD's id is wanted, never an upstream count
-                "--untracked-files=all",
-                "--no-renames",
-                "--ignore-submodules=dirty",
+                *gitstate.STATUS_ARGS,
                 # Our private index: git may store the stat data it refreshed.
                 env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
             )
