@@ -29,6 +29,7 @@ from vibflow.steps.checkpoints import gitstate, scan_cache
 from vibflow.steps.checkpoints.lean_policy import LeanPolicy, Unsupported
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.secret_names import NameRules
+from vibflow.steps.checkpoints.snapshot_core import nested_repo_appeared
 
 
 def _skip(
@@ -221,7 +222,7 @@ class UntrackedJudge:
         previous, was_missing, reseed = seed.previous, seed.was_missing, seed.reseed
         if status.unusual:
             raise Unsupported("an unmerged entry, a rename or a submodule")
-        if self._nested_repo_appeared(previous):
+        if nested_repo_appeared(self.root, previous):
             raise Unsupported("a folder of included files became a repository")
         # A file that became a folder is reported as changed; like ``add -u``, its
         # entry goes (the files in the folder are untracked, and listed as such).
@@ -252,16 +253,6 @@ class UntrackedJudge:
             unscanned=unscanned,
             nothing_new=not (gone or new or back or status.changed or status.deleted or reseed),
         )
-
-    def _nested_repo_appeared(self, paths: set[str]) -> bool:
-        folders: set[str] = set()
-        for path in paths:
-            cut = path.rstrip("/").rfind("/")
-            while cut > 0 and (folder := path[:cut]) not in folders:
-                folders.add(folder)
-                cut = folder.rfind("/")
-        base = str(self.root)
-        return any(os.path.exists(f"{base}/{folder}/.git") for folder in folders)  # noqa: PTH110
 
     def _is_dir(self, rel: str) -> bool:
         try:
