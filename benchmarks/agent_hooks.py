@@ -219,7 +219,16 @@ def speed(
         ]
         # Rotate the baselines; the hooks keep the order a turn has.
         turn = rep % len(baselines)
-        for name, fn in [s for t in turns for s in t] + baselines[turn:] + baselines[:turn]:
+        steps = [s for t in turns for s in t] + baselines[turn:] + baselines[:turn]
+        if base and base_work is not None:
+            # The base's repository sees the same git commands (unmeasured): the
+            # benchmark's own `git status` rewrites the user's index, which makes
+            # the next turn seed its private index again.
+            steps += [
+                ("edit", lambda: status(base_work)),
+                ("edit", lambda: shadow(base_work, scratch)),
+            ]
+        for name, fn in steps:
             if name == "edit":
                 fn()
                 continue
