@@ -380,7 +380,7 @@ class QuickCheckpoints:
             side.start()
         try:
             out = self.git.run(
-                *gitstate.STATUS_ARGS,
+                *gitstate.status_args(self.git.git_dir()),
                 # Our private index: git may store the stat data it refreshed.
                 env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
             )

@@ -109,7 +109,7 @@ class CheckpointStore:
                 pool.submit(snapshot_core.now_ignored, self.git, previous) if previous else None
             )
             out = self.git.run(
-                *gitstate.STATUS_ARGS,
+                *gitstate.status_args(git_dir),
                 # Our private index: git may store the stat data it refreshed.
                 env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
             )

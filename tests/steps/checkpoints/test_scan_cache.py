@@ -12,10 +12,10 @@ import json
 import os
 from pathlib import Path
 
-from vibflow_testing.git import gtext
+from vibflow_testing.git import gtext, run_git
 from vibflow_testing.repo import init_repo, write
 
-from vibflow.steps.checkpoints import scan_cache
+from vibflow.steps.checkpoints import gitstate, scan_cache
 from vibflow.steps.checkpoints.lean_plan import UntrackedJudge
 from vibflow.steps.checkpoints.lean_policy import LeanPolicy
 from vibflow.steps.checkpoints.models import SecretFilesPolicy
@@ -135,3 +135,27 @@ def test_the_untracked_cache_lives_in_the_private_index_only(tmp_path: Path) -> 
     assert b"UNTR" not in user_index
     assert (root / ".git" / "config").read_bytes() == config
     assert json.loads((state / "checkpoints" / "snapshot.json").read_text())["tree"] == tree
+
+
+def test_a_user_who_turned_the_untracked_cache_off_is_heard(tmp_path: Path) -> None:
+    """``core.untrackedCache=false`` in the repository's config (directory mtimes not to
+    be trusted there) keeps the cache out of the private index too, and new files are
+    still found."""
+    root = init_repo(tmp_path / "r", {"src/a.py": "a\n"}, old=True)
+    run_git(root, "config", "core.untrackedCache", "false")
+    state = state_dir(root)
+    CheckpointStore(root, state).create("first", reason="agent_turn")
+    write(root, "src/a.py", "edited\n")
+    write(root, "src/new.py", "new\n", old=True)
+    CheckpointStore(root, state).create("caches its verdict", reason="agent_turn")
+    write(root, "src/a.py", "edited again\n")
+    cid, _ = QuickCheckpoints(root, state).create("before claude-code turn 1")
+    assert b"UNTR" not in (state / "checkpoints" / "index").read_bytes()
+    tree = CheckpointStore(root, state).get(cid).tree
+    assert gtext(root, "ls-tree", "-r", "--name-only", tree).split() == ["src/a.py", "src/new.py"]
+    assert gitstate.status_args(root / ".git") == gitstate.STATUS_ARGS
+    run_git(root, "config", "--unset", "core.untrackedCache")
+    (root / ".git" / "config").write_text(
+        (root / ".git" / "config").read_text() + "[core]\n\tUntrackedCache = no ; mine\n"
+    )
+    assert gitstate.status_args(root / ".git") == gitstate.STATUS_ARGS
