@@ -44,7 +44,10 @@ Usage (from the repository root, with the dev venv)::
 
     .venv/bin/python benchmarks/agent_hooks.py [--files N] [--reps 15] [--turns 500] [--json]
 
-``--turns 0`` skips the growth part.
+``--turns 0`` skips the growth part. ``--base-python PY`` also times the
+hooks with another checkout's interpreter (the version before), round by
+round in alternating order, on its own identical repository given the same
+edits; ``base_over_head`` is its median over this version's.
 """
 
 from __future__ import annotations
@@ -193,16 +196,21 @@ def turn_steps(work: Path, files: int, n: int, python: str, prefix: str = "") ->
     ]
 
 
-def speed(work: Path, files: int, reps: int, base: str | None) -> tuple[Samples, Samples]:
+def speed(
+    work: Path, files: int, reps: int, base: str | None, base_work: Path | None = None
+) -> tuple[Samples, Samples]:
     scratch = work.parent / "shadow.index"
     wall: Samples = {}
     cpu: Samples = {}
     for rep in range(reps + 1):
-        turns = [turn_steps(work, files, 2 * rep, sys.executable)]
+        turns = [turn_steps(work, files, rep, sys.executable)]
         if base:
-            # The version before, on the same repository in the same state (both
-            # write the same checkpoints and records), first every other round.
-            turns.append(turn_steps(work, files, 2 * rep + 1, base, "base_"))
+            # The version before, first every other round, on its own copy of the
+            # repository given the same edits: sharing one would let each version's
+            # private snapshot index and scan cache (whose formats may differ) be
+            # rewritten by the other between two of its turns, which no real
+            # project sees.
+            turns.append(turn_steps(base_work or work, files, rep, base, "base_"))
             turns = turns[rep % 2 :] + turns[: rep % 2]
         baselines: list[Step] = [
             ("status", lambda: status(work)),
@@ -211,7 +219,16 @@ def speed(work: Path, files: int, reps: int, base: str | None) -> tuple[Samples,
         ]
         # Rotate the baselines; the hooks keep the order a turn has.
         turn = rep % len(baselines)
-        for name, fn in [s for t in turns for s in t] + baselines[turn:] + baselines[:turn]:
+        steps = [s for t in turns for s in t] + baselines[turn:] + baselines[:turn]
+        if base and base_work is not None:
+            # The base's repository sees the same git commands (unmeasured): the
+            # benchmark's own `git status` rewrites the user's index, which makes
+            # the next turn seed its private index again.
+            steps += [
+                ("edit", lambda: status(base_work)),
+                ("edit", lambda: shadow(base_work, scratch)),
+            ]
+        for name, fn in steps:
             if name == "edit":
                 fn()
                 continue
@@ -308,7 +325,8 @@ def main() -> None:
         compile_installed(args.base_python, Path(args.base_python).resolve().parents[2])
     with tempfile.TemporaryDirectory(prefix="vibflow-agent-bench-") as tmp:
         work = build(Path(tmp), args.files)
-        times, cpu = speed(work, args.files, args.reps, args.base_python)
+        base_work = build(Path(tmp) / "base", args.files) if args.base_python else None
+        times, cpu = speed(work, args.files, args.reps, args.base_python, base_work)
         grown = growth(work, args.turns) if args.turns else None
     st = statistics.median(times["status"])
     rows = {

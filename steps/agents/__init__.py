@@ -9,7 +9,8 @@ reported, and at the turn's end it takes a second checkpoint, so what changed
 during a turn that no tool reported (shell edits) and what changed *between*
 turns (the user's own edits) can both be told apart later.
 
-Modules: :mod:`.records` (the SQLite file the records live in),
+Modules: :mod:`.sessions` (what a session, a turn and a touched file are),
+:mod:`.records` (the SQLite file the records live in),
 :mod:`.payloads` (each agent's hook JSON, read into one event shape),
 :mod:`.hook` (handling one event, never failing the agent), :mod:`.problems`
 (what went wrong in a hook, for ``vibflow agent status``), :mod:`.settings`

@@ -10,27 +10,26 @@ The store's ``_filter_untracked`` applies, in this order: vibflow's own files
 are never included; a nested repository, a likely secret by name, an
 unreadable file and one over the size cap are left out and listed; then the
 content verdict. Verdicts come from the store's scan cache
-(``checkpoints/secret_scan.json``) when it holds one for the file as it is;
-otherwise the file is scanned by the store's own :class:`~.secret_files.SecretFiles`
+(``checkpoints/secret_scan.json``, :mod:`.scan_cache`) when it holds one for
+the file as it is — by its stat data, or else by the SHA-256 of its bytes (a
+file scanned right after it was written, copied or renamed); otherwise the
+file is scanned by the store's own :class:`~.secret_files.SecretFiles`
 (imported only then: pydantic and detect-secrets are more than the hook's
 budget, and most turns edit tracked files only).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from pathlib import Path
 from typing import Any
 
-from vibflow.steps.checkpoints import gitstate
+from vibflow.steps.checkpoints import gitstate, scan_cache
 from vibflow.steps.checkpoints.lean_policy import LeanPolicy, Unsupported
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.secret_names import NameRules
-
-_GENERIC_KINDS = frozenset({"credential", "high_entropy", "high_entropy_hex", "url_credentials"})
-_SCAN_CACHE_VERSION = 1
+from vibflow.steps.checkpoints.snapshot_core import nested_repo_appeared
 
 
 def _skip(
@@ -99,7 +98,7 @@ class UntrackedJudge:
         self.dir = folder  # the store's checkpoints/ folder (its scan cache)
         self.policy = policy
         self._rules: NameRules | None = None
-        self._cache: dict[str, Any] | None = None
+        self._cache: tuple[scan_cache.Files, scan_cache.Contents] | None = None
 
     def judge(
         self, status: gitstate.TreeStatus, previous: set[str], was_missing: set[str]
@@ -162,12 +161,28 @@ class UntrackedJudge:
             return []
         if st.st_size == 0 or st.st_size > p.scan_max_kb * 1024:
             return []
-        key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-        known = self._scan_cache().get(rel)
-        if not isinstance(known, list) or len(known) != 2 or known[0] != key:
+        files, contents = self._scan_cache()
+        key = scan_cache.stat_key(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        known = files.get(rel)
+        if known is not None and known[0] == key:
+            kinds: list[str] | None = [str(k) for k in known[1]]
+        else:
+            kinds = self._by_content(rel, contents)
+        if kinds is None:
             return None
-        kinds = [str(k) for k in known[1]] if isinstance(known[1], list) else []
-        return kinds if p.scan_generic else [k for k in kinds if k not in _GENERIC_KINDS]
+        return kinds if p.scan_generic else [k for k in kinds if k not in scan_cache.GENERIC_KINDS]
+
+    def _by_content(self, rel: str, contents: scan_cache.Contents) -> list[str] | None:
+        """The verdict cached for the file's bytes as they are now, if any (the
+        bytes the scanner would read: up to ``scan_max_kb``, plus one)."""
+        if not contents:
+            return None
+        try:
+            with open(f"{self.root}/{rel}", "rb") as fh:  # noqa: PTH123 - no Path on this path
+                data = fh.read(self.policy.scan_max_kb * 1024 + 1)
+        except OSError:
+            return None
+        return contents.get(scan_cache.content_key(data))
 
     def _scan_now(
         self, files: list[tuple[str, os.stat_result]]
@@ -197,30 +212,17 @@ class UntrackedJudge:
         self._cache = None  # the scan wrote its verdicts: read them afresh if asked
         return {s.path: s.model_dump(mode="json") for s in found.skipped}, found.unscanned
 
-    def _scan_cache(self) -> dict[str, Any]:
-        cached = self._cache
-        if cached is None:
-            cached = {}
-            try:
-                data = json.loads((self.dir / "secret_scan.json").read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                data = None
-            if (
-                isinstance(data, dict)
-                and data.get("version") == _SCAN_CACHE_VERSION
-                and data.get("scan_max_kb") == self.policy.scan_max_kb
-                and isinstance(data.get("files"), dict)
-            ):
-                cached = data["files"]
-            self._cache = cached
-        return cached
+    def _scan_cache(self) -> tuple[scan_cache.Files, scan_cache.Contents]:
+        if self._cache is None:
+            self._cache = scan_cache.load(self.dir / "secret_scan.json", self.policy.scan_max_kb)
+        return self._cache
 
     def plan(self, seed: Seed, status: gitstate.TreeStatus, now_ignored: list[str]) -> Plan:
         """What the snapshot index must drop and add to match the work tree."""
         previous, was_missing, reseed = seed.previous, seed.was_missing, seed.reseed
         if status.unusual:
             raise Unsupported("an unmerged entry, a rename or a submodule")
-        if self._nested_repo_appeared(previous):
+        if nested_repo_appeared(self.root, previous):
             raise Unsupported("a folder of included files became a repository")
         # A file that became a folder is reported as changed; like ``add -u``, its
         # entry goes (the files in the folder are untracked, and listed as such).
@@ -251,16 +253,6 @@ class UntrackedJudge:
             unscanned=unscanned,
             nothing_new=not (gone or new or back or status.changed or status.deleted or reseed),
         )
-
-    def _nested_repo_appeared(self, paths: set[str]) -> bool:
-        folders: set[str] = set()
-        for path in paths:
-            cut = path.rstrip("/").rfind("/")
-            while cut > 0 and (folder := path[:cut]) not in folders:
-                folders.add(folder)
-                cut = folder.rfind("/")
-        base = str(self.root)
-        return any(os.path.exists(f"{base}/{folder}/.git") for folder in folders)  # noqa: PTH110
 
     def _is_dir(self, rel: str) -> bool:
         try:

@@ -49,26 +49,19 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from vibflow.engine.atomicfile import atomic_write
-from vibflow.steps.checkpoints import gitstate, lean_retention
+from vibflow.steps.checkpoints import gitstate, lean_retention, snapshot_core
 from vibflow.steps.checkpoints.lean_plan import Plan, Seed, UntrackedJudge
 from vibflow.steps.checkpoints.lean_policy import LeanPolicy, Unsupported
 from vibflow.steps.checkpoints.lean_retention import CHECKPOINT_ID, META_MARKER, REF_PREFIX
+from vibflow.steps.checkpoints.snapshot_core import IDENTITY, reasons
 from vibflow.steps.workspace.git import Git, GitError
 
 __all__ = ["HOOK_MESSAGE", "IDENTITY", "QuickCheckpoints", "Unsupported", "new_checkpoint_id"]
 
-# Equal to the store's (pinned by tests/steps/checkpoints/test_quick_checkpoints.py).
-IDENTITY = {
-    "GIT_AUTHOR_NAME": "vibflow",
-    "GIT_AUTHOR_EMAIL": "vibflow@localhost",
-    "GIT_COMMITTER_NAME": "vibflow",
-    "GIT_COMMITTER_EMAIL": "vibflow@localhost",
-}
 #: The hook's own messages: redacting them changes nothing (a test pins it), so
 #: they are stored as they are; any other message goes the full store's way.
 HOOK_MESSAGE = re.compile(r"(before|after) (claude-code|gemini) turn ([0-9]{1,9}|next)")
@@ -85,10 +78,6 @@ def new_checkpoint_id() -> str:
     raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
     raw[8] = (raw[8] & 0x3F) | 0x80  # RFC 4122 variant
     return "ckpt_" + raw.hex()
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 class _Later:
@@ -205,14 +194,10 @@ class QuickCheckpoints:
     # -- create or reuse --------------------------------------------------------
 
     def _state(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self._state_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return snapshot_core.read_state(self._state_file)
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        atomic_write(self._state_file, json.dumps(state), durable=False)
+        snapshot_core.save_state(self._state_file, state)
 
     def _create(
         self,
@@ -229,7 +214,7 @@ class QuickCheckpoints:
             plan.nothing_new
             and state["tree"] == last.get("tree")
             and plan.head == last.get("head")
-            and plan.reasons == _reasons(last)
+            and plan.reasons == reasons(last)
         ):
             reused = self._still_there(last)
             if reused is not None:
@@ -237,7 +222,7 @@ class QuickCheckpoints:
         listed = _Later(lambda: lean_retention.listing(self.git), "vibflow-refs")
         tree = self._apply(state, plan)
         skipped_now = sorted(s["path"] for s in plan.skipped)
-        if (last.get("tree"), last.get("head"), last.get("skipped", []), _reasons(last)) == (
+        if (last.get("tree"), last.get("head"), last.get("skipped", []), reasons(last)) == (
             tree,
             plan.head,
             skipped_now,
@@ -336,7 +321,7 @@ class QuickCheckpoints:
         listed: _Later,
     ) -> str:
         head, skipped = plan.head, plan.skipped
-        cid, created = new_checkpoint_id(), _now()
+        cid, created = new_checkpoint_id(), snapshot_core.now_iso()
         # The store's CheckpointMeta.model_dump(mode="json", exclude={commit, reused}),
         # field for field and in its order.
         meta = {
@@ -385,7 +370,7 @@ class QuickCheckpoints:
 
         def ask() -> None:
             try:
-                ignored.append(self._now_ignored(previous))
+                ignored.append(snapshot_core.now_ignored(self.git, previous))
             except BaseException as exc:  # noqa: BLE001 - raised again in the caller
                 ignored.append(exc)
 
@@ -395,14 +380,7 @@ class QuickCheckpoints:
             side.start()
         try:
             out = self.git.run(
-                "status",
-                "--porcelain=v2",
-                "-z",
-                "--branch",
-                "--no-ahead-behind",
-                "--untracked-files=all",
-                "--no-renames",
-                "--ignore-submodules=dirty",
+                *gitstate.status_args(self.git.git_dir()),
                 # Our private index: git may store the stat data it refreshed.
                 env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
             )
@@ -414,49 +392,20 @@ class QuickCheckpoints:
             raise now_ignored
         return gitstate.read_status(out), now_ignored
 
-    def _now_ignored(self, paths: list[str]) -> list[str]:
-        # "./" keeps a leading ":" from reading as pathspec magic; --no-index: these
-        # were untracked in the user's index, which is unchanged (or none are asked).
-        out = self.git.run(
-            "check-ignore",
-            "--no-index",
-            "-z",
-            "--stdin",
-            stdin=gitstate.nul([f"./{p}" for p in paths]),
-            ok=(0, 1),
-        )
-        return [
-            p.decode("utf-8", "surrogateescape").removeprefix("./") for p in out.split(b"\0") if p
-        ]
-
     def _still_there(self, last: dict[str, Any]) -> str | None:
         """The last checkpoint's id when its ref still holds the commit we wrote."""
         cid, commit = str(last.get("checkpoint_id", "")), str(last.get("commit", ""))
         if not CHECKPOINT_ID.fullmatch(cid) or not commit:
             return None
-        try:
-            loose = (gitstate.common_dir(self.git.git_dir()) / REF_PREFIX / cid).read_text(
-                encoding="ascii"
-            )
-        except (OSError, UnicodeDecodeError):
+        holds = snapshot_core.loose_ref_holds(self.git.git_dir(), REF_PREFIX + cid, commit)
+        if holds is None:
             # Packed refs (after gc), or another ref store: ask git.
-            loose = self.git.text("for-each-ref", "--format=%(objectname)", REF_PREFIX + cid)
-        return cid if loose.strip() == commit else None
+            found = self.git.text("for-each-ref", "--format=%(objectname)", REF_PREFIX + cid)
+            holds = found.strip() == commit
+        return cid if holds else None
 
     # -- retention ----------------------------------------------------------------
 
     def prune(self, *, now: datetime | None = None) -> list[str]:
         """The store's retention over plain records (:mod:`.lean_retention`)."""
         return lean_retention.prune(self.git, self.policy, self.pins, now=now)
-
-
-def _reasons(last: dict[str, Any]) -> list[tuple[str, str]] | None:
-    """(path, reason) of each file the last checkpoint left out, from its saved meta."""
-    meta = last.get("meta")
-    if not isinstance(meta, dict) or not isinstance(meta.get("skipped", []), list):
-        return None
-    return sorted(
-        (str(s.get("path")), str(s.get("reason")))
-        for s in meta.get("skipped", [])
-        if isinstance(s, dict)
-    )

@@ -24,16 +24,21 @@ smallest files); the rest is stored unscanned, counted in the checkpoint's
 ``unscanned_count``, and scanned by the next checkpoints — a drift of tens of
 thousands of new files must not make the sandwich checkpoint take minutes.
 The verdicts are cached in a private file
-next to the snapshot index; a verdict is cached only for a file last modified
-well before the scan began (the racy-git rule: a same-size rewrite within the
-file system's timestamp granularity would otherwise keep a stale "clean").
-The cache is only ever a shortcut: losing it means scanning again.
+next to the snapshot index, two ways. By path and stat data: a verdict is
+cached only for a file last modified well before the scan began (the racy-git
+rule: a same-size rewrite within the file system's timestamp granularity
+would otherwise keep a stale "clean"). And by content (the SHA-256 of the
+exact bytes the detectors read; :mod:`.scan_cache`): a
+verdict about bytes is true whenever those bytes are read again, so a file
+scanned right after it was written (too young for the stat key) or copied,
+renamed or rewritten to the same text is judged by hashing it — no detector
+run, and for the agent hook no import of the detectors at all. The cache is
+only ever a shortcut: losing it means scanning again.
 """
 
 from __future__ import annotations
 
 import bisect
-import json
 import os
 import stat
 import time
@@ -42,22 +47,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vibflow.engine.atomicfile import atomic_write
+from vibflow.steps.checkpoints import scan_cache
 from vibflow.steps.checkpoints.models import SecretFilesPolicy, Skipped
+from vibflow.steps.checkpoints.scan_cache import GENERIC_KINDS, content_key
 from vibflow.steps.checkpoints.secret_names import NameRules
 
 if TYPE_CHECKING:
     from vibflow.steps.redaction.spans import Span
 
-# Generic kinds of finding (keyword assignments, high-entropy strings, URL
-# credentials): they count only with `scan_generic`; every other kind — a vendor
-# token, a private key, a JWT, a bearer header — always does.
-GENERIC_KINDS = frozenset({"credential", "high_entropy", "high_entropy_hex", "url_credentials"})
+# Generic kinds of finding (scan_cache.GENERIC_KINDS) count only with
+# `scan_generic`; every other kind — a vendor token, a private key, a JWT, a
+# bearer header — always does.
 # A verdict is cached only for files last modified this long before the scan.
 RACY_NS = 2_000_000_000
 BINARY_PROBE = 8192  # bytes looked at for a NUL, as git does
 SCAN_BATCH = 1024 * 1024  # characters of file text handed to the detectors at once
-CACHE_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -108,21 +112,25 @@ class SecretFiles:
         if not self.policy.scan_content or not files:
             return ContentVerdicts([], 0)
         started = time.time_ns()
-        cache = self._load_cache()
+        cache, contents = scan_cache.load(self.cache_file, self.policy.scan_max_kb)
         verdicts, todo = self._known(files, cache)
         now, later = self._within_budget(todo)
         if now and progress is not None:
             progress(f"scanning {len(now)} new or changed untracked file(s) for secrets")
-        for cand, kinds in self._scan(now):
+        learned: dict[str, list[str]] = {}
+        for cand, kinds in self._scan(now, contents, learned):
             if started - cand.key[1] > RACY_NS:
                 verdicts[cand.path] = [cand.key, kinds]
-            else:  # judged now, but not trusted next time: scanned again then
+            else:  # judged now, but not trusted next time by its stat data
                 verdicts[cand.path] = [None, kinds]
         cacheable = {p: v for p, v in verdicts.items() if v[0] is not None}
         if not every_file:
             cacheable = {**cache, **cacheable}
-        if cacheable != cache:
-            self._save_cache(cacheable)
+        if cacheable != cache or learned:
+            for digest, kinds in learned.items():
+                contents.pop(digest, None)  # re-inserted: newest last
+                contents[digest] = kinds
+            scan_cache.save(self.cache_file, self.policy.scan_max_kb, cacheable, contents)
         out: list[Skipped] = []
         for rel, _ in files:
             known = verdicts.get(rel)
@@ -142,7 +150,7 @@ class SecretFiles:
         for rel, st in files:
             if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or st.st_size > cap:
                 continue  # links, empty files and large files are not scanned
-            key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            key = scan_cache.stat_key(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
             known = cache.get(rel)
             if known is not None and known[0] == key:
                 verdicts[rel] = known
@@ -167,71 +175,65 @@ class SecretFiles:
             return kinds
         return [k for k in kinds if k not in GENERIC_KINDS]
 
-    def _scan(self, todo: list[_Candidate]) -> list[tuple[_Candidate, list[str]]]:
-        """Every finding kind in each file, the files scanned many to one call."""
+    def _scan(
+        self,
+        todo: list[_Candidate],
+        contents: dict[str, list[str]],
+        learned: dict[str, list[str]],
+    ) -> list[tuple[_Candidate, list[str]]]:
+        """Every finding kind in each file, the files scanned many to one call —
+        or taken from ``contents`` when these exact bytes were judged before;
+        ``learned`` gains the verdict of every content read."""
         if not todo:
             return []
-        from vibflow.steps.redaction.secrets import collapse_whitespace, find_secrets
-
         results: list[tuple[_Candidate, list[str]]] = []
-        batch: list[tuple[_Candidate, str]] = []
+        batch: list[tuple[_Candidate, str, str]] = []
         size = 0
 
         def flush() -> None:
             nonlocal size
             if batch:
-                results.extend(_kinds_per_file(batch, find_secrets))
+                from vibflow.steps.redaction.secrets import find_secrets
+
+                texts = [(cand, text) for cand, text, _ in batch]
+                for (cand, kinds), (_, _, digest) in zip(
+                    _kinds_per_file(texts, find_secrets), batch, strict=True
+                ):
+                    learned[digest] = kinds
+                    results.append((cand, kinds))
             batch.clear()
             size = 0
 
         for cand in todo:
-            text = self._text(cand.path)
-            if text is None:
+            data = self._read(cand.path)
+            if data is None:
                 results.append((cand, []))
                 continue
-            text = collapse_whitespace(text)
-            batch.append((cand, text))
-            size += len(text)
-            if size >= SCAN_BATCH:
-                flush()
+            digest = content_key(data)
+            known = contents.get(digest)
+            if known is not None:
+                learned[digest] = known
+                results.append((cand, known))
+            elif b"\0" in data[:BINARY_PROBE]:
+                learned[digest] = []  # binary: the detectors read text
+                results.append((cand, []))
+            else:
+                from vibflow.steps.redaction.secrets import collapse_whitespace
+
+                text = collapse_whitespace(data.decode("utf-8", "replace"))
+                batch.append((cand, text, digest))
+                size += len(text)
+                if size >= SCAN_BATCH:
+                    flush()
         flush()
         return results
 
-    def _text(self, rel: str) -> str | None:
+    def _read(self, rel: str) -> bytes | None:
         try:
             with (self.root / rel).open("rb") as fh:
-                data = fh.read(self.policy.scan_max_kb * 1024 + 1)
+                return fh.read(self.policy.scan_max_kb * 1024 + 1)
         except OSError:
             return None
-        if b"\0" in data[:BINARY_PROBE]:
-            return None  # binary: the detectors read text
-        return data.decode("utf-8", "replace")
-
-    def _load_cache(self) -> dict[str, list[Any]]:
-        try:
-            data = json.loads(self.cache_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
-            return {}
-        if data.get("scan_max_kb") != self.policy.scan_max_kb:
-            return {}  # a file cut at the old size was judged on part of its text
-        files = data.get("files")
-        if not isinstance(files, dict):
-            return {}
-        return {
-            p: v
-            for p, v in files.items()
-            if isinstance(v, list)
-            and len(v) == 2
-            and isinstance(v[0], list)
-            and isinstance(v[1], list)
-        }
-
-    def _save_cache(self, files: dict[str, list[Any]]) -> None:
-        body = {"version": CACHE_VERSION, "scan_max_kb": self.policy.scan_max_kb, "files": files}
-        # Not durable: a lost cache only means scanning again.
-        atomic_write(self.cache_file, json.dumps(body), durable=False)
 
 
 def _kinds_per_file(

@@ -1,85 +1,44 @@
 """Create, list, show and diff checkpoints with git plumbing.
 
-A checkpoint is ``write-tree`` of a *private* snapshot index, committed with
+A checkpoint is ``write-tree`` of a *private* snapshot index
+(:mod:`.snapshot` brings it up to the work tree), committed with
 ``commit-tree`` and pinned by ``update-ref refs/vibflow/checkpoints/<id>``.
-The private index starts as a copy of the user's real index (so its stat
-data lets git re-hash only what changed — an empty index re-hashes every
-file) and is kept between checkpoints, re-copied only when the user's index
-changes. The user's index, HEAD, branches, stash, config and files are never
-written: every index-touching command runs with ``GIT_INDEX_FILE`` pointing
-at the private copy.
-
-Included: tracked changes and untracked, non-ignored files, listed one by one
-(``ls-files -o``, never collapsed directories). Skipped and listed in the
-metadata: untracked files over the size cap, nested repositories and
-untracked files that likely hold a secret (:mod:`.secret_files`: by name, or
-by what the redaction detectors find in them). Never included: ignored files,
-vibflow's own ``.vibflow/`` and the temp files a killed restore left
-(``.NAME.vibflow-restore-N.tmp``). The message is stored redacted.
+The user's index, HEAD, branches, stash, config and files are never written.
+When nothing changed since the last checkpoint, that one is reused: one
+``git status`` against the private index says so (:meth:`CheckpointStore._unchanged_last`).
+The metadata (a JSON body in the commit message) lists what was left out;
+the message is stored redacted. The agent hook's lean path (:mod:`.quick`)
+takes the same checkpoints without pydantic; what both share is
+:mod:`.snapshot_core`.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.steps.checkpoints import gitstate
-from vibflow.steps.checkpoints.leftovers import is_restore_temp
+from vibflow.steps.checkpoints import gitstate, snapshot_core
 from vibflow.steps.checkpoints.models import (
     META_MARKER,
     REF_PREFIX,
     CheckpointMeta,
     CheckpointPolicy,
     FileChange,
-    Skipped,
 )
 from vibflow.steps.checkpoints.records import CHECKPOINT_ID, REF_FORMAT, parse_record
 from vibflow.steps.checkpoints.report import redact_message
 from vibflow.steps.checkpoints.secret_files import SecretFiles
+from vibflow.steps.checkpoints.snapshot import Progress, Snapshotter
+from vibflow.steps.checkpoints.snapshot_core import IDENTITY as _IDENTITY
+from vibflow.steps.checkpoints.snapshot_core import nested_repo_appeared, reasons
 from vibflow.steps.workspace import diffs
-from vibflow.steps.workspace.git import Git, GitError
-
-_IDENTITY = {
-    "GIT_AUTHOR_NAME": "vibflow",
-    "GIT_AUTHOR_EMAIL": "vibflow@localhost",
-    "GIT_COMMITTER_NAME": "vibflow",
-    "GIT_COMMITTER_EMAIL": "vibflow@localhost",
-}
-_STATUS = {
-    "A": "added",
-    "M": "modified",
-    "D": "deleted",
-    "R": "renamed",
-    "T": "type_changed",
-    "C": "copied",
-}
-
-Progress = Callable[[str], None]
-
-
-@dataclass
-class _Snapshot:
-    tree: str
-    head: str | None
-    file_count: int
-    untracked: list[str]
-    skipped: list[Skipped] = field(default_factory=list)
-    unscanned: int = 0
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
+from vibflow.steps.workspace.git import Git
 
 #: The checkpoint ids kept agent turns name (``None``: the records cannot be read).
 Pins = Callable[[], "set[str] | None"]
@@ -102,6 +61,9 @@ class CheckpointStore:
         self._index = self.dir / "index"
         self._state_file = self.dir / "snapshot.json"
         self.secrets = SecretFiles(self.root, self.policy.secrets, self.dir / "secret_scan.json")
+        self._snapshots = Snapshotter(
+            self.root, self.git, self.dir, self.policy.size_cap_bytes, self.secrets
+        )
 
     # -- snapshots ------------------------------------------------------------
 
@@ -112,146 +74,10 @@ class CheckpointStore:
         return FileLock(str(self.dir / "create.lock"), timeout=120)
 
     def _state(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self._state_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return snapshot_core.read_state(self._state_file)
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        # Not durable: a state file lost to a power cut reads as empty, and an
-        # empty state only makes the next snapshot start from the user's index.
-        atomic_write(self._state_file, json.dumps(state), durable=False)
-
-    def _snapshot(self, progress: Progress | None = None) -> tuple[_Snapshot, dict[str, Any]]:
-        """Bring the private index up to the working tree; return its tree."""
-        try:
-            return self._snapshot_once(progress)
-        except GitError as exc:
-            if exc.subcommand != "write-tree":
-                raise
-            # The private index can name blobs no ref keeps alive (a working-tree
-            # diff), which the user's own gc may have pruned: start it afresh.
-            self._index.unlink(missing_ok=True)
-            return self._snapshot_once(progress)
-
-    def _snapshot_once(self, progress: Progress | None) -> tuple[_Snapshot, dict[str, Any]]:
-        git_dir = self.git.git_dir()
-        user_index = git_dir / "index"
-        state = self._state()
-        # A killed snapshot can leave git's lock file on our private index; we
-        # hold our own lock here, so any such lock file is an orphan.
-        orphan = self._index.with_name("index.lock")
-        if orphan.exists():
-            orphan.unlink()
-        signature = gitstate.signature(user_index)
-        if state.get("user_index") != signature or not self._index.exists():
-            if signature is None:
-                self._index.unlink(missing_ok=True)
-            else:
-                # copy2 keeps the index's mtime: git compares it with file mtimes
-                # to spot "racily clean" entries, so a fresh mtime would let a
-                # same-size edit made in the same second as `git add` slip by.
-                shutil.copy2(user_index, self._index)
-            previous: set[str] = set()
-            was_missing: set[str] = set()
-        else:
-            previous = set(state.get("untracked", []))
-            was_missing = set(state.get("missing_tracked", []))
-        # The untracked list is saved *before* its files are added (below), so it
-        # may name files a killed snapshot never added; it says what is in the
-        # private index only when that snapshot finished (its tree is recorded).
-        unfinished = state.get("tree") is None
-        env = {"GIT_INDEX_FILE": str(self._index)}
-        if progress:
-            progress("listing untracked files")
-        listed = self.git.z("ls-files", "-z", "--others", "--exclude-standard")
-        untracked, skipped, unscanned = self._filter_untracked(listed, progress=progress)
-        current = set(untracked)
-        gone = sorted(previous - current)
-        # Record every untracked file that may enter the private index *before*
-        # adding them: if this process dies half-way, the next snapshot still
-        # knows to take out any of them that became ignored or vanished.
-        # Tracked files missing now: `add -u` drops them from the private index,
-        # so if one reappears later it must be put back explicitly.
-        # diff-files, not `ls-files --deleted`: a tracked file that became a folder is
-        # gone too (`add -u` drops it), and only diff-files says so; missed here, the
-        # file would never be put back when it returns.
-        missing = set(self.git.z("diff-files", "-z", "--name-only", "--diff-filter=D"))
-        back = sorted(
-            p
-            for p in was_missing - missing
-            if (self.root / p).exists() or (self.root / p).is_symlink()
-        )
-        state.update(
-            {
-                "user_index": signature,
-                "untracked": sorted(previous | current),
-                "missing_tracked": sorted(missing | was_missing),
-                # The private index is about to change: until this snapshot ends,
-                # nothing may claim to know which tree it holds.
-                "tree": None,
-            }
-        )
-        self._save_state(state)
-        if gone:
-            self.git.run(
-                "update-index", "-z", "--force-remove", "--stdin", stdin=gitstate.nul(gone), env=env
-            )
-        if progress:
-            progress("hashing changed files")
-        self.git.run("add", "-u", env=env)
-        new = [p for p in untracked if unfinished or p not in previous] + back
-        if new:
-            # Only files new since the last finished snapshot; earlier ones are in
-            # the private index already and `add -u` refreshed them. After a killed
-            # snapshot every untracked file is added again (adding one twice is
-            # harmless; leaving one out would silently drop it from checkpoints).
-            self.git.run("update-index", "--add", "-z", "--stdin", stdin=gitstate.nul(new), env=env)
-        tree = self.git.text("write-tree", env=env)
-        snap = _Snapshot(tree, self.git.head(), self._count(git_dir), untracked, skipped, unscanned)
-        state.update({"untracked": untracked, "missing_tracked": sorted(missing), "tree": tree})
-        return snap, state
-
-    def _count(self, git_dir: Path) -> int:
-        if any(git_dir.glob("sharedindex.*")):
-            # A split index's header counts only its own part: ask git.
-            env = {"GIT_INDEX_FILE": str(self._index)}
-            return len(self.git.run("ls-files", "-z", env=env).split(b"\0")) - 1
-        return gitstate.index_entries(self._index)
-
-    def _filter_untracked(
-        self, listed: list[str], *, every_file: bool = True, progress: Progress | None = None
-    ) -> tuple[list[str], list[Skipped], int]:
-        """(included, left out, how many included were not scanned for secrets)."""
-        cap = self.policy.size_cap_bytes
-        fits: list[tuple[str, os.stat_result]] = []
-        skipped: list[Skipped] = []
-        for rel in listed:
-            if rel.startswith(".vibflow/") or is_restore_temp(rel):
-                continue  # vibflow's own: its state, a killed restore's temp files
-            if rel.endswith("/"):
-                skipped.append(Skipped(path=rel.rstrip("/"), reason="nested_repo"))
-                continue
-            # Before the size: a large secret file is left out as a secret, which
-            # is what keeps a restore from ever deleting it.
-            rule = self.secrets.name_rule(rel)
-            if rule is not None:
-                skipped.append(Skipped(path=rel, reason="secret_name", detail=rule))
-                continue
-            try:
-                st = (self.root / rel).lstat()
-            except OSError:
-                skipped.append(Skipped(path=rel, reason="unreadable"))
-                continue
-            if st.st_size > cap:
-                skipped.append(Skipped(path=rel, reason="too_large", size=st.st_size))
-                continue
-            fits.append((rel, st))
-        found = self.secrets.by_content(fits, every_file=every_file, progress=progress)
-        left_out = {s.path for s in found.skipped}
-        kept = [rel for rel, _ in fits if rel not in left_out]
-        return kept, sorted(skipped + found.skipped, key=lambda s: s.path), found.unscanned
+        snapshot_core.save_state(self._state_file, state)
 
     def _unchanged_last(self) -> CheckpointMeta | None:
         """The last checkpoint, when nothing it covers has changed since — or ``None``.
@@ -279,26 +105,21 @@ class CheckpointStore:
         with ThreadPoolExecutor(1, "vibflow-check-ignore") as pool:
             # Independent of the status below: asked side by side, git answers
             # both in the time of the status alone.
-            ignored = pool.submit(self._any_now_ignored, previous) if previous else None
+            ignored = (
+                pool.submit(snapshot_core.now_ignored, self.git, previous) if previous else None
+            )
             out = self.git.run(
-                "status",
-                "--porcelain=v2",
-                "-z",
-                "--branch",
-                "--no-ahead-behind",  # only HEAD's id is wanted, never an upstream count
-                "--untracked-files=all",
-                "--no-renames",
-                "--ignore-submodules=dirty",
+                *gitstate.status_args(git_dir),
                 # Our private index: git may store the stat data it refreshed.
                 env={"GIT_INDEX_FILE": str(self._index), "GIT_OPTIONAL_LOCKS": "1"},
             )
-            now_ignored = ignored is not None and ignored.result()
+            now_ignored = ignored is not None and bool(ignored.result())
         head, clean, untracked = gitstate.parse_status(out)
         if not clean or head != last.get("head"):
             return None
-        if not self._still_skipped(untracked, _reasons(last)):
+        if not self._still_skipped(untracked, reasons(last)):
             return None
-        if self._nested_repo_appeared(previous):
+        if nested_repo_appeared(self.root, previous):
             return None
         if now_ignored:
             return None  # an ignore rule outside the tree (info/exclude) changed
@@ -313,51 +134,18 @@ class CheckpointStore:
             return False
         # The same rules a snapshot applies (a content verdict comes from the
         # scan cache unless the file changed since).
-        keep, now, _ = self._filter_untracked(untracked, every_file=False)
+        keep, now, _ = self._snapshots.filter_untracked(untracked, every_file=False)
         if keep or any(s.reason == "unreadable" for s in now):
             return False
         return sorted((s.path, s.reason) for s in now) == before
-
-    def _any_now_ignored(self, paths: list[str]) -> bool:
-        # "./" keeps a name starting with ":" from reading as pathspec magic.
-        # --no-index: these paths were untracked and the user's index has not
-        # changed since (checked first), and loading it costs most of the call.
-        out = self.git.run(
-            "check-ignore",
-            "--no-index",
-            "-z",
-            "--stdin",
-            stdin=gitstate.nul([f"./{p}" for p in paths]),
-            ok=(0, 1),
-        )
-        return bool(out.strip(b"\0"))
-
-    def _nested_repo_appeared(self, paths: list[str]) -> bool:
-        """Did a folder holding included untracked files become a repository of its
-        own? The private index still lists its files, so status would not say."""
-        folders: set[str] = set()
-        for path in paths:
-            cut = path.rstrip("/").rfind("/")
-            while cut > 0 and (folder := path[:cut]) not in folders:
-                folders.add(folder)
-                cut = folder.rfind("/")
-        base = str(self.root)
-        # Plain strings, not Path objects: this runs on every no-change checkpoint.
-        return any(os.path.exists(f"{base}/{folder}/.git") for folder in folders)  # noqa: PTH110
 
     def _last_meta(self, git_dir: Path, last: dict[str, Any]) -> CheckpointMeta | None:
         cid, commit = str(last.get("checkpoint_id", "")), str(last.get("commit", ""))
         if not CHECKPOINT_ID.fullmatch(cid):
             return None
-        try:
-            # A loose ref holding the commit we wrote proves the checkpoint is
-            # still there; packed refs (after gc) or another ref store: ask git.
-            pinned = (gitstate.common_dir(git_dir) / REF_PREFIX / cid).read_text(
-                encoding="ascii"
-            ).strip() == commit
-        except (OSError, UnicodeDecodeError):
-            pinned = False
-        if pinned:
+        # A loose ref holding the commit we wrote proves the checkpoint is still
+        # there; packed refs (after gc) or another ref store: ask git.
+        if snapshot_core.loose_ref_holds(git_dir, REF_PREFIX + cid, commit):
             try:
                 meta = CheckpointMeta.model_validate({**last["meta"], "commit": commit})
             except (ValueError, TypeError):
@@ -369,7 +157,7 @@ class CheckpointStore:
     def working_tree(self) -> str:
         """A tree object of the working tree as a checkpoint would see it (no ref)."""
         with self._lock():
-            snap, state = self._snapshot()
+            snap, state = self._snapshots.take()
             self._save_state(state)
         return snap.tree
 
@@ -383,7 +171,7 @@ class CheckpointStore:
                 unchanged = self._unchanged_last()
                 if unchanged is not None:
                     return unchanged
-            snap, state = self._snapshot(progress)
+            snap, state = self._snapshots.take(progress)
             last = state.get("last") or {}
             skipped_now = sorted(s.path for s in snap.skipped)
             reasons_now = sorted((s.path, s.reason) for s in snap.skipped)
@@ -391,7 +179,7 @@ class CheckpointStore:
                 last.get("tree"),
                 last.get("head"),
                 last.get("skipped", []),
-                _reasons(last),
+                reasons(last),
             ) == (snap.tree, snap.head, skipped_now, reasons_now):
                 existing = self._find(last.get("checkpoint_id", ""))
                 if existing is not None and reason != "sandwich":
@@ -399,7 +187,7 @@ class CheckpointStore:
                     return existing.model_copy(update={"reused": True})
             meta = CheckpointMeta(
                 checkpoint_id=f"ckpt_{uuid.uuid4().hex}",
-                created_at=_now(),
+                created_at=snapshot_core.now_iso(),
                 message=redact_message(message, self.root),
                 reason=reason,
                 base_head=snap.head,
@@ -505,15 +293,3 @@ def tree_diff(git: Git, old: str, new: str) -> list[FileChange]:
         )
         for c in diffs.tree_to_tree(git, old, new)
     ]
-
-
-def _reasons(last: dict[str, Any]) -> list[tuple[str, str]] | None:
-    """(path, reason) of each file the last checkpoint left out, from its saved meta."""
-    meta = last.get("meta")
-    if not isinstance(meta, dict) or not isinstance(meta.get("skipped", []), list):
-        return None
-    return sorted(
-        (str(s.get("path")), str(s.get("reason")))
-        for s in meta.get("skipped", [])
-        if isinstance(s, dict)
-    )
