@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
     from vibflow.steps.recovery.lease import LeaseFile
+    from vibflow.steps.recovery.memory_boundary import MemoryActionCheck
     from vibflow.steps.recovery.plans import RunPlans
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
@@ -315,7 +316,16 @@ class Project:
             tool=self.tool,
             state_dir=self.state_dir,
             grants=self.granted,
+            memory_check=self.memory_action_check,
         )
+
+    @cached_property
+    def memory_action_check(self) -> MemoryActionCheck:
+        """The memory→action check every apply passes, audited (memory_action_check rows)."""
+        from vibflow.steps.recovery.memory_boundary import MemoryActionCheck
+
+        # The stored text only: freshness (a git call) has no say in what memory wrote.
+        return MemoryActionCheck(lambda: self.memory.store.load().state, self.audit.append)
 
     @cached_property
     def grants(self) -> GrantService:
