@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from vibflow.steps.triggers.policy import TriggersPolicy
     from vibflow.steps.triggers.repo import GitDiffFacts
     from vibflow.steps.triggers.service import TriggerService
+    from vibflow.steps.workspace.git import Git
 
 RegistryHook = Callable[[Registry], None]
 
@@ -132,6 +133,9 @@ class Project:
     shared_journal: Journal | None = None
     #: Likewise the policy, when the long-lived process knows the files are unchanged.
     shared_policy: PolicySet | None = None
+    #: A Git that keeps answers which cannot change (object-id reads), for the advisor
+    #: of a long-lived process (``steps/recovery/git_memo``); None: every call runs.
+    shared_git: Git | None = None
 
     @classmethod
     def discover(
@@ -289,6 +293,7 @@ class Project:
             clock=utcnow,
             apply_enabled=builtin_guards.flag_enabled(self.env, RECOVERY_APPLY_FLAG),
             last_turn=last_turn_note(self),
+            git=self.shared_git,
         )
 
     @cached_property

@@ -73,9 +73,11 @@ class RecoveryAdvisor:
         clock: Callable[[], str],
         apply_enabled: bool = False,
         last_turn: Callable[[], AgentTurnNote | None] | None = None,
+        git: Git | None = None,
     ) -> None:
         self.root = root
-        self.git = Git(root)
+        # A long-lived process may pass a Git that keeps immutable answers (git_memo).
+        self.git = git if git is not None else Git(root)
         self.dir = state_dir / "recovery"
         self._checkpoints = checkpoints
         self._memory = memory

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
 
     from vibflow.engine.policy import PolicySet
+    from vibflow.steps.workspace.git import Git
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
@@ -129,6 +130,7 @@ class McpApp:
         self._policy_lock = threading.Lock()
         self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
         self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
+        self._git: Git | None = None
 
     def _project(self, warnings: list[str] | None = None) -> Project:
         from vibflow.wiring import Project
@@ -143,7 +145,16 @@ class McpApp:
             found = self._journals.journal = project.journal
         project.shared_journal = found
         project.shared_policy = self._policy(project)
+        project.shared_git = self._git_memo()
         return project
+
+    def _git_memo(self) -> Git:
+        """One Git for the server's life that keeps the answers no change can alter."""
+        if self._git is None:
+            from vibflow.steps.recovery.git_memo import GitMemo
+
+            self._git = GitMemo(self.root)
+        return self._git
 
     def _policy(self, project: Project) -> PolicySet:
         """The project's policy, parsed again only when its file changed (the shipped
