@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
+    from vibflow.steps.recovery.git_memo import AdviceCache
     from vibflow.steps.recovery.lease import LeaseFile
     from vibflow.steps.recovery.memory_boundary import MemoryActionCheck
     from vibflow.steps.recovery.plans import RunPlans
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
     from vibflow.steps.triggers.policy import TriggersPolicy
     from vibflow.steps.triggers.repo import GitDiffFacts
     from vibflow.steps.triggers.service import TriggerService
-    from vibflow.steps.workspace.git import Git
 
 RegistryHook = Callable[[Registry], None]
 
@@ -133,9 +133,9 @@ class Project:
     shared_journal: Journal | None = None
     #: Likewise the policy, when the long-lived process knows the files are unchanged.
     shared_policy: PolicySet | None = None
-    #: A Git that keeps answers which cannot change (object-id reads), for the advisor
-    #: of a long-lived process (``steps/recovery/git_memo``); None: every call runs.
-    shared_git: Git | None = None
+    #: What a long-lived process keeps for the advisor between requests (answers no
+    #: change can alter: ``steps/recovery/git_memo``); None: computed afresh.
+    advice_cache: AdviceCache | None = None
 
     @classmethod
     def discover(
@@ -293,7 +293,7 @@ class Project:
             clock=utcnow,
             apply_enabled=builtin_guards.flag_enabled(self.env, RECOVERY_APPLY_FLAG),
             last_turn=last_turn_note(self),
-            git=self.shared_git,
+            cache=self.advice_cache,
         )
 
     @cached_property

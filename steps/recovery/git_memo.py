@@ -1,4 +1,9 @@
-"""git answers that can never change, kept by a long-lived process (the MCP server).
+"""What the advisor may keep between requests in a long-lived process (the MCP server).
+
+Two kinds of answers, each kept only where nothing can change it unseen: git
+reads of object ids (:class:`GitMemo`) and per-file "is this file exactly
+the checkpoint's blob" judgements pinned by the file's ``lstat``
+(:class:`HeldJudgements`).
 
 The advisor compares the work tree with the safe checkpoint through two git
 reads whose every input is an object id: ``diff-tree`` of HEAD's commit
@@ -24,9 +29,12 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vibflow.steps.workspace.git import Git
 
@@ -123,3 +131,76 @@ class GitMemo(Git):
         except OSError:
             return False
         return b" refs/replace/" in packed
+
+
+#: A file written this recently may still change within the same clock tick without
+#: its size or times moving (git calls such entries "racily clean"): never kept.
+RACY_SECONDS = 2.0
+
+
+class HeldJudgements:
+    """Whether a file on disk is exactly a checkpoint's blob, kept per file state.
+
+    The advisor asks, for each changed file older than the safe checkpoint,
+    whether a restore from it would leave the file as it is (its content and mode
+    are the checkpoint's). The answer is a function of the file's bytes and the
+    blob id; the bytes are pinned here by what ``lstat`` says of the file — size,
+    modification and change times in nanoseconds, inode, mode — the way git's
+    index pins a clean entry. A write changes the change time even when it
+    restores the old size and modification time, and a file written within
+    :data:`RACY_SECONDS` of the judgement is judged again every time.
+    """
+
+    def __init__(self, judge: Callable[[Path, Any], bool], *, max_entries: int = 200_000) -> None:
+        self._judge = judge  # (root, restore item) → the file is that item (reads it)
+        self._max = max_entries
+        self._kept: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def __call__(self, root: Path, item: Any) -> bool:
+        try:
+            st = (root / item.path).lstat()
+        except OSError:
+            return self._judge(root, item)
+        if time.time() - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
+            return self._judge(root, item)
+        key = (
+            str(root),
+            item.path,
+            item.action,
+            item.mode,
+            item.sha,
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ctime_ns,
+            st.st_ino,
+            st.st_mode,
+        )
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                self.hits += 1
+                return kept
+        verdict = self._judge(root, item)
+        with self._lock:
+            self._kept[key] = verdict
+            if len(self._kept) > self._max:
+                self._kept.popitem(last=False)
+        return verdict
+
+
+@dataclass(frozen=True)
+class AdviceCache:
+    """What one long-lived process keeps for its advisor: handed to the advisor's
+    constructor (the CLI passes none, and every answer is computed afresh)."""
+
+    git: GitMemo
+    held: HeldJudgements
+
+    @classmethod
+    def for_root(cls, root: Path) -> AdviceCache:
+        from vibflow.steps.recovery.checkpoint_base import is_as_held
+
+        return cls(GitMemo(root), HeldJudgements(is_as_held))

@@ -41,13 +41,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
+from vibflow.mcp.leakcheck import AbsolutePathCheck
 
 if TYPE_CHECKING:
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
     from vibflow.engine.policy import PolicySet
-    from vibflow.steps.workspace.git import Git
+    from vibflow.steps.recovery.git_memo import AdviceCache
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
@@ -130,7 +131,8 @@ class McpApp:
         self._policy_lock = threading.Lock()
         self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
         self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
-        self._git: Git | None = None
+        self._advice_cache: AdviceCache | None = None
+        self._no_absolute_paths = AbsolutePathCheck(root)
 
     def _project(self, warnings: list[str] | None = None) -> Project:
         from vibflow.wiring import Project
@@ -145,16 +147,17 @@ class McpApp:
             found = self._journals.journal = project.journal
         project.shared_journal = found
         project.shared_policy = self._policy(project)
-        project.shared_git = self._git_memo()
+        project.advice_cache = self._advice()
         return project
 
-    def _git_memo(self) -> Git:
-        """One Git for the server's life that keeps the answers no change can alter."""
-        if self._git is None:
-            from vibflow.steps.recovery.git_memo import GitMemo
+    def _advice(self) -> AdviceCache:
+        """What the advisor keeps for the server's life: answers no change can alter."""
+        with self._policy_lock:
+            if self._advice_cache is None:
+                from vibflow.steps.recovery.git_memo import AdviceCache
 
-            self._git = GitMemo(self.root)
-        return self._git
+                self._advice_cache = AdviceCache.for_root(self.root)
+            return self._advice_cache
 
     def _policy(self, project: Project) -> PolicySet:
         """The project's policy, parsed again only when its file changed (the shipped
@@ -246,7 +249,7 @@ class McpApp:
 
         from vibflow.mcp.handlers import TOOLS, Call
         from vibflow.steps.grants.capabilities import decide
-        from vibflow.steps.redaction.contract import assert_no_absolute_paths, redact_payload
+        from vibflow.steps.redaction.contract import redact_payload
 
         model, handler = TOOLS[name]
         try:
@@ -266,7 +269,7 @@ class McpApp:
             data["warnings"] = warnings
         red = redact_payload(data, root=self.root, known=project.clean_verdicts)
         value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
-        assert_no_absolute_paths(value, root=self.root)
+        self._no_absolute_paths(value)
         _fits_output(name, value)
         facts.update(reply.facts)
         # Always written, zeros included: the redaction SLO counts these rows as samples.

@@ -1,14 +1,19 @@
-"""git_memo keeps only answers fixed by object ids: which commands qualify, that a kept
-answer is served without running git again, and that `git replace` turns it off."""
+"""git_memo keeps only answers nothing can change unseen: git reads fixed by object ids
+(which commands qualify, served without running git again, off under `git replace`) and
+per-file judgements pinned by the file's lstat (never for a just-written file)."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
+from typing import Any
 
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
 
-from vibflow.steps.recovery.git_memo import GitMemo, immutable_key
+from vibflow.steps.checkpoints.restore import Item
+from vibflow.steps.recovery.git_memo import RACY_SECONDS, GitMemo, HeldJudgements, immutable_key
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 
@@ -62,3 +67,32 @@ def test_replace_refs_turn_the_memory_off(repo: Path) -> None:
     memo.run("ls-tree", "-r", "-z", head)
     memo.run("ls-tree", "-r", "-z", head)
     assert (memo.hits, memo.misses) == (0, 0)
+
+
+def test_held_judgements_are_kept_per_file_state_and_never_for_racy_files(tmp_path: Path) -> None:
+    """A verdict is reused while the file's lstat is unchanged; a rewrite that restores
+    size and mtime still changes ctime and is judged again; a just-written file is
+    judged every time."""
+    calls: list[str] = []
+
+    def judge(root: Path, item: Any) -> bool:
+        calls.append(item.path)
+        return (root / item.path).read_text(encoding="utf-8") == "held\n"
+
+    keep = HeldJudgements(judge)
+    item = Item("a.txt", "write", "100644", SHA)
+    target = tmp_path / "a.txt"
+    target.write_text("held\n", encoding="utf-8")
+    old = time.time() - 60
+    os.utime(target, (old, old))
+    time.sleep(RACY_SECONDS + 0.1)  # the ctime, too, must be older than the racy window
+    assert keep(tmp_path, item) is True
+    assert keep(tmp_path, item) is True
+    assert calls == ["a.txt"]
+    st = target.stat()
+    target.write_text("edit\n", encoding="utf-8")  # same size
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # mtime put back
+    assert keep(tmp_path, item) is False  # ctime moved (and it is racy now): judged again
+    assert calls == ["a.txt", "a.txt"]
+    assert keep(tmp_path, item) is False
+    assert calls == ["a.txt", "a.txt", "a.txt"]  # racy: never kept
