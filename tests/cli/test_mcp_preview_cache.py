@@ -63,3 +63,24 @@ def test_warm_previews_equal_cold_ones_across_every_kind_of_change(repo: Path) -
 
     for what, warm, fresh in with_servers(repo, body):
         assert warm == fresh, what
+
+
+def test_a_warm_preview_is_recorded_for_feedback(repo: Path) -> None:
+    """The plan a recovery_preview answered with is the one kept for `vibflow recover
+    feedback` (written after the answer, finished before the server exits)."""
+    drifted(repo)
+
+    async def body(client: Client) -> list[str]:
+        ids = []
+        for _ in range(3):
+            _, plan, _ = await call(client, "recovery_preview", {})
+            ids.append(plan["plan_id"])
+        return ids
+
+    ids = with_servers(repo, body)
+    kept = json.loads((repo / ".vibflow" / "recovery" / "last_preview.json").read_text())
+    assert kept["plan"]["plan_id"] == ids[-1]
+    label = kept["plan"]["drift_candidates"][0]
+    path = label if isinstance(label, str) else label["path"]
+    proc = vf(repo, "recover", "feedback", ids[-1], "--wrong", path)
+    assert proc.returncode == 0, proc.stderr

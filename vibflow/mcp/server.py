@@ -15,7 +15,10 @@ allow it; the handler runs in a worker thread (a long apply never blocks the
 reads); the answer passes the redaction contract and the fail-closed
 absolute-path check; **one** count-only audit row ``mcp.<tool>`` records the
 client, result, redaction counts and grant id — written before the answer
-is sent, and if it cannot be written the data is not sent either. Any
+is sent, and if it cannot be written the data is not sent either. What only
+later readers need (the recorded preview for ``recover feedback``) is written
+after that, in order, by one background worker that the server finishes
+before it exits. Any
 failure is a typed tool error (``is_error`` with ``{"error": {code, kind,
 message, hint, ...}}``), never a crash of the server.
 
@@ -37,6 +40,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -133,6 +137,8 @@ class McpApp:
         self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
         self._advice_cache: AdviceCache | None = None
         self._no_absolute_paths = AbsolutePathCheck(root)
+        # One worker, so what answers leave behind (a recorded preview) lands in order.
+        self._later = ThreadPoolExecutor(1, "vibflow-after")
 
     def _project(self, warnings: list[str] | None = None) -> Project:
         from vibflow.wiring import Project
@@ -276,6 +282,8 @@ class McpApp:
         facts["redaction"] = _sum_counts(reply.facts.get("redaction"), red.counts.model_dump())
         facts.setdefault("result", "ok")
         self._audit(project, name, facts)  # before the answer: no row, no answer
+        if reply.after is not None:
+            self._later.submit(self._quietly, reply.after)
         if name in RESCANNED:
             self.rescanner.offer(value)
         return _result(value, error=False)
@@ -393,7 +401,19 @@ class McpApp:
         try:
             anyio.run(main)
         finally:
-            self.rescanner.close()
+            self.close()
+
+    def close(self) -> None:
+        """Finish what answers left behind and the queued re-scans."""
+        self._later.shutdown(wait=True)
+        self.rescanner.close()
+
+    def _quietly(self, work: Callable[[], object]) -> None:
+        try:
+            work()
+        except Exception:  # noqa: BLE001 - the answer is sent; this only cost its record
+            if self.debug:
+                traceback.print_exc(file=sys.stderr)
 
     def _quiet_warm_up(self) -> None:
         try:
