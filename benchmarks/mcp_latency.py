@@ -31,9 +31,11 @@ Usage (from the repository root, with the dev venv)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -70,16 +72,41 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def _children_cpu_s() -> float:
+    """CPU (user + system) spent so far by this process's live children (the server)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for task in Path("/proc/self/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def cpu_s(argv: list[str], cwd: Path, reps: int) -> float:
+    """Median CPU (user + system) of a command, from the children's rusage."""
+    samples = []
+    for _ in range(reps):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(argv, cwd=cwd, env=GIT_ENV, check=True, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        samples.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(samples)
+
+
 async def one_start(root: Path) -> dict[str, float]:
-    """Spawn → handshake → first answer of a fresh server (seconds)."""
+    """Spawn → handshake → first answer of a fresh server (seconds), and the CPU the
+    server had used by its first answer."""
     with Path(os.devnull).open("w", encoding="utf-8") as errlog:
         t0 = time.perf_counter()
         async with Client(stdio_client(params(root), errlog=errlog)) as client:
             t1 = time.perf_counter()
             result = await client.call_tool("memory_summary_read", {})
             t2 = time.perf_counter()
+            cpu = _children_cpu_s()
             assert not result.is_error, result
-    return {"handshake_s": t1 - t0, "first_answer_s": t2 - t0}
+    return {"handshake_s": t1 - t0, "first_answer_s": t2 - t0, "server_cpu_s": cpu}
 
 
 async def warm(root: Path, reps: int) -> dict[str, list[float]]:
@@ -105,6 +132,9 @@ def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
     sdk_s = median_s(
         [sys.executable, "-c", "import mcp.server.lowlevel, mcp.server.stdio"], root, reps
     )
+    sdk_cpu = cpu_s(
+        [sys.executable, "-c", "import mcp.server.lowlevel, mcp.server.stdio"], root, reps
+    )
     starts_s = [anyio.run(one_start, root) for _ in range(starts + 1)][1:]
     calls = anyio.run(warm, root, reps)
     preview, summary = calls["recovery_preview"], calls["memory_summary_read"]
@@ -117,6 +147,12 @@ def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
         "sdk_import_ms": round(sdk_s * 1000, 1),
         "handshake_s": round(statistics.median(s["handshake_s"] for s in starts_s), 3),
         "first_answer_s": round(first, 3),
+        # CPU, robust to a shared machine: the server's by its first answer, and the
+        # SDK import's alone; their difference is vibflow's own start (and the serving).
+        "server_cpu_at_first_answer_s": round(
+            statistics.median(s["server_cpu_s"] for s in starts_s), 3
+        ),
+        "sdk_import_cpu_s": round(sdk_cpu, 3),
         "preview_p50_ms": round(pct(preview, 0.5), 1),
         "preview_p90_ms": round(pct(preview, 0.9), 1),
         "preview_goal_ms": round(preview_goal, 1),
@@ -158,6 +194,8 @@ from the official MCP client's side over stdio (a JSON-RPC round trip included).
 (handshake done at {found["handshake_s"]} s) | `python -c pass` \
 {found["python_start_ms"]} ms; importing the SDK alone {found["sdk_import_ms"]} ms | ≤ 0.5 s \
 | {yes[g["start_to_first_answer"]]} |
+| CPU by the first answer (median) | server {found["server_cpu_at_first_answer_s"]} s \
+| the SDK import alone {found["sdk_import_cpu_s"]} s | — | |
 
 Raw: `{json.dumps(found)}`
 """

@@ -11,8 +11,10 @@ SLO it concerns:
   (the ``sandwich_present`` guard records it on the way in).
 - ``memory_as_instruction``: every ``memory_action_check`` row (a check that
   an action's arguments did not come from memory text); ``failed`` is an
-  occurrence. Nothing writes one yet: memory reaches no action by
-  construction (the import-graph test), so this SLO reports no samples.
+  occurrence. The ``memory_free`` guard writes one before every apply of
+  the recover, restore, rewind and undo flows (CLI and MCP alike): an
+  argument the plan did not produce that memory's free text contains fails
+  it (``steps/recovery/memory_boundary``).
 - ``mcp_redaction``: every MCP memory response that answered (``mcp.memory_*``,
   result ``ok``); a ``mcp.rescan`` row with result ``failed`` — the
   after-the-fact re-scan of a random 1 % of responses found what redaction

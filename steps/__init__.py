@@ -208,6 +208,7 @@ def register(registry: Registry, recovery: RecoveryProvider | None = None) -> No
         )
     guards: list[tuple[str, _Binder, GuardFamily, str | None]] = [
         ("option_available", flow, GuardFamily.GENERIC, None),
+        ("memory_free", restore, GuardFamily.GENERIC, None),
         ("confirmation_matches", restore, GuardFamily.CONFIRMATION, None),
         ("grant", restore, GuardFamily.GRANT, None),
         ("lock_acquired", restore, GuardFamily.LOCK, "release_lock"),

@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
+    from vibflow.steps.recovery.git_memo import AdviceCache
     from vibflow.steps.recovery.lease import LeaseFile
+    from vibflow.steps.recovery.memory_boundary import MemoryActionCheck
     from vibflow.steps.recovery.plans import RunPlans
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
@@ -131,6 +133,9 @@ class Project:
     shared_journal: Journal | None = None
     #: Likewise the policy, when the long-lived process knows the files are unchanged.
     shared_policy: PolicySet | None = None
+    #: What a long-lived process keeps for the advisor between requests (answers no
+    #: change can alter: ``steps/recovery/git_memo``); None: computed afresh.
+    advice_cache: AdviceCache | None = None
 
     @classmethod
     def discover(
@@ -288,6 +293,7 @@ class Project:
             clock=utcnow,
             apply_enabled=builtin_guards.flag_enabled(self.env, RECOVERY_APPLY_FLAG),
             last_turn=last_turn_note(self),
+            cache=self.advice_cache,
         )
 
     @cached_property
@@ -315,7 +321,16 @@ class Project:
             tool=self.tool,
             state_dir=self.state_dir,
             grants=self.granted,
+            memory_check=self.memory_action_check,
         )
+
+    @cached_property
+    def memory_action_check(self) -> MemoryActionCheck:
+        """The memory→action check every apply passes, audited (memory_action_check rows)."""
+        from vibflow.steps.recovery.memory_boundary import MemoryActionCheck
+
+        # The stored text only: freshness (a git call) has no say in what memory wrote.
+        return MemoryActionCheck(lambda: self.memory.store.load().state, self.audit.append)
 
     @cached_property
     def grants(self) -> GrantService:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from vibflow.steps.checkpoints.store import CheckpointStore
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
+    from vibflow.steps.recovery.git_memo import AdviceCache
 
 #: Why restore options cannot run while the feature flag is off.
 APPLY_DISABLED = (
@@ -73,9 +74,13 @@ class RecoveryAdvisor:
         clock: Callable[[], str],
         apply_enabled: bool = False,
         last_turn: Callable[[], AgentTurnNote | None] | None = None,
+        cache: AdviceCache | None = None,
     ) -> None:
         self.root = root
-        self.git = Git(root)
+        # A long-lived process passes what it may keep between requests (git_memo);
+        # without it every answer is computed afresh.
+        self.git = cache.git if cache is not None else Git(root)
+        self._held = cache.held if cache is not None else None
         self.dir = state_dir / "recovery"
         self._checkpoints = checkpoints
         self._memory = memory
@@ -105,6 +110,7 @@ class RecoveryAdvisor:
             corrections=self.corrections.for_intent(_intent_text(view)),
             rules=self._policy.generated,
             zone_policy=self._policy.zone,
+            held=self._held,
         )
         plan = planner.plan(
             found,

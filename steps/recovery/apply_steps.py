@@ -45,6 +45,7 @@ from vibflow.steps.checkpoints.leftovers import sweep_ledger
 from vibflow.steps.recovery.flow_steps import full_option, public_of
 from vibflow.steps.recovery.job import RestoreJob
 from vibflow.steps.recovery.lease import Lease, LeaseBusy, new_operation_id
+from vibflow.steps.recovery.memory_boundary import REFUSAL as MEMORY_REFUSAL
 from vibflow.steps.recovery.plans import chosen_paths, sample
 from vibflow.steps.recovery.restore_attempt import RestoreAttempt
 from vibflow.steps.recovery.services import RecoveryServices
@@ -181,6 +182,24 @@ class RestoreSteps:
         return f"removed {gone} temp file(s) of the interrupted restore" if gone else None
 
     # -- guards on the transition into apply ------------------------------------------
+
+    def memory_free(self, ctx: GuardContext, param: GuardParam) -> GuardResult:
+        """The memory→action check (memory_boundary): first on the way in, so every
+        confirmation is checked, and one row per check."""
+        del param
+        check = self._svc.memory_check
+        if check is None:
+            return GuardResult.ok()
+        job = self._svc.jobs.load(ctx.run_id)
+        traced = [*(job.paths if job is not None else []), job.confirmation() if job else ""]
+        expected = public_of(ctx.context).get("confirmation_expected")
+        if isinstance(expected, str):
+            traced.append(expected)
+        given = [str(p) for p in ctx.inputs.get("paths") or []]
+        typed = ctx.inputs.get("confirmation")
+        arguments = [*given, str(typed)] if typed else given
+        verdict = check.check(arguments, traced, record=not ctx.dry_run)
+        return GuardResult.ok() if verdict.ok else GuardResult.refuse(MEMORY_REFUSAL)
 
     def confirmation_matches(self, ctx: GuardContext, param: GuardParam) -> GuardResult:
         del param

@@ -12,7 +12,7 @@ enough to be unchanged since the checkpoint — never a git call per file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,6 +50,7 @@ def against_checkpoint(
     checkpoints: Sequence[CheckpointMeta],
     changed: Sequence[ChangedFile],
     mtimes: dict[str, float],
+    judge: HeldJudge | None = None,
 ) -> tuple[CheckpointBase | None, list[tuple[str, str]]]:
     """The safe checkpoint's differences from HEAD, and the changes only it shows.
 
@@ -65,7 +66,7 @@ def against_checkpoint(
     meta = _probe(checkpoints, candidate, head)
     if meta is None:
         return None, []
-    base, lost = since_checkpoint(root, git, head, meta, changed)
+    base, lost = since_checkpoint(root, git, head, meta, changed, judge)
     if meta.base_head != head:
         lost = []  # commits since the checkpoint differ from it too: not drift
     for path, status in lost:
@@ -77,7 +78,7 @@ def against_checkpoint(
             meta = _probe(checkpoints, chosen, head, newest_only=False)
             if meta is None:
                 return None, []
-            base, lost = since_checkpoint(root, git, head, meta, changed)
+            base, lost = since_checkpoint(root, git, head, meta, changed, judge)
             if meta.base_head != head:
                 lost = []
     return base, lost
@@ -131,6 +132,7 @@ def since_checkpoint(
     head: str | None,
     meta: CheckpointMeta,
     changed: Sequence[ChangedFile],
+    judge: HeldJudge | None = None,
 ) -> tuple[CheckpointBase, list[tuple[str, str]]]:
     """How the checkpoint differs from HEAD, and the changes since the checkpoint that
     the diff against HEAD cannot see: a file the checkpoint held beyond HEAD (an
@@ -164,7 +166,7 @@ def since_checkpoint(
         frozenset(s.path for s in meta.skipped),
         left_out_why=tuple((s.path, s.why) for s in meta.skipped),
     )
-    return replace(base, settled=_as_held(root, git, meta, changed, base)), lost
+    return replace(base, settled=_as_held(root, git, meta, changed, base, judge)), lost
 
 
 #: Filesystems that keep coarse times (FAT: 2 s) may date a later edit earlier.
@@ -172,7 +174,12 @@ _SLACK_SECONDS = 2.0
 
 
 def _as_held(
-    root: Path, git: Git, meta: CheckpointMeta, changed: Sequence[ChangedFile], base: CheckpointBase
+    root: Path,
+    git: Git,
+    meta: CheckpointMeta,
+    changed: Sequence[ChangedFile],
+    base: CheckpointBase,
+    judge: HeldJudge | None = None,
 ) -> frozenset[str]:
     """The paths of changed files a restore from the checkpoint would leave as they
     are: missing now and absent from it, or present with the content and mode it
@@ -203,12 +210,18 @@ def _as_held(
                 maybe.append(path)
     if maybe:
         held = _held_items(git, meta.commit or meta.tree, maybe)
-        same.update(
-            i.path
-            for i in held
-            if i.action == "write" and restore.Current.read(root, i.path).is_object(i)
-        )
+        is_held = judge or is_as_held
+        same.update(i.path for i in held if i.action == "write" and is_held(root, i))
     return frozenset(same)
+
+
+#: Whether the file at an item's path is exactly what the item holds (reads the file);
+#: a long-lived process passes one that keeps verdicts (git_memo.HeldJudgements).
+HeldJudge = Callable[[Path, restore.Item], bool]
+
+
+def is_as_held(root: Path, item: restore.Item) -> bool:
+    return restore.Current.read(root, item.path).is_object(item)
 
 
 #: Past this many paths, one listing of the whole tree beats naming them: git

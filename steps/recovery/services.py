@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
     from vibflow.steps.recovery.job import RestoreJobs
     from vibflow.steps.recovery.lease import LeaseFile
+    from vibflow.steps.recovery.memory_boundary import MemoryActionCheck
     from vibflow.steps.recovery.plans import RunPlans
 
 #: The path contract for this caller: raw paths in, project-relative paths out,
@@ -47,3 +48,5 @@ class RecoveryServices:
     state_dir: Path | None = None
     #: The project's capability grants (``vibflow grant``); None: nothing is granted.
     grants: GrantCheck | None = None
+    #: The memory→action check run before every apply (None: not checked, no row).
+    memory_check: MemoryActionCheck | None = None

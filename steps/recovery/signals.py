@@ -34,7 +34,7 @@ from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery import cochange, evidence_read
-from vibflow.steps.recovery.checkpoint_base import CheckpointBase, against_checkpoint
+from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
 from vibflow.steps.recovery.generated_policy import GeneratedRules
@@ -222,6 +222,7 @@ def collect(
     corrections: Mapping[str, str] | None = None,
     rules: GeneratedRules | None = None,
     zone_policy: ZonePolicy | None = None,
+    held: HeldJudge | None = None,
 ) -> Signals:
     head = git.head()
     mem, intent, stale = memory_signals(memory_view)
@@ -273,7 +274,7 @@ def collect(
             mtimes[item.path] = (root / item.path).lstat().st_mtime
         except OSError:
             continue  # deleted: no time of its own
-    base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes)
+    base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes, held)
     changed += _classified(
         recogniser, [_changed(p, s, None, None, None, False, categories) for p, s in lost], set()
     )

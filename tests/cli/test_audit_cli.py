@@ -41,8 +41,9 @@ def summary(repo: Path, *args: str) -> tuple[int, dict[str, Any]]:
 
 
 def test_a_real_apply_and_handoff_are_samples_and_plants_fail(repo: Path) -> None:
-    """A guarded restore is a sandwich sample and a handoff a stale-intent sample (both
-    pass); an apply without sandwich and a failed MCP re-scan, planted, fail their SLOs."""
+    """A guarded restore is a sandwich sample and a memory→action sample, and a handoff
+    a stale-intent sample (all pass); an apply without sandwich and a failed MCP re-scan,
+    planted, fail their SLOs."""
     drifted(repo)
     assert confirm(repo, to_confirm(repo)).returncode == 0
     assert vf(repo, "handoff").returncode == 0
@@ -52,7 +53,7 @@ def test_a_real_apply_and_handoff_are_samples_and_plants_fail(repo: Path) -> Non
     assert got["sandwich_enforcement"] == (1, 0, "pass")
     assert got["stale_intent"] == (1, 0, "pass")
     assert got["mcp_redaction"] == (0, 0, "no_samples")
-    assert got["memory_as_instruction"] == (0, 0, "no_samples")
+    assert got["memory_as_instruction"] == (1, 0, "pass")  # the apply's memory_free check
 
     log = log_of(repo)
     log.append("mcp.memory_summary_read", result="ok")

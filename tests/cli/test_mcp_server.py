@@ -183,6 +183,16 @@ def test_a_malformed_request_and_a_killed_client_leave_the_server_standing(repo:
             stream.close()
     assert code == 0, stderr
     assert "Traceback" not in stderr
+    # One row per answer: the legacy handshake, the call whose params broke the
+    # protocol's own schema, the refused call and the answered one; the line that
+    # was not JSON got no answer and no row.
+    answered = [(r["event"], r["result"]) for r in mcp_rows(repo, protocol=True)]
+    assert answered == [
+        ("mcp.initialize", "ok"),
+        ("mcp.tools_call", "refused"),
+        ("mcp.runs_list", "refused"),
+        ("mcp.runs_list", "ok"),
+    ]
     assert vf(repo, "audit", "verify").returncode == 0
 
     # And the next client gets a fresh server that answers.

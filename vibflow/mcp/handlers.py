@@ -49,6 +49,9 @@ class Reply:
     #: redaction contract (the advisor's plan): not redacted twice. The fail-closed
     #: absolute-path check still reads all of ``data``.
     redacted: frozenset[str] = frozenset()
+    #: Work that only the answer's later readers need (recording the preview): run by
+    #: the server after the answer is audited, in order, off the answer's path.
+    after: Callable[[], object] | None = None
 
 
 class ApplyBlocked(VibflowError):
@@ -189,8 +192,8 @@ def recovery_preview(call: Call) -> Reply:
     from vibflow.steps.recovery.interrupted import interrupted_restores
 
     project = call.project
-    advice = project.recovery.advise()
-    project.recovery.record_preview(advice)
+    advisor = project.recovery
+    advice = advisor.advise()
     stopped = interrupted_restores(project.journal, project.recovery_services.jobs)
     facts = advice.audit_facts()
     if advice.plan.intent:
@@ -202,6 +205,9 @@ def recovery_preview(call: Call) -> Reply:
         {**advice.payload, "interrupted_restores": stopped},
         facts,
         redacted=frozenset(advice.payload),  # the advisor's plan passed the contract
+        # Kept for `vibflow recover feedback` (its file is not flushed either: a lost
+        # preview is only recomputed), written once the answer is on its way.
+        after=lambda: advisor.record_preview(advice),
     )
 
 

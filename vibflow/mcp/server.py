@@ -15,7 +15,10 @@ allow it; the handler runs in a worker thread (a long apply never blocks the
 reads); the answer passes the redaction contract and the fail-closed
 absolute-path check; **one** count-only audit row ``mcp.<tool>`` records the
 client, result, redaction counts and grant id — written before the answer
-is sent, and if it cannot be written the data is not sent either. Any
+is sent, and if it cannot be written the data is not sent either. What only
+later readers need (the recorded preview for ``recover feedback``) is written
+after that, in order, by one background worker that the server finishes
+before it exits. Any
 failure is a typed tool error (``is_error`` with ``{"error": {code, kind,
 message, hint, ...}}``), never a crash of the server.
 
@@ -28,6 +31,7 @@ still finds something is a miss of the redaction gate, audited as
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import queue
 import random
@@ -36,16 +40,19 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
+from vibflow.mcp.leakcheck import AbsolutePathCheck
 
 if TYPE_CHECKING:
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
     from vibflow.engine.policy import PolicySet
+    from vibflow.steps.recovery.git_memo import AdviceCache
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
@@ -128,6 +135,10 @@ class McpApp:
         self._policy_lock = threading.Lock()
         self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
         self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
+        self._advice_cache: AdviceCache | None = None
+        self._no_absolute_paths = AbsolutePathCheck(root)
+        # One worker, so what answers leave behind (a recorded preview) lands in order.
+        self._later = ThreadPoolExecutor(1, "vibflow-after")
 
     def _project(self, warnings: list[str] | None = None) -> Project:
         from vibflow.wiring import Project
@@ -142,7 +153,17 @@ class McpApp:
             found = self._journals.journal = project.journal
         project.shared_journal = found
         project.shared_policy = self._policy(project)
+        project.advice_cache = self._advice()
         return project
+
+    def _advice(self) -> AdviceCache:
+        """What the advisor keeps for the server's life: answers no change can alter."""
+        with self._policy_lock:
+            if self._advice_cache is None:
+                from vibflow.steps.recovery.git_memo import AdviceCache
+
+                self._advice_cache = AdviceCache.for_root(self.root)
+            return self._advice_cache
 
     def _policy(self, project: Project) -> PolicySet:
         """The project's policy, parsed again only when its file changed (the shipped
@@ -163,6 +184,7 @@ class McpApp:
         import mcp_types as types
 
         from vibflow.mcp.handlers import TOOLS
+        from vibflow.mcp.outputs import output_schema
         from vibflow.steps.grants.capabilities import CAPABILITIES
 
         listed = []
@@ -179,6 +201,7 @@ class McpApp:
                     name=name,
                     description=f"{cap.what[0].upper()}{cap.what[1:]}. {posture}",
                     input_schema=model.model_json_schema(),
+                    output_schema=output_schema(name),
                     annotations=types.ToolAnnotations(
                         read_only_hint=name not in _WRITES,
                         destructive_hint=name == "recovery_apply",
@@ -232,7 +255,7 @@ class McpApp:
 
         from vibflow.mcp.handlers import TOOLS, Call
         from vibflow.steps.grants.capabilities import decide
-        from vibflow.steps.redaction.contract import assert_no_absolute_paths, redact_payload
+        from vibflow.steps.redaction.contract import redact_payload
 
         model, handler = TOOLS[name]
         try:
@@ -252,12 +275,15 @@ class McpApp:
             data["warnings"] = warnings
         red = redact_payload(data, root=self.root, known=project.clean_verdicts)
         value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
-        assert_no_absolute_paths(value, root=self.root)
+        self._no_absolute_paths(value)
+        _fits_output(name, value)
         facts.update(reply.facts)
         # Always written, zeros included: the redaction SLO counts these rows as samples.
         facts["redaction"] = _sum_counts(reply.facts.get("redaction"), red.counts.model_dump())
         facts.setdefault("result", "ok")
         self._audit(project, name, facts)  # before the answer: no row, no answer
+        if reply.after is not None:
+            self._later.submit(self._quietly, reply.after)
         if name in RESCANNED:
             self.rescanner.offer(value)
         return _result(value, error=False)
@@ -282,6 +308,16 @@ class McpApp:
             if self.debug:
                 traceback.print_exc(file=sys.stderr)
         return _result(body.value, error=True)
+
+    def answered_protocol(self, method: str, result: str) -> None:
+        """The audit row of an answer outside ``tools/call``'s boundary. The method is
+        the caller's word: only the protocol's own names are kept, as identifiers."""
+        event = _PROTOCOL_EVENTS.get(method, "unknown_method")
+        project = self._project()
+        try:
+            self._audit(project, event, {"result": result})
+        finally:
+            project.close()
 
     def _audit(self, project: Project, name: str, facts: dict[str, Any]) -> None:
         row = {k: v for k, v in facts.items() if v is not None}
@@ -309,9 +345,36 @@ class McpApp:
             return types.ListToolsResult(tools=listed)
 
         async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> Any:
-            return await anyio.to_thread.run_sync(self.call, params.name, params.arguments)
+            answered = _ANSWERED.get()
+            result = await anyio.to_thread.run_sync(self.call, params.name, params.arguments)
+            if answered is not None:
+                answered.append(True)  # call() wrote this answer's row
+            return result
 
-        return Server(
+        async def audit_every_answer(ctx: Any, call_next: Any) -> Any:
+            """One row for each answer the tool boundary does not write itself: the
+            handshake, tools/list, ping, an unknown method, a malformed request."""
+            if ctx.request_id is None:  # a notification: nothing is answered
+                return await call_next(ctx)
+            answered: list[bool] = []
+            token = _ANSWERED.set(answered)
+            try:
+                value = await call_next(ctx)
+            except anyio.get_cancelled_exc_class():
+                raise  # a cancelled request gets no answer
+            except Exception as exc:
+                if not answered:
+                    await anyio.to_thread.run_sync(
+                        self.answered_protocol, ctx.method, _protocol_result(exc)
+                    )
+                raise
+            finally:
+                _ANSWERED.reset(token)
+            if not answered:
+                await anyio.to_thread.run_sync(self.answered_protocol, ctx.method, "ok")
+            return value
+
+        server: Server[Any] = Server(
             "vibflow",
             version=vibflow.__version__,
             instructions="vibflow's recovery, checkpoints and project memory for this project. "
@@ -320,6 +383,8 @@ class McpApp:
             on_list_tools=list_tools,
             on_call_tool=call_tool,
         )
+        server.middleware.append(audit_every_answer)
+        return server
 
     def serve_stdio(self) -> None:
         """Serve one client over stdin/stdout until it closes them."""
@@ -336,7 +401,19 @@ class McpApp:
         try:
             anyio.run(main)
         finally:
-            self.rescanner.close()
+            self.close()
+
+    def close(self) -> None:
+        """Finish what answers left behind and the queued re-scans."""
+        self._later.shutdown(wait=True)
+        self.rescanner.close()
+
+    def _quietly(self, work: Callable[[], object]) -> None:
+        try:
+            work()
+        except Exception:  # noqa: BLE001 - the answer is sent; this only cost its record
+            if self.debug:
+                traceback.print_exc(file=sys.stderr)
 
     def _quiet_warm_up(self) -> None:
         try:
@@ -344,6 +421,50 @@ class McpApp:
         except Exception:  # noqa: BLE001 - the first request pays it instead
             if self.debug:
                 traceback.print_exc(file=sys.stderr)
+
+
+#: The audit event of each protocol method the server answers itself (``mcp.<event>``);
+#: any other method a caller names is ``unknown_method``.
+_PROTOCOL_EVENTS = {
+    "initialize": "initialize",
+    "ping": "ping",
+    "tools/list": "tools_list",
+    "tools/call": "tools_call",  # refused before the boundary: its params were malformed
+    "server/discover": "discover",
+}
+#: Set per request by the middleware; a tools/call that reached the boundary marks it.
+_ANSWERED: contextvars.ContextVar[list[bool] | None] = contextvars.ContextVar(
+    "vibflow_mcp_answered", default=None
+)
+
+
+def _protocol_result(exc: Exception) -> str:
+    """A refused request (unknown method, malformed params) or the server's failure."""
+    from pydantic import ValidationError
+
+    code = getattr(exc, "code", None)
+    if isinstance(exc, ValidationError) or code in (-32600, -32601, -32602):
+        return "refused"
+    return "failed"
+
+
+def _fits_output(tool: str, value: Any) -> None:
+    """Fail closed on an answer that breaks the tool's declared output schema: the
+    caller gets a typed internal error, not a document its client would reject."""
+    from pydantic import ValidationError
+
+    from vibflow.mcp.outputs import OUTPUTS
+
+    try:
+        OUTPUTS[tool].model_validate(value)
+    except ValidationError as exc:
+        fields = sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]})[:5]
+        raise VibflowError(
+            ErrorCode.INTERNAL,
+            f"vibflow's {tool} answer does not fit its output schema "
+            f"({', '.join(f for f in fields if _FIELD.fullmatch(f)) or 'its shape'})",
+            hint="Please report it; the answer was not sent.",
+        ) from None
 
 
 _WRITES = frozenset({"checkpoint_create", "memory_write", "handoff_export", "recovery_apply"})

@@ -67,9 +67,22 @@ async def call(
     return bool(result.is_error), result.structured_content, "\n".join(texts)
 
 
-def mcp_rows(root: Path) -> list[dict[str, Any]]:
+#: Rows of answers outside tools/call's boundary (the handshake, tools/list, ping ...).
+PROTOCOL_EVENTS = frozenset(
+    f"mcp.{e}"
+    for e in ("initialize", "ping", "tools_list", "tools_call", "discover", "unknown_method")
+)
+
+
+def mcp_rows(root: Path, *, protocol: bool = False) -> list[dict[str, Any]]:
+    """The audit's mcp.* rows: the tool calls' only, or with ``protocol`` every answer's."""
     path = root / ".vibflow" / "audit.jsonl"
     if not path.exists():
         return []
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    return [r for r in rows if str(r.get("event", "")).startswith("mcp.")]
+    return [
+        r
+        for r in rows
+        if str(r.get("event", "")).startswith("mcp.")
+        and (protocol or r.get("event") not in PROTOCOL_EVENTS)
+    ]

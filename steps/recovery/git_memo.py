@@ -1,0 +1,206 @@
+"""What the advisor may keep between requests in a long-lived process (the MCP server).
+
+Two kinds of answers, each kept only where nothing can change it unseen: git
+reads of object ids (:class:`GitMemo`) and per-file "is this file exactly
+the checkpoint's blob" judgements pinned by the file's ``lstat``
+(:class:`HeldJudgements`).
+
+The advisor compares the work tree with the safe checkpoint through two git
+reads whose every input is an object id: ``diff-tree`` of HEAD's commit
+against the checkpoint's tree, and ``ls-tree`` of the checkpoint for the
+files old enough to be unchanged since. An object id names its content, so
+the same command on the same ids gives the same bytes for the life of the
+repository — a warm server can answer them from memory and stay exactly as
+correct as a cold run. Everything else (HEAD, the index, the work tree,
+refs, and logs bounded by ``--since``, which move with the clock) is never
+kept: a command is kept only when :func:`immutable_key` proves it reads
+object ids alone.
+
+:class:`GitMemo` is a :class:`~vibflow.steps.workspace.git.Git` (every call
+still runs through ``run_git`` when it is not kept), handed to the advisor by
+its constructor; the CLI passes none and runs every command, as before. The
+memory is bounded by bytes (oldest out first) and shared by the request
+threads under a lock. One thing an object id does not pin: ``git replace``
+refs, which make git show other content for an id — a project that has any is
+never memoized (checked per call, one ``stat``).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vibflow.steps.workspace.git import Git
+
+#: Subcommands whose answer is a pure function of their object-id arguments.
+_PURE = frozenset({"diff-tree", "ls-tree"})
+_OBJECT_ID = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+#: Options that make the answer depend on something besides the ids (none of
+#: these is used by the advisor; refusing them keeps the proof simple).
+_IMPURE_OPTIONS = ("--stdin", "--format", "--pretty", "--textconv", "--ext-diff", "-c")
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+
+def immutable_key(args: Sequence[str]) -> tuple[str, ...] | None:
+    """``args`` as a memo key when the command reads object ids only; else None.
+
+    Every argument before ``--`` is an option or a full object id (no ref,
+    no ``HEAD``, no abbreviation, no revision expression); after ``--`` come
+    literal path names inside those objects.
+    """
+    if not args or args[0] not in _PURE:
+        return None
+    ids = 0
+    for arg in args[1:]:
+        if arg == "--":
+            break
+        if arg.startswith("-"):
+            if arg.startswith(_IMPURE_OPTIONS):
+                return None
+            continue
+        if not _OBJECT_ID.fullmatch(arg):
+            return None
+        ids += 1
+    return tuple(args) if ids else None
+
+
+class GitMemo(Git):
+    """A :class:`Git` that answers immutable reads from memory after their first run."""
+
+    def __init__(self, root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        super().__init__(root)
+        self._max = max_bytes
+        self._bytes = 0
+        self._kept: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def run(
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        ok: Sequence[int] = (0,),
+        spool: bool = False,
+    ) -> bytes:
+        key = immutable_key(args) if stdin is None and env is None else None
+        if key is not None and self._replaced():
+            key = None
+        if key is None:
+            return super().run(*args, stdin=stdin, env=env, ok=ok, spool=spool)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                self.hits += 1
+                return kept
+        out = super().run(*args, ok=ok, spool=spool)
+        with self._lock:
+            self.misses += 1
+            if len(out) <= self._max // 4 and key not in self._kept:
+                self._kept[key] = out
+                self._bytes += len(out)
+                while self._bytes > self._max:
+                    _, dropped = self._kept.popitem(last=False)
+                    self._bytes -= len(dropped)
+        return out
+
+    def _replaced(self) -> bool:
+        """Whether the repository has ``git replace`` refs (loose or packed)."""
+        try:
+            git_dir = self.git_dir()
+            # A linked work tree keeps its refs in the common repository folder.
+            common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+            git_dir = (git_dir / common).resolve()
+        except FileNotFoundError:
+            pass
+        except Exception:  # noqa: BLE001 - no readable git dir: nothing is kept
+            return True
+        replace = git_dir / "refs" / "replace"
+        if replace.is_dir() and any(replace.iterdir()):
+            return True
+        try:
+            packed = (git_dir / "packed-refs").read_bytes()
+        except OSError:
+            return False
+        return b" refs/replace/" in packed
+
+
+#: A file written this recently may still change within the same clock tick without
+#: its size or times moving (git calls such entries "racily clean"): never kept.
+RACY_SECONDS = 2.0
+
+
+class HeldJudgements:
+    """Whether a file on disk is exactly a checkpoint's blob, kept per file state.
+
+    The advisor asks, for each changed file older than the safe checkpoint,
+    whether a restore from it would leave the file as it is (its content and mode
+    are the checkpoint's). The answer is a function of the file's bytes and the
+    blob id; the bytes are pinned here by what ``lstat`` says of the file — size,
+    modification and change times in nanoseconds, inode, mode — the way git's
+    index pins a clean entry. A write changes the change time even when it
+    restores the old size and modification time, and a file written within
+    :data:`RACY_SECONDS` of the judgement is judged again every time.
+    """
+
+    def __init__(self, judge: Callable[[Path, Any], bool], *, max_entries: int = 200_000) -> None:
+        self._judge = judge  # (root, restore item) → the file is that item (reads it)
+        self._max = max_entries
+        self._kept: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def __call__(self, root: Path, item: Any) -> bool:
+        try:
+            st = (root / item.path).lstat()
+        except OSError:
+            return self._judge(root, item)
+        if time.time() - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
+            return self._judge(root, item)
+        key = (
+            str(root),
+            item.path,
+            item.action,
+            item.mode,
+            item.sha,
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ctime_ns,
+            st.st_ino,
+            st.st_mode,
+        )
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                self.hits += 1
+                return kept
+        verdict = self._judge(root, item)
+        with self._lock:
+            self._kept[key] = verdict
+            if len(self._kept) > self._max:
+                self._kept.popitem(last=False)
+        return verdict
+
+
+@dataclass(frozen=True)
+class AdviceCache:
+    """What one long-lived process keeps for its advisor: handed to the advisor's
+    constructor (the CLI passes none, and every answer is computed afresh)."""
+
+    git: GitMemo
+    held: HeldJudgements
+
+    @classmethod
+    def for_root(cls, root: Path) -> AdviceCache:
+        from vibflow.steps.recovery.checkpoint_base import is_as_held
+
+        return cls(GitMemo(root), HeldJudgements(is_as_held))
