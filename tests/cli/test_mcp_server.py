@@ -185,13 +185,14 @@ def test_a_malformed_request_and_a_killed_client_leave_the_server_standing(repo:
     assert "Traceback" not in stderr
     # One row per answer: the legacy handshake, the call whose params broke the
     # protocol's own schema, the refused call and the answered one; the line that
-    # was not JSON got no answer and no row.
+    # was not JSON got no answer and no row. Requests 2-4 were sent together and
+    # the server answers them concurrently, so their rows may come in any order.
     answered = [(r["event"], r["result"]) for r in mcp_rows(repo, protocol=True)]
-    assert answered == [
-        ("mcp.initialize", "ok"),
-        ("mcp.tools_call", "refused"),
-        ("mcp.runs_list", "refused"),
+    assert answered[0] == ("mcp.initialize", "ok")
+    assert sorted(answered[1:]) == [
         ("mcp.runs_list", "ok"),
+        ("mcp.runs_list", "refused"),
+        ("mcp.tools_call", "refused"),
     ]
     assert vf(repo, "audit", "verify").returncode == 0
 
