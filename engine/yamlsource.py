@@ -18,6 +18,7 @@ nodes). Each limit is reported at the ``file:line:col`` where it is crossed.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, get_args
@@ -62,6 +63,14 @@ def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNT
     :class:`VibflowError`."""
     if len(text) > MAX_SOURCE_BYTES:
         raise too_big(display, code)
+    deep = _flow_too_deep(text)
+    if deep is not None:
+        raise VibflowError(
+            code,
+            f"not accepted: brackets nest more than {MAX_DEPTH} levels deep here",
+            hint="Write the nested values out as indented YAML.",
+            location=SourceLocation(display, *_position(text, deep)),
+        )
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
@@ -138,6 +147,36 @@ def parse_yaml(text: str, display: str, *, code: ErrorCode = ErrorCode.YAML_SYNT
             location=SourceLocation(display, *positions.get(exc.path, start)),
         ) from exc
     return YamlDocument(display, data, positions)
+
+
+#: Quoted text and comments (brackets in them nest nothing), or one bracket.
+_FLOW_TOKEN = re.compile(
+    r"""'(?:[^'\n]|'')*'"""  # single-quoted
+    r"""|"(?:[^"\\\n]|\\.)*\""""  # double-quoted
+    r"|(?:^|(?<=[ \t]))#[^\n]*"  # a comment
+    r"|[\[\]{}]",
+    re.M,
+)
+
+
+def _flow_too_deep(text: str) -> int | None:
+    """The offset of the first bracket nesting past ``MAX_DEPTH``, or None.
+
+    ruamel's scanner is quadratic in the flow nesting (5,000 ``[`` took seconds
+    before it hit Python's recursion limit), so hostile nesting is refused here,
+    in one pass, where it starts; a file with few brackets is not scanned."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for found in _FLOW_TOKEN.finditer(text):
+        token = found.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return found.start()
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+    return None
 
 
 class _SelfReference(Exception):

@@ -15,6 +15,7 @@ import shutil
 import stat
 from pathlib import Path
 
+import pytest
 from vibflow_testing.apply import (
     APP,
     APPLY,
@@ -46,6 +47,7 @@ def slow_git(tmp: Path) -> dict[str, str]:
     return {"PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
+@pytest.mark.slow  # two 3-second ls-trees on purpose: `make test` runs it, not test-fast
 def test_a_restore_renews_its_lease_while_it_reads_the_tree(repo: Path, tmp_path: Path) -> None:
     drifted(repo)
     write(repo, ".vibflow/policy.yaml", f"recovery:\n  lease_seconds: {LEASE_SECONDS}\n")

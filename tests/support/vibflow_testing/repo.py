@@ -19,6 +19,9 @@ from vibflow_testing import FLOWS
 from vibflow_testing.git import run_git
 
 OLD = time.time() - 3600  # an mtime safely outside git's racy-clean window
+_CONFIG = (
+    '[user]\n\temail = dev@example.invalid\n\tname = Dev\n[protocol "file"]\n\tallow = always\n'
+)
 
 
 def write(root: Path, rel: str, text: str | bytes, *, old: bool = False) -> Path:
@@ -38,9 +41,10 @@ def init_repo(root: Path, files: dict[str, str] | None = None, *, old: bool = Fa
     backdates them out of git's racy-clean window."""
     root.mkdir(parents=True, exist_ok=True)
     run_git(root, "init", "-q", "-b", "main")
-    run_git(root, "config", "user.email", "dev@example.invalid")
-    run_git(root, "config", "user.name", "Dev")
-    run_git(root, "config", "protocol.file.allow", "always")
+    # git's own config file format, appended in one write: three `git config`
+    # processes per repository were a tenth of the suite's git time.
+    with (root / ".git" / "config").open("a", encoding="utf-8") as fh:
+        fh.write(_CONFIG)
     if files is not None:
         for rel, text in files.items():
             write(root, rel, text, old=old)
