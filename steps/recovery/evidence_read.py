@@ -231,16 +231,20 @@ def _shared_names(
     needle = re.compile(
         r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b"
     )
+    theirs_defined = frozenset(defines)
+    theirs_used = frozenset(uses)
     holding: dict[str, str] = {}
     for c in candidates:
         text = read_text(root / c.path, limit, whole.get(c.path))
-        if text is not None and needle.search(text):
+        if text is None or not needle.search(text):
+            continue
+        # The whole text first: only a file that could link reads its HEAD side.
+        keys = shared_names.is_settings(c.path)
+        if shared_names.link(text.splitlines(), theirs_defined, theirs_used, keys=keys):
             holding[c.path] = text
     if not holding:
         return {}
     olds = _old_texts(git, [by_path[p] for p in holding], limit)
-    theirs_defined = frozenset(defines)
-    theirs_used = frozenset(uses)
     out: dict[str, tuple[str, str, str]] = {}
     for path, text in holding.items():
         found = shared_names.link(
