@@ -114,7 +114,6 @@ def test_deep_nesting_is_refused_located() -> None:
         assert info.value.location is not None
 
 
-
 def test_deep_brackets_are_refused_where_they_cross_the_limit() -> None:
     """The bracket that nests one level too deep is the location; brackets in quotes and
     comments nest nothing, so a file full of them still parses."""
@@ -123,8 +122,9 @@ def test_deep_brackets_are_refused_where_they_cross_the_limit() -> None:
     loc = info.value.location
     assert loc is not None
     assert (loc.line, loc.col) == (2, 7 + MAX_DEPTH)
-    quoted = "a: '" + "[" * 100 + "'\nb: \"" + "{" * 100 + "\"  # " + "[" * 100 + "\nc: [1]\n"
+    quoted = "a: '" + "[" * 100 + "'\nb: \"" + "{" * 100 + '"  # ' + "[" * 100 + "\nc: [1]\n"
     assert parse_yaml(quoted, "ok.yaml").data["c"] == [1]
+
 
 def test_oversized_document_is_refused() -> None:
     """A document over the size cap is refused before it is parsed."""
