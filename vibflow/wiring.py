@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from vibflow.steps.triggers.policy import TriggersPolicy
     from vibflow.steps.triggers.repo import GitDiffFacts
     from vibflow.steps.triggers.service import TriggerService
+    from vibflow.triggers_wiring import MemoryFacts
 
 RegistryHook = Callable[[Registry], None]
 
@@ -131,6 +132,10 @@ class Project:
     shared_journal: Journal | None = None
     #: Likewise the policy, when the long-lived process knows the files are unchanged.
     shared_policy: PolicySet | None = None
+    #: The command changes neither the work tree nor memory (``recap``): memory, its
+    #: freshness and git's counts since the intent are read once and shared by all
+    #: it shows. Left False, every trigger evaluation reads them afresh.
+    steady: bool = False
 
     @classmethod
     def discover(
@@ -421,7 +426,14 @@ class Project:
     def trigger_repo(self) -> GitDiffFacts:
         from vibflow.steps.triggers.repo import GitDiffFacts
 
-        return GitDiffFacts(self.root)
+        return GitDiffFacts(self.root, keep=self.steady)
+
+    @cached_property
+    def memory_facts(self) -> MemoryFacts:
+        """Memory and its freshness as triggers and recaps read them (no write gate)."""
+        from vibflow.triggers_wiring import MemoryFacts
+
+        return MemoryFacts(self)
 
     def start_trigger_check(self) -> None:
         """Start the git work a full ``triggers check`` will need, before anything
