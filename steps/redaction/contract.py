@@ -30,13 +30,13 @@ from typing import Any, Literal
 
 from vibflow.engine.audit import RedactionCounts
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.redaction.clean import clean_texts, collapse_whitespace
 from vibflow.steps.redaction.privacy import (
     PrivacyContext,
     contains_absolute_path,
     filter_privacy,
     quiet_texts,
 )
-from vibflow.steps.redaction.secrets import clean_texts, collapse_whitespace, mask_secrets
 from vibflow.steps.redaction.summarize import summarize
 from vibflow.steps.redaction.verdicts import KnownClean
 
@@ -136,6 +136,9 @@ def _scan(
         if not current or current in clean:  # nothing, or scanned with the payload
             masked, s_hits = collapse_whitespace(current), 0
         else:
+            # The detectors load only for a text not known clean (most commands: none).
+            from vibflow.steps.redaction.secrets import mask_secrets
+
             masked, s_hits = mask_secrets(current)
         if masked in quiet:
             p_hits = 0
