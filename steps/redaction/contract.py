@@ -26,7 +26,7 @@ import dataclasses
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from vibflow.engine.audit import RedactionCounts
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -56,13 +56,18 @@ class Redacted:
     marks: dict[str, Mark] = field(default_factory=dict)
 
 
-@dataclass
 class _Tally:
-    secret_hits: int = 0
-    privacy_hits: int = 0
-    summarized: int = 0
-    omitted: int = 0
-    marks: dict[str, Mark] = field(default_factory=dict)
+    # Plain classes and named tuples below, not dataclasses: every command that
+    # sends something out imports this module, and a dataclass costs about a
+    # millisecond to build.
+    __slots__ = ("marks", "omitted", "privacy_hits", "secret_hits", "summarized")
+
+    def __init__(self) -> None:
+        self.secret_hits = 0
+        self.privacy_hits = 0
+        self.summarized = 0
+        self.omitted = 0
+        self.marks: dict[str, Mark] = {}
 
     def counts(self) -> RedactionCounts:
         return RedactionCounts(
@@ -73,8 +78,7 @@ class _Tally:
         )
 
 
-@dataclass(frozen=True)
-class _Scan:
+class _Scan(NamedTuple):
     text: str
     secret_hits: int
     privacy_hits: int
@@ -216,16 +220,27 @@ def _dotted(trail: Trail) -> str:
     return path
 
 
-@dataclass
 class _Walker:
-    ctx: PrivacyContext
-    omit: frozenset[str]
-    max_chars: int
-    tally: _Tally
-    memo: dict[tuple[str, int], _Scan] = field(default_factory=dict)
-    clean: frozenset[str] = frozenset()
-    quiet: frozenset[str] = frozenset()
-    keys: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    __slots__ = ("clean", "ctx", "keys", "max_chars", "memo", "omit", "quiet", "tally")
+
+    def __init__(
+        self,
+        ctx: PrivacyContext,
+        omit: frozenset[str],
+        max_chars: int,
+        tally: _Tally,
+        *,
+        clean: frozenset[str] = frozenset(),
+        quiet: frozenset[str] = frozenset(),
+    ) -> None:
+        self.ctx = ctx
+        self.omit = omit
+        self.max_chars = max_chars
+        self.tally = tally
+        self.clean = clean
+        self.quiet = quiet
+        self.memo: dict[tuple[str, int], _Scan] = {}
+        self.keys: dict[str, tuple[str, int, int]] = {}
 
     def walk(self, node: Any, trail: Trail, raw: Trail) -> Any:
         """``trail`` leads to ``node`` by redacted keys (for marks), ``raw`` by the

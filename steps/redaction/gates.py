@@ -16,21 +16,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cache, cached_property
 
 
-@dataclass(frozen=True)
 class Gate:
     """A search whose hits include every place its pattern can match.
 
     Compiled on first use, and the case-folding variant only for text that is
     not ASCII: a command whose texts are all known clean never compiles the
-    secret gates at all.
+    secret gates at all. (A plain class: building a dataclass costs a fresh
+    process about a millisecond.)
     """
 
-    pattern: str
-    lowered: bool = False  # search text.lower() (or, for non-ASCII text, ignore case)
+    def __init__(self, pattern: str, lowered: bool = False) -> None:
+        self.pattern = pattern
+        #: Search text.lower() (or, for non-ASCII text, ignore case).
+        self.lowered = lowered
 
     @cached_property
     def _exact(self) -> re.Pattern[str]:

@@ -16,8 +16,8 @@ import getpass
 import os
 import re
 import socket
-from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 # First segments that make an absolute POSIX path local on any machine we
 # support (macOS, Linux, WSL, Git Bash, dev containers, CI runners).
@@ -102,8 +102,7 @@ GENERIC_NAMES = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class PrivacyContext:
+class PrivacyContext(NamedTuple):
     """What counts as private on this machine, for one project root."""
 
     roots: tuple[str, ...] = ()

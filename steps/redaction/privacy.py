@@ -35,7 +35,7 @@ import functools
 import ipaddress
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from vibflow.steps.redaction.gates import Gate, lazy, lines_at, literals
 from vibflow.steps.redaction.machine import GENERIC_NAMES, KNOWN_TOP_DIRS, PrivacyContext
@@ -145,8 +145,7 @@ USER = "[USER]"
 # --- compiled per context --------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Compiled:
+class _Compiled(NamedTuple):
     prefixes: re.Pattern[str] | None  # root and home spellings, literal-first
     root_forms: frozenset[str]
     posix_gate: Gate
