@@ -129,6 +129,9 @@ def main() -> None:
     args = ap.parse_args()
     compile_installed()
     base = base_python(args.base_venv) if args.base_venv else None
+    # No background `git gc --auto` after the build's commits: it would repack the
+    # objects while the project is copied for the base side.
+    GIT_ENV.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="gc.auto", GIT_CONFIG_VALUE_0="0")
     with tempfile.TemporaryDirectory(prefix="vibflow-bench-recap-") as tmp:
         root = Path(tmp) / "project"
         head = build_repo(root, args.files)

@@ -127,15 +127,15 @@ class Project:
     warn: Callable[[str], None] = field(default=_stderr_warning)
     #: A dry run writes nothing, caches included (``run --dry-run`` sets it).
     dry_running: bool = False
+    #: The command changes neither the work tree nor memory (``recap``): memory, its
+    #: freshness and git's counts since the intent are read once and shared by all
+    #: it shows. Left False, every trigger evaluation reads them afresh.
+    steady: bool = False
     #: A journal opened once by a long-lived process (the MCP server keeps one per
     #: worker thread) instead of one per command; :meth:`close` leaves it open.
     shared_journal: Journal | None = None
     #: Likewise the policy, when the long-lived process knows the files are unchanged.
     shared_policy: PolicySet | None = None
-    #: The command changes neither the work tree nor memory (``recap``): memory, its
-    #: freshness and git's counts since the intent are read once and shared by all
-    #: it shows. Left False, every trigger evaluation reads them afresh.
-    steady: bool = False
 
     @classmethod
     def discover(
