@@ -104,7 +104,7 @@ def project_facts(
     from vibflow.steps.recaps.project import FinishedRun, IntentFact, ProjectFacts
 
     journal = project.journal
-    last = journal.latest_recap("project")
+    last = journal.latest_recap("project", subject="project")  # by index, not a scan
     since = str(last["generated_at"]) if last else None
     memory = project.memory_facts  # the triggers' own reading: shared when steady
     state = memory.state()
