@@ -199,19 +199,24 @@ class Journal:
     def runs(
         self, statuses: Sequence[str] | None = None, *, limit: int = 50, flow: str | None = None
     ) -> list[RunRecord]:
-        sql = _SELECT_RUN
         args: list[Any] = []
         where: list[str] = []
         if statuses:
-            where.append(f"r.status IN ({','.join('?' * len(statuses))})")
+            where.append(f"status IN ({','.join('?' * len(statuses))})")
             args += list(statuses)
         if flow:
-            where.append("r.flow=?")
+            where.append("flow=?")
             args.append(flow)
+        # The newest runs are picked by their sort keys alone, then read whole:
+        # sorting every run's full row (its context, the joined definition) to
+        # keep `limit` of them cost ~4 ms at 1,000 runs, the pick ~1 ms. (A run's
+        # definition row is written in the transaction that creates the run.)
+        pick = "SELECT rowid FROM runs"
         if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY r.updated_at DESC, r.rowid DESC LIMIT ?"
+            pick += " WHERE " + " AND ".join(where)
+        pick += " ORDER BY updated_at DESC, rowid DESC LIMIT ?"
         args.append(limit)
+        sql = f"{_SELECT_RUN} WHERE r.rowid IN ({pick}) ORDER BY r.updated_at DESC, r.rowid DESC"
         return [_run(r) for r in self._fetch(sql, args)]
 
     def advance(
@@ -413,18 +418,30 @@ class Journal:
         rows = self._fetch("SELECT body FROM recaps WHERE recap_id=?", (recap_id,))
         return json.loads(rows[0][0]) if rows else None
 
-    def latest_recap(self, kind: str | None = None) -> dict[str, Any] | None:
+    def latest_recap(
+        self, kind: str | None = None, *, subject: str | None = None
+    ) -> dict[str, Any] | None:
         """The body of the recap written last (of ``kind``, or any); None: none yet."""
-        found = self.recaps(kind, limit=1)
+        found = self.recaps(kind, limit=1, subject=subject)
         return found[0] if found else None
 
-    def recaps(self, kind: str | None = None, *, limit: int = 20) -> list[dict[str, Any]]:
-        """Recap bodies, newest first (of ``kind``, or every kind)."""
-        rows = self._fetch(
-            "SELECT body FROM recaps WHERE (?1 IS NULL OR kind=?1) "
-            "ORDER BY generated_at DESC, rowid DESC LIMIT ?2",
-            (kind, limit),
-        )
+    def recaps(
+        self, kind: str | None = None, *, limit: int = 20, subject: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Recap bodies, newest first (of ``kind``, or every kind; of ``subject``, or
+        any). With a subject the index finds them; without, every recap is read."""
+        if subject is not None:
+            rows = self._fetch(
+                "SELECT body FROM recaps WHERE subject_id=?3 AND (?1 IS NULL OR kind=?1) "
+                "ORDER BY generated_at DESC, rowid DESC LIMIT ?2",
+                (kind, limit, subject),
+            )
+        else:
+            rows = self._fetch(
+                "SELECT body FROM recaps WHERE (?1 IS NULL OR kind=?1) "
+                "ORDER BY generated_at DESC, rowid DESC LIMIT ?2",
+                (kind, limit),
+            )
         return [json.loads(r[0]) for r in rows]
 
 

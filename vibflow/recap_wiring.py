@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from vibflow.engine.recap import OpenRun, Recap
     from vibflow.engine.records import RunRecord
+    from vibflow.steps.checkpoints.lean_retention import Dated
     from vibflow.steps.recaps.project import ProjectFacts, TurnFact
     from vibflow.wiring import Project
 
@@ -80,18 +81,34 @@ def _commits(project: Project, since: str | None) -> list[tuple[str, str]]:
     return [(sha, subject) for sha, subject in pairs]
 
 
+def _checkpoints(project: Project) -> list[Dated]:
+    """Every checkpoint's id, time and reason, oldest first: the refs read with
+    ``json`` alone (the lean listing the agent hook prunes by), not through the
+    checkpoint store and its models — a recap needs nothing else of them."""
+    from vibflow.engine.errors import VibflowError
+    from vibflow.steps.checkpoints.lean_retention import listing
+    from vibflow.steps.workspace.git import Git
+
+    try:
+        found = listing(Git(project.root))
+    except VibflowError:
+        return []  # no git: the recap says nothing of checkpoints
+    return sorted(found, key=lambda c: c.created_at)
+
+
 def project_facts(
     project: Project, commands: NextCommands, *, turns: TurnSource | None = None
 ) -> ProjectFacts:
     from vibflow.agent_wiring import TurnFeed
-    from vibflow.engine.clock import utcnow
+    from vibflow.engine.clock import system_clock, utcnow
     from vibflow.steps.recaps.project import FinishedRun, IntentFact, ProjectFacts
 
     journal = project.journal
-    last = journal.latest_recap("project")
+    last = journal.latest_recap("project", subject="project")  # by index, not a scan
     since = str(last["generated_at"]) if last else None
-    view = project.memory.read()
-    state, fresh = view.state, view.freshness
+    memory = project.memory_facts  # the triggers' own reading: shared when steady
+    state = memory.state()
+    fresh = memory.freshness(state, system_clock())
     intent = state.active_intent
     finished = []
     for r in journal.runs(ENDED, limit=20):
@@ -104,7 +121,7 @@ def project_facts(
     stale_ids = {v.id for v in fresh.verification if v.stale}
     checkpoints = [
         (c.checkpoint_id, c.reason)
-        for c in project.checkpoints.all()[-10:]
+        for c in _checkpoints(project)[-10:]
         if since is None or c.created_at > since
     ]
     try:

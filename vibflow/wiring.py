@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from vibflow.steps.triggers.policy import TriggersPolicy
     from vibflow.steps.triggers.repo import GitDiffFacts
     from vibflow.steps.triggers.service import TriggerService
+    from vibflow.triggers_wiring import MemoryFacts
 
 RegistryHook = Callable[[Registry], None]
 
@@ -128,6 +129,10 @@ class Project:
     warn: Callable[[str], None] = field(default=_stderr_warning)
     #: A dry run writes nothing, caches included (``run --dry-run`` sets it).
     dry_running: bool = False
+    #: The command changes neither the work tree nor memory (``recap``): memory, its
+    #: freshness and git's counts since the intent are read once and shared by all
+    #: it shows. Left False, every trigger evaluation reads them afresh.
+    steady: bool = False
     #: A journal opened once by a long-lived process (the MCP server keeps one per
     #: worker thread) instead of one per command; :meth:`close` leaves it open.
     shared_journal: Journal | None = None
@@ -436,7 +441,14 @@ class Project:
     def trigger_repo(self) -> GitDiffFacts:
         from vibflow.steps.triggers.repo import GitDiffFacts
 
-        return GitDiffFacts(self.root)
+        return GitDiffFacts(self.root, keep=self.steady)
+
+    @cached_property
+    def memory_facts(self) -> MemoryFacts:
+        """Memory and its freshness as triggers and recaps read them (no write gate)."""
+        from vibflow.triggers_wiring import MemoryFacts
+
+        return MemoryFacts(self)
 
     def start_trigger_check(self) -> None:
         """Start the git work a full ``triggers check`` will need, before anything

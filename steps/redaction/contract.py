@@ -26,17 +26,17 @@ import dataclasses
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from vibflow.engine.audit import RedactionCounts
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.redaction.clean import clean_texts, collapse_whitespace
 from vibflow.steps.redaction.privacy import (
     PrivacyContext,
     contains_absolute_path,
     filter_privacy,
     quiet_texts,
 )
-from vibflow.steps.redaction.secrets import clean_texts, collapse_whitespace, mask_secrets
 from vibflow.steps.redaction.summarize import summarize
 from vibflow.steps.redaction.verdicts import KnownClean
 
@@ -56,13 +56,18 @@ class Redacted:
     marks: dict[str, Mark] = field(default_factory=dict)
 
 
-@dataclass
 class _Tally:
-    secret_hits: int = 0
-    privacy_hits: int = 0
-    summarized: int = 0
-    omitted: int = 0
-    marks: dict[str, Mark] = field(default_factory=dict)
+    # Plain classes and named tuples below, not dataclasses: every command that
+    # sends something out imports this module, and a dataclass costs about a
+    # millisecond to build.
+    __slots__ = ("marks", "omitted", "privacy_hits", "secret_hits", "summarized")
+
+    def __init__(self) -> None:
+        self.secret_hits = 0
+        self.privacy_hits = 0
+        self.summarized = 0
+        self.omitted = 0
+        self.marks: dict[str, Mark] = {}
 
     def counts(self) -> RedactionCounts:
         return RedactionCounts(
@@ -73,8 +78,7 @@ class _Tally:
         )
 
 
-@dataclass(frozen=True)
-class _Scan:
+class _Scan(NamedTuple):
     text: str
     secret_hits: int
     privacy_hits: int
@@ -136,6 +140,9 @@ def _scan(
         if not current or current in clean:  # nothing, or scanned with the payload
             masked, s_hits = collapse_whitespace(current), 0
         else:
+            # The detectors load only for a text not known clean (most commands: none).
+            from vibflow.steps.redaction.secrets import mask_secrets
+
             masked, s_hits = mask_secrets(current)
         if masked in quiet:
             p_hits = 0
@@ -213,16 +220,27 @@ def _dotted(trail: Trail) -> str:
     return path
 
 
-@dataclass
 class _Walker:
-    ctx: PrivacyContext
-    omit: frozenset[str]
-    max_chars: int
-    tally: _Tally
-    memo: dict[tuple[str, int], _Scan] = field(default_factory=dict)
-    clean: frozenset[str] = frozenset()
-    quiet: frozenset[str] = frozenset()
-    keys: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    __slots__ = ("clean", "ctx", "keys", "max_chars", "memo", "omit", "quiet", "tally")
+
+    def __init__(
+        self,
+        ctx: PrivacyContext,
+        omit: frozenset[str],
+        max_chars: int,
+        tally: _Tally,
+        *,
+        clean: frozenset[str] = frozenset(),
+        quiet: frozenset[str] = frozenset(),
+    ) -> None:
+        self.ctx = ctx
+        self.omit = omit
+        self.max_chars = max_chars
+        self.tally = tally
+        self.clean = clean
+        self.quiet = quiet
+        self.memo: dict[tuple[str, int], _Scan] = {}
+        self.keys: dict[str, tuple[str, int, int]] = {}
 
     def walk(self, node: Any, trail: Trail, raw: Trail) -> Any:
         """``trail`` leads to ``node`` by redacted keys (for marks), ``raw`` by the

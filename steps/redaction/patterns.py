@@ -1,76 +1,58 @@
 """Our own secret patterns and near-miss rules, next to detect-secrets' detectors.
 
-Three kinds of knowledge live here, all plain data and pure functions:
+Two kinds of knowledge live here, all plain data and pure functions, each
+expensive pattern searched through a gate (:mod:`.gates`):
 
-* **Gates** — cheap searches that find the only lines a pattern could match
-  on. Python's ``re`` is fast on a literal prefix and slow on a leading
-  character class, lookbehind or ``IGNORECASE``, so every expensive pattern
-  gets a gate that is a *superset* of it (never a miss), usually a few
-  literals searched in the lower-cased text.
 * **Shapes detect-secrets has no detector for** (or only matches a prefix
   of): fine-grained GitHub PATs, Google keys, ``sk-proj-`` / ``sk-ant-``
   keys, npm tokens, ``--password x``, ``TOKEN=...``, Authorization
   headers, URL passwords with sub-delimiters, and whole PEM / PuTTY blocks.
 * **Near misses** — identifiers made of words, hashes in git or checksum
   context, UUID groups, stop-word "passwords": what a scanner flags and a
-  reader knows is not a secret.
+  reader knows is not a secret (vibflow's own ids and times: :mod:`.shapes`).
+
+Only the detectors import this module: a command whose texts are all known
+clean never compiles these patterns.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+
+from vibflow.steps.redaction.gates import Gate, lines_at, literals
+from vibflow.steps.redaction.shapes import (
+    _ID_PREFIXES,
+    in_vibflow_id,
+    is_clean_shape,
+    is_vibflow_id,
+)
+
+__all__ = [
+    "ALNUM",
+    "EXTRAS",
+    "WORD",
+    "_ID_PREFIXES",
+    "Gate",
+    "in_hash_context",
+    "in_uuid",
+    "in_vibflow_id",
+    "is_clean_shape",
+    "is_reference",
+    "is_vibflow_id",
+    "keyword_value",
+    "lines_at",
+    "literals",
+    "looks_like_words",
+    "private_key_spans",
+    "widen",
+]
 
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 TOKEN_TAIL = TOKEN_CHARS | frozenset("+/=")
 ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 WORD = ALNUM | {"_"}
-
-
-@dataclass(frozen=True)
-class Gate:
-    """A search whose hits include every place its pattern can match.
-
-    Compiled on first use, and the case-folding variant only for text that is
-    not ASCII: a command whose texts are all known clean never compiles the
-    secret gates at all.
-    """
-
-    pattern: str
-    lowered: bool = False  # search text.lower() (or, for non-ASCII text, ignore case)
-
-    @cached_property
-    def _exact(self) -> re.Pattern[str]:
-        return re.compile(self.pattern, re.MULTILINE)
-
-    @cached_property
-    def _folded(self) -> re.Pattern[str]:
-        return re.compile(self.pattern, re.MULTILINE | re.IGNORECASE)
-
-    def starts(self, text: str, low: str | None) -> Iterator[int]:
-        if not self.lowered:
-            return (m.start() for m in self._exact.finditer(text))
-        if low is not None:
-            return (m.start() for m in self._exact.finditer(low))
-        return (m.start() for m in self._folded.finditer(text))
-
-
-def literals(*words: str, lowered: bool = True) -> Gate:
-    return Gate("|".join(re.escape(w) for w in words), lowered=lowered)
-
-
-def lines_at(text: str, starts: Iterator[int], into: dict[int, str]) -> None:
-    """Add the line around each position to ``into`` (line start -> line)."""
-    last_start, last_end = 0, -1
-    for pos in starts:
-        if last_start <= pos <= last_end:
-            continue  # same line as the previous hit
-        last_start = text.rfind("\n", 0, pos) + 1
-        end = text.find("\n", pos)
-        last_end = len(text) if end == -1 else end
-        into.setdefault(last_start, text[last_start:last_end])
 
 
 # --- shapes detect-secrets has no detector for ---------------------------------------
@@ -291,45 +273,6 @@ def in_hash_context(line: str, start: int, end: int, *, hex_token: bool) -> bool
         and start <= 16
         and bool(_ONELINE_LOG.match(line[:start]))
         and line[end : end + 1] == " "
-    )
-
-
-_ID_PREFIXES = "rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn"
-_VIBFLOW_ID = re.compile(rf"(?:{_ID_PREFIXES})_$")
-_WHOLE_VIBFLOW_ID = re.compile(rf"(?:{_ID_PREFIXES})_[0-9a-f]{{32}}")
-
-
-_TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})?"
-)
-
-
-def is_vibflow_id(text: str) -> bool:
-    """``text`` is exactly one of vibflow's own ids and nothing else — a text
-    the detectors pass by :func:`in_vibflow_id` (tests pin that they do)."""
-    return len(text) <= 37 and _WHOLE_VIBFLOW_ID.fullmatch(text) is not None
-
-
-def is_clean_shape(text: str) -> bool:
-    """``text`` is exactly one of vibflow's ids or an ISO-8601 time (``generated_at``,
-    ``created_at``): shapes with no room for a secret, which the detectors pass
-    (tests scan thousands of each to pin that they do). A command's fresh ids and
-    times are known clean without building the detectors."""
-    if len(text) > 37:
-        return False
-    return is_vibflow_id(text) or _TIMESTAMP.fullmatch(text) is not None
-
-
-def in_vibflow_id(line: str, start: int, end: int) -> bool:
-    """The 32-hex body of one of vibflow's own ids (``run_<hex>``, ``ckpt_<hex>``, ...),
-    which are generated locally from uuid4 and never carry user data (``sel_<hex>``,
-    a file selection, is a one-way digest of project-relative paths)."""
-    token = line[start:end]
-    return (
-        len(token) == 32
-        and all(c in "0123456789abcdef" for c in token)
-        and bool(_VIBFLOW_ID.search(line[max(0, start - 5) : start]))
-        and (end == len(line) or not line[end].isalnum())
     )
 
 

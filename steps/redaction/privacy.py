@@ -8,7 +8,9 @@ loopback, link-local and CGNAT IPv4 and IPv6 ULA / link-local / loopback
 addresses become ``[PRIVATE_IP]``, e-mail addresses ``[EMAIL]`` and the user's
 own name ``[USER]``.
 
-"Local" is decided, not guessed from shape alone: an absolute POSIX path is
+What counts as private here (the root, the home folder, names, hosts, the
+folders at ``/``) is :class:`~.machine.PrivacyContext`; this module holds the
+rules. "Local" is decided, not guessed from shape alone: an absolute POSIX path is
 masked when its first segment is a well-known system or user root
 (``/Users``, ``/home``, ``/tmp``, ``/var``, ``/mnt``, ...) or a directory that
 really exists at ``/`` on this machine — so ``/api/v1/users`` in a log line
@@ -17,8 +19,9 @@ Windows drive (``C:\\...``) and UNC (``\\\\server\\share``) paths are always loc
 
 Every rule reports spans over the original text (merged and applied once, as
 the secret pass does), and runs only on the lines a cheap literal gate finds
-(:class:`~vibflow.steps.redaction.patterns.Gate`), so the filter costs a few
-tens of milliseconds per megabyte.
+(:class:`~vibflow.steps.redaction.gates.Gate`), so the filter costs a few
+tens of milliseconds per megabyte. The rules' expressions are compiled on
+first use: a command whose texts hit no gate never compiles them.
 
 :func:`contains_absolute_path` runs the same path rules without rewriting;
 the contract's fail-closed check is built on it, so "the filter would mask it"
@@ -28,60 +31,26 @@ and "the check refuses it" can never disagree.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import functools
-import getpass
 import ipaddress
-import os
 import re
-import socket
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from pathlib import Path, PurePath
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
-from vibflow.steps.redaction.patterns import Gate, lines_at, literals
+from vibflow.steps.redaction.gates import Gate, lazy, lines_at, literals
+from vibflow.steps.redaction.machine import GENERIC_NAMES, KNOWN_TOP_DIRS, PrivacyContext
 from vibflow.steps.redaction.spans import Span, apply
 
-# First segments that make an absolute POSIX path local on any machine we
-# support (macOS, Linux, WSL, Git Bash, dev containers, CI runners).
-KNOWN_TOP_DIRS = frozenset(
-    {
-        "Users",
-        "home",
-        "root",
-        "tmp",
-        "var",
-        "private",
-        "opt",
-        "usr",
-        "etc",
-        "mnt",
-        "Volumes",
-        "srv",
-        "media",
-        "run",
-        "proc",
-        "sys",
-        "dev",
-        "bin",
-        "sbin",
-        "lib",
-        "lib32",
-        "lib64",
-        "libx32",
-        "boot",
-        "snap",
-        "nix",
-        "Library",
-        "Applications",
-        "System",
-        "cygdrive",
-        "workspace",
-        "workspaces",
-        "builds",
-        "github",
-    }
-)
+__all__ = [
+    "GENERIC_NAMES",
+    "KNOWN_TOP_DIRS",
+    "PUBLIC_PATHS",
+    "PrivacyContext",
+    "contains_absolute_path",
+    "filter_privacy",
+    "quiet_texts",
+]
+
 # Absolute paths that say nothing about the user or the project.
 PUBLIC_PATHS = frozenset(
     {
@@ -110,47 +79,6 @@ PUBLIC_PATHS = frozenset(
         "/usr",
         "/tmp",  # noqa: S108 -- a path we leave unmasked, not one we use
         "/etc/hosts",
-    }
-)
-# Account names too common to mask wherever they appear as a word.
-GENERIC_NAMES = frozenset(
-    {
-        "root",
-        "admin",
-        "administrator",
-        "user",
-        "users",
-        "ubuntu",
-        "debian",
-        "runner",
-        "vagrant",
-        "ec2-user",
-        "centos",
-        "docker",
-        "node",
-        "app",
-        "dev",
-        "developer",
-        "test",
-        "guest",
-        "jenkins",
-        "git",
-        "www-data",
-        "nobody",
-        "pi",
-        "vscode",
-        "codespace",
-        "codespaces",
-        "gitpod",
-        "circleci",
-        "build",
-        "builder",
-        "ci",
-        "home",
-        "default",
-        "owner",
-        "me",
-        "localhost",
     }
 )
 INTERNAL_SUFFIXES = ("internal", "local", "localdomain", "corp", "lan", "intranet", "intra")
@@ -184,25 +112,25 @@ _SEG_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 # Where a path may start: not inside a word, a relative path or a URL.
 _PATH_START = r"(?:(?<=file://)|(?<![\w.~/\\-]))"
 _SEG = r"[^\s\"'`<>|:;,()\[\]{}*?\\/]"
-_POSIX_PATH = re.compile(_PATH_START + r"/(" + _SEG + r"+)(?:/" + _SEG + r"*)*")
-_WINDOWS_PATH = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)[^\s\"'`<>|*?]*")
-_UNC_PATH = re.compile(r"(?<![\w\\])\\\\[A-Za-z0-9._$-]+\\[^\s\"'`<>|*?]+")
-_EMAIL = re.compile(
+_POSIX_PATH = lazy(_PATH_START + r"/(" + _SEG + r"+)(?:/" + _SEG + r"*)*")
+_WINDOWS_PATH = lazy(r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)[^\s\"'`<>|*?]*")
+_UNC_PATH = lazy(r"(?<![\w\\])\\\\[A-Za-z0-9._$-]+\\[^\s\"'`<>|*?]+")
+_EMAIL = lazy(
     r"(?<![\w.+%-])([A-Za-z0-9._%+-]{1,64})@"
     r"([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,})(?![\w-])"
 )
-_URL_BARE_HOST = re.compile(
+_URL_BARE_HOST = lazy(
     r"(?i)\b((?:https?|wss?|ftps?|sftp|ssh|git|postgres(?:ql)?|mysql|mariadb|rediss?|amqps?"
     r"|mongodb(?:\+srv)?|ldaps?|smb|nfs)://(?:[^\s/@]{1,256}@|(?![^\s/@]{0,256}@)))"
     r"([A-Za-z][A-Za-z0-9_-]{0,62})(?=[:/?#\"'`<>)\],;\s]|$)"
 )
-_INTERNAL_HOST = re.compile(
+_INTERNAL_HOST = lazy(
     r"(?i)(?<![\w.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
     r"(?:" + "|".join(INTERNAL_SUFFIXES) + r"|home\.arpa))(?![\w-]|\.[a-z0-9]|\(|\[)"
 )
-_IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\w|\.\d)")
-_VERSION_BEFORE = re.compile(r"(?i)(?:version|release|build|v)[\s:=]*$")
-_IPV6 = re.compile(
+_IPV4 = lazy(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\w|\.\d)")
+_VERSION_BEFORE = lazy(r"(?i)(?:version|release|build|v)[\s:=]*$")
+_IPV6 = lazy(
     r"(?i)(?<![\w:.])(?:(?:f[cd][0-9a-f]{2}|fe[89ab][0-9a-f])(?::[0-9a-f]{0,4}){1,7}"
     r"(?:%[\w.-]+)?|::1)(?![\w:.])"
 )
@@ -214,101 +142,10 @@ EMAIL = "[EMAIL]"
 USER = "[USER]"
 
 
-@dataclass(frozen=True)
-class PrivacyContext:
-    """What counts as private on this machine, for one project root."""
-
-    roots: tuple[str, ...] = ()
-    homes: tuple[str, ...] = ()
-    names: tuple[str, ...] = ()
-    hosts: tuple[str, ...] = ()
-    top_dirs: frozenset[str] = KNOWN_TOP_DIRS
-
-    @classmethod
-    def for_root(cls, root: Path | None) -> PrivacyContext:
-        """The context of this process: its home, user, host and ``/``, plus ``root``."""
-        homes: tuple[str, ...] = ()
-        names: list[str] = []
-        try:
-            home = Path.home()
-        except (RuntimeError, KeyError, OSError):
-            home = None
-        if home is not None:
-            homes = _forms(home)
-            names.append(home.name)
-        with contextlib.suppress(OSError, KeyError, ImportError):
-            names.append(getpass.getuser())
-        return cls(
-            roots=_forms(root) if root is not None else (),
-            homes=homes,
-            names=tuple(sorted({n for n in names if _maskable_name(n)})),
-            hosts=_machine_hosts(),
-            top_dirs=KNOWN_TOP_DIRS | _local_top_dirs(),
-        )
-
-
-def _forms(path: Path) -> tuple[str, ...]:
-    """The spellings of ``path`` a text may contain (as given, resolved, JSON-escaped)."""
-    forms: set[str] = set()
-    candidates: list[PurePath] = [path]
-    with contextlib.suppress(OSError, RuntimeError):
-        # abspath keeps symlinks (the spelling a user typed), resolve() follows them.
-        candidates += [Path(os.path.abspath(path)), path.resolve()]  # noqa: PTH100
-    for p in candidates:
-        s = str(p)
-        if len(p.parts) <= 1 or not p.is_absolute():
-            continue  # never treat "/" or "C:\\" (or a relative path) as a root
-        forms.add(s.rstrip("/\\"))
-        if "\\" in s:
-            forms.add(s.replace("\\", "/").rstrip("/"))
-            forms.add(s.replace("\\", "\\\\").rstrip("\\"))
-    # Longest first, so a resolved spelling wins over its prefix.
-    return tuple(sorted(forms, key=lambda f: (-len(f), f)))
-
-
-def _maskable_name(name: str) -> bool:
-    return (
-        len(name) >= 3
-        and name.lower() not in GENERIC_NAMES
-        and re.fullmatch(r"[A-Za-z0-9._-]+", name) is not None
-    )
-
-
-@functools.lru_cache(maxsize=1)
-def _machine_hosts() -> tuple[str, ...]:
-    try:
-        full = socket.gethostname()
-    except OSError:
-        return ()
-    out = {h for h in (full, full.split(".")[0]) if _maskable_host(h)}
-    return tuple(sorted(out, key=lambda h: (-len(h), h)))
-
-
-def _maskable_host(host: str) -> bool:
-    # A plain word ("work", "devbox") would be masked everywhere it appears in
-    # prose; only names that cannot be ordinary words are masked.
-    return (
-        len(host) >= 4
-        and host.lower() not in GENERIC_NAMES
-        and re.fullmatch(r"[A-Za-z0-9.-]+", host) is not None
-        and any(c.isdigit() or c in ".-" for c in host)
-    )
-
-
-@functools.lru_cache(maxsize=1)
-def _local_top_dirs() -> frozenset[str]:
-    try:
-        with os.scandir("/") as entries:
-            return frozenset(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
-    except OSError:
-        return frozenset()
-
-
 # --- compiled per context --------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Compiled:
+class _Compiled(NamedTuple):
     prefixes: re.Pattern[str] | None  # root and home spellings, literal-first
     root_forms: frozenset[str]
     posix_gate: Gate
@@ -359,13 +196,14 @@ def _path_may_start(text: str, pos: int) -> bool:
 
 
 def _gated(
-    text: str, low: str | None, gate: Gate, pattern: re.Pattern[str]
+    text: str, low: str | None, gate: Gate, pattern: Callable[[], re.Pattern[str]]
 ) -> Iterator[tuple[int, re.Match[str]]]:
-    """(line offset, match) for ``pattern`` on the lines ``gate`` finds."""
+    """(line offset, match) for ``pattern`` on the lines ``gate`` finds (compiled
+    only when there is such a line)."""
     lines: dict[int, str] = {}
     lines_at(text, gate.starts(text, low), lines)
     for base, line in lines.items():
-        for m in pattern.finditer(line):
+        for m in pattern().finditer(line):
             yield base, m
 
 
@@ -454,7 +292,7 @@ def _private_ipv4(m: re.Match[str]) -> bool:
         or (o[0] == 169 and o[1] == 254)
         or (o[0] == 100 and 64 <= o[1] <= 127)
     )
-    return private and not _VERSION_BEFORE.search(m.string, max(0, m.start() - 16), m.start())
+    return private and not _VERSION_BEFORE().search(m.string, max(0, m.start() - 16), m.start())
 
 
 _ULA = ipaddress.IPv6Network("fc00::/7")

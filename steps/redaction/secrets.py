@@ -25,8 +25,9 @@ import bisect
 import re
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
+from vibflow.steps.redaction.clean import LONG_BLANK, clean_texts, collapse_whitespace
 from vibflow.steps.redaction.detectors import (
     DETECT_SECRETS_PLUGINS,
     EXCLUDED_PLUGINS,
@@ -35,19 +36,14 @@ from vibflow.steps.redaction.detectors import (
     Detectors,
     Finding,
 )
-from vibflow.steps.redaction.patterns import (
-    ALNUM,
-    is_clean_shape,
-    looks_like_words,
-    private_key_spans,
-)
+from vibflow.steps.redaction.patterns import ALNUM, looks_like_words, private_key_spans
 from vibflow.steps.redaction.spans import Placeholders, Span, apply, secret_placeholder
-from vibflow.steps.redaction.verdicts import KnownClean, digest
 
 __all__ = [
     "DETECT_SECRETS_PLUGINS",
     "EXCLUDED_PLUGINS",
     "KINDS",
+    "LONG_BLANK",
     "clean_texts",
     "collapse_whitespace",
     "find_secrets",
@@ -55,8 +51,6 @@ __all__ = [
     "mask_secrets",
 ]
 
-# A horizontal whitespace run longer than this is collapsed to one space.
-LONG_BLANK = re.compile(r"[ \t]{65,}")
 # Lines longer than WINDOW are scanned in windows overlapping by OVERLAP, so no
 # regex ever sees more than WINDOW characters of one line.
 WINDOW = 4096
@@ -153,58 +147,11 @@ def detectors() -> Detectors:
         return _DETECTORS
 
 
-def collapse_whitespace(text: str) -> str:
-    if len(text) < 65:  # too short to hold a long blank run (most of a payload)
-        return text
-    return LONG_BLANK.sub(" ", text)
-
-
 def find_secrets(text: str) -> list[Span]:
     """Spans of ``text`` that hold secrets (``text`` should be whitespace-collapsed)."""
     built = detectors()
     with _LOCK:
         return _scan(built, text)
-
-
-def clean_texts(texts: Iterable[str], known: KnownClean | None = None) -> frozenset[str]:
-    """The single-line ``texts`` that hold no secret, found with one scan of all.
-
-    ``known`` remembers texts the same detectors already passed (by digest):
-    those are not scanned again, and the detectors are not even built when
-    every text is known.
-
-    The detectors work line by line (blocks of whole lines, windows of long
-    lines — the same for a line alone or among others), so the texts are
-    scanned as the lines of one document: a text none of whose findings touch
-    it would give none alone. Findings reaching across lines only flag more,
-    and so does a value found on one line being searched for on all; a
-    multi-line text is never judged here. A caller scans whatever is not
-    returned one by one, as before.
-    """
-    singles = [t for t in dict.fromkeys(texts) if t and "\n" not in t]
-    if not singles:
-        return frozenset()
-    # A payload's freshly made ids and times (a preview's plan id, a recap's
-    # generated_at) are new to any cache; the detectors pass those shapes by
-    # rule, so no scan is needed to know it.
-    ids = frozenset(t for t in singles if is_clean_shape(t))
-    if ids:
-        singles = [t for t in singles if t not in ids]
-        if not singles:
-            return ids
-    already: frozenset[str] = ids
-    if known is not None:
-        digests = {t: digest(t) for t in singles}
-        hits = known.known(digests.values())
-        hit = frozenset(t for t in singles if digests[t] in hits)
-        already |= hit
-        singles = [t for t in singles if t not in hit]
-        if not singles:
-            return already
-    found = _clean_by_scan(singles)
-    if known is not None:
-        known.remember(digest(t) for t in found)
-    return already | found
 
 
 def _clean_by_scan(singles: list[str]) -> frozenset[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Every placeholder any redaction pass writes. Scanners never report a span
 # that lies inside one, so a second pass leaves the first pass's output alone.
@@ -25,8 +25,7 @@ def secret_placeholder(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """Characters ``[start, end)`` of a string to replace with ``replacement``.
 
     Where spans overlap, the one that starts first wins; at the same start the

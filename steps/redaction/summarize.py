@@ -13,7 +13,7 @@ whitespace), never inside a redaction placeholder.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from vibflow.steps.redaction.spans import PLACEHOLDER
 
@@ -24,8 +24,7 @@ _NOTEWORTHY = re.compile(
 MIN_MARKER_BUDGET = 120
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     text: str
     summarized: bool
     omitted_lines: int = 0

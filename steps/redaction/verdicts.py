@@ -28,7 +28,16 @@ from vibflow.engine.atomicfile import atomic_write
 
 #: Digests kept (the most recent); ~34 bytes each on disk.
 KEEP = 50_000
-_SOURCES = ("detectors.py", "patterns.py", "secrets.py", "spans.py", "verdicts.py")
+_SOURCES = (
+    "clean.py",
+    "detectors.py",
+    "gates.py",
+    "patterns.py",
+    "secrets.py",
+    "shapes.py",
+    "spans.py",
+    "verdicts.py",
+)
 
 
 class KnownClean(Protocol):

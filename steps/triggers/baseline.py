@@ -18,10 +18,9 @@ import contextlib
 import json
 import os
 import stat
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.clock import stamp
@@ -33,8 +32,7 @@ _OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0
 _MARK = b'"trigger":'
 
 
-@dataclass(frozen=True)
-class Rate:
+class Rate(NamedTuple):
     trigger: str
     shown: int
     ignored: int

@@ -18,8 +18,7 @@ from __future__ import annotations
 import difflib
 import operator
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -128,8 +127,7 @@ def check_value(metric: str, op: str, value: Any) -> None:
         raise ValueError(f"metric '{metric}' counts {spec.unit}: compare it with a number")
 
 
-@dataclass(frozen=True)
-class LeafResult:
+class LeafResult(NamedTuple):
     metric: str
     op: str
     threshold: Value

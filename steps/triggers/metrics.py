@@ -10,14 +10,17 @@ A metric whose data is not there says so (:class:`Unavailable`) instead of
 guessing: agent turns and handoffs come from other parts of vibflow, and
 until a project has them the triggers built on them stay quiet, reported as
 "not available" rather than firing or passing.
+
+Records here are named tuples and plain classes rather than dataclasses: a
+nudge is worked out in fresh processes (``recap``, hooks), where building a
+dataclass costs about a millisecond each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from vibflow.steps.memory.freshness import Freshness, parse_time
 from vibflow.steps.memory.models import MemoryState
@@ -26,8 +29,7 @@ Kind = Literal["number", "bool"]
 Value = int | float | bool
 
 
-@dataclass(frozen=True)
-class Unavailable:
+class Unavailable(NamedTuple):
     """A metric that cannot be measured here, and why (plain words)."""
 
     reason: str
@@ -64,19 +66,40 @@ class DiffFacts(Protocol):
         """End any git work started ahead and never read."""
 
 
-@dataclass
 class MetricInputs:
     """Everything a metric may read, each behind a provider called at most once."""
 
-    now: datetime
-    session_started: datetime
-    memory: Callable[[], MemoryState]
-    freshness: Callable[[], Freshness]
-    repo: DiffFacts
-    turns: TurnSource | None = None
-    handoffs: HandoffSource | None = None
-    _state: MemoryState | None = field(default=None, repr=False)
-    _fresh: Freshness | None = field(default=None, repr=False)
+    __slots__ = (
+        "_fresh",
+        "_state",
+        "freshness",
+        "handoffs",
+        "memory",
+        "now",
+        "repo",
+        "session_started",
+        "turns",
+    )
+
+    def __init__(
+        self,
+        now: datetime,
+        session_started: datetime,
+        memory: Callable[[], MemoryState],
+        freshness: Callable[[], Freshness],
+        repo: DiffFacts,
+        turns: TurnSource | None = None,
+        handoffs: HandoffSource | None = None,
+    ) -> None:
+        self.now = now
+        self.session_started = session_started
+        self.memory = memory
+        self.freshness = freshness
+        self.repo = repo
+        self.turns = turns
+        self.handoffs = handoffs
+        self._state: MemoryState | None = None
+        self._fresh: Freshness | None = None
 
     def state(self) -> MemoryState:
         if self._state is None:
@@ -89,8 +112,7 @@ class MetricInputs:
         return self._fresh
 
 
-@dataclass(frozen=True)
-class Metric:
+class Metric(NamedTuple):
     name: str
     kind: Kind
     unit: str

@@ -6,9 +6,16 @@ names the metric that needs it. ``triggers check`` reads every metric, so it
 may start both git commands up front (:meth:`GitDiffFacts.prefetch`): they
 then run beside the rest of the command's start instead of after it. A
 started answer is used only for the commit it was started for.
+
+By default every question runs git again, so a command that changes the tree
+between two evaluations sees the change. A command that changes nothing
+(``recap``: its own text, then the nudges after it) passes ``keep=True`` and
+each answer is then read once and shared by every evaluation it makes.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from vibflow.steps.workspace.git import GitError, Started
 from vibflow.steps.workspace.repo_facts import GitRepoFacts
@@ -20,6 +27,11 @@ def _sha(sha: str) -> bool:
 
 class GitDiffFacts(GitRepoFacts):
     _started: dict[tuple[str, str], Started] | None = None
+
+    def __init__(self, root: Path, *, keep: bool = False) -> None:
+        super().__init__(root)
+        #: (what, sha) -> git's answer (None: git could not say), when ``keep``.
+        self._kept: dict[tuple[str, str], str | None] | None = {} if keep else None
 
     def _pending(self) -> dict[tuple[str, str], Started]:
         if self._started is None:
@@ -48,6 +60,14 @@ class GitDiffFacts(GitRepoFacts):
         self._pending().clear()
 
     def _answer(self, what: str, sha: str, *args: str) -> str | None:
+        if self._kept is not None and (what, sha) in self._kept:
+            return self._kept[(what, sha)]
+        answer = self._ask(what, sha, *args)
+        if self._kept is not None:
+            self._kept[(what, sha)] = answer
+        return answer
+
+    def _ask(self, what: str, sha: str, *args: str) -> str | None:
         started = self._pending().pop((what, sha), None)
         try:
             if started is not None:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.registry import nearest
@@ -80,8 +80,7 @@ class Nudge:
         return {"id": self.id, "message": self.message, "command": self.command}
 
 
-@dataclass(frozen=True)
-class Recommendation:
+class Recommendation(NamedTuple):
     trigger: str
     shown: int
     ignored: int

@@ -89,6 +89,29 @@ def test_a_planted_secret_ip_and_home_path_never_show(repo: Path, schema: dict[s
     assert GHP not in raw
 
 
+def test_a_warm_verdict_cache_never_hides_a_new_secret(repo: Path, schema: dict[str, Any]) -> None:
+    """Recaps of clean memory fill the verdict cache; then memory grows a secret, a
+    private IP and a home path beside the same clean texts: none of them shows."""
+    assert vf(repo, "memory", "intent", "tune the importer", "--yes").returncode == 0
+    assert vf(repo, "memory", "next", "profile the parser", "--yes").returncode == 0
+    for _ in range(2):
+        recap_json(repo, schema)
+    cache = (repo / ".vibflow" / "recovery" / "clean_texts").read_text("ascii").split()
+    assert len(cache) > 1  # warm: the recap's texts were judged and remembered
+    path = repo / ".vibflow" / "memory.json"
+    data = json.loads(path.read_text("utf-8"))
+    home = str(Path.home() / "notes.txt")
+    data["next_action"]["text"] = f"profile the parser {GHP} on 10.1.2.3 from {home}"
+    path.write_text(json.dumps(data), "utf-8")
+    body = recap_json(repo, schema)
+    shown = vf(repo, "recap").stdout + json.dumps(body)
+    shown += vf(repo, "recap", "show", body["id"], "--json").stdout
+    for leak in (GHP, "10.1.2.3", str(Path.home())):
+        assert leak not in shown
+    assert "“tune the importer”" in shown  # the clean texts around it still show
+    assert "[REDACTED:" in shown
+
+
 def test_fork_after_a_finished_restore_offers_nothing_restored(repo: Path) -> None:
     drifted(repo)
     at = choose(repo, start(repo), 3)

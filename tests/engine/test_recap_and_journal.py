@@ -155,3 +155,23 @@ def test_mermaid_marks_the_path_a_run_took(cli: Cli) -> None:
     assert out.stdout.startswith("stateDiagram-v2")
     assert "class choose current" in out.stdout
     assert "class preview visited" in out.stdout
+
+
+def test_the_latest_recap_of_a_subject_is_found_by_index_like_the_scan(tmp_path: Path) -> None:
+    """latest_recap(kind, subject=…) answers what the scan of every recap answers."""
+    journal = Journal(tmp_path / "runs.db")
+    rows = [
+        ("rcp_a", "project", "project", "2026-01-01T10:00:00Z"),
+        ("rcp_b", "run", "run_1", "2026-01-01T11:00:00Z"),
+        ("rcp_c", "project", "project", "2026-01-01T12:00:00Z"),
+        ("rcp_d", "project", "project", "2026-01-01T12:00:00Z"),  # same time: written last wins
+        ("rcp_e", "session", "ses_1", "2026-01-01T13:00:00Z"),
+    ]
+    for rid, kind, subject, at in rows:
+        journal.save_recap(rid, kind, subject, at, {"id": rid})
+    assert journal.latest_recap("project", subject="project") == {"id": "rcp_d"}
+    assert journal.latest_recap("project") == {"id": "rcp_d"}
+    assert journal.latest_recap("run", subject="project") is None
+    assert [b["id"] for b in journal.recaps(subject="project")] == ["rcp_d", "rcp_c", "rcp_a"]
+    assert journal.latest_recap() == {"id": "rcp_e"}
+    journal.close()

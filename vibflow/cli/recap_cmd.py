@@ -55,6 +55,9 @@ def recap_project(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     from vibflow import recap_wiring
 
     project = project_for(ctx)
+    # The recap changes neither the tree nor memory: its text and the nudges after
+    # it share one reading of them (one `git diff`, one memory validation).
+    project.steady = True
     project.start_trigger_check()  # git works for the triggers while the rest loads
     project.refresh_runs()
     body = recap_wiring.write_project_recap(project, _commands(), reason="requested")

@@ -41,3 +41,20 @@ def test_an_answer_started_for_one_commit_is_not_used_for_another(repo: Path) ->
     facts.close()  # the unread line count for HEAD is ended, not leaked
     assert facts.diff_lines_since("not-a-sha") is None
     assert facts.diff_lines_since("0" * 40) is None  # no such commit: unknown, not 0
+
+
+def test_kept_answers_are_read_once_and_plain_ones_every_time(repo: Path) -> None:
+    """keep=True (a command that changes nothing) asks git once per question; the
+    default asks again, so a change made between two evaluations is seen."""
+    base = gtext(repo, "rev-parse", "HEAD")
+    write(repo, "README.md", "hello\nx\n")
+    kept, plain = GitDiffFacts(repo, keep=True), GitDiffFacts(repo)
+    kept.prefetch(base)
+    assert kept.diff_lines_since(base) == plain.diff_lines_since(base) == 1
+    assert kept.commits_since(base) == plain.commits_since(base) == 0
+    write(repo, "README.md", "hello\nx\ny\nz\n")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-q", "-m", "more")
+    assert (kept.diff_lines_since(base), kept.commits_since(base)) == (1, 0)
+    assert (plain.diff_lines_since(base), plain.commits_since(base)) == (3, 1)
+    kept.close()
