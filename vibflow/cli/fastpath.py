@@ -1,0 +1,156 @@
+"""The hot read commands without typer: ``recover [--explain | --preview] [--all] [--json]``.
+
+A fresh ``vibflow recover --preview --json`` is mostly imports; typer, its
+bundled click and the pydantic adapters it builds for each option are ~100 M
+instructions of it (a quarter of a small repository's preview over VibeLign's).
+``vibflow/__main__.py`` offers every command line here first. A line this
+module recognises in full runs the same body as the typer command
+(``recover_run``), prints through a click-compatible ``plain.echo`` and ends
+at the same error boundary as ``app._dispatch``: same stdout, stderr and exit
+status (``tests/cli/test_fastpath.py`` compares both front doors byte for
+byte). Anything else — ``--help``, a subcommand, an option spelled another
+way, a typo, a stream click would repair — returns ``None`` and typer runs the
+line as before, so usage errors and help keep their one source.
+
+Recognised: ``[--debug] [-C DIR | --project DIR | --project=DIR]... recover``
+followed by any of ``--explain``, ``--preview``, ``--all``, ``--json``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vibflow.cli import plain
+from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
+
+if TYPE_CHECKING:
+    from vibflow.wiring import Project
+
+_RECOVER_FLAGS = frozenset({"--explain", "--preview", "--all", "--json"})
+
+
+@dataclass(frozen=True)
+class FastLine:
+    """A command line the fast path runs: the global options and recover's flags."""
+
+    debug: bool
+    project: Path | None
+    flags: frozenset[str]
+
+
+def parse(argv: Sequence[str]) -> FastLine | None:
+    """The line, if it is one the fast path runs exactly as typer would; else None."""
+    debug, project, i = False, None, 0
+    while i < len(argv) and argv[i].startswith("-"):
+        arg = argv[i]
+        if arg == "--debug":
+            debug, i = True, i + 1
+        elif arg in ("-C", "--project") and i + 1 < len(argv) and _plain_value(argv[i + 1]):
+            project, i = Path(argv[i + 1]), i + 2
+        elif arg.startswith("--project=") and _plain_value(arg[len("--project=") :]):
+            project, i = Path(arg[len("--project=") :]), i + 1
+        else:
+            return None
+    if argv[i : i + 1] != ["recover"]:
+        return None
+    rest = argv[i + 1 :]
+    if not all(arg in _RECOVER_FLAGS for arg in rest):
+        return None
+    return FastLine(debug=debug, project=project, flags=frozenset(rest))
+
+
+def _plain_value(value: str) -> bool:
+    # An empty value or one that looks like an option: typer's own reading decides.
+    return bool(value) and not value.startswith("-")
+
+
+@dataclass
+class FastInvocation:
+    """The fast path's :class:`~vibflow.cli.invocation.Invocation`."""
+
+    folder: Path | None
+    warnings: list[str] = field(default_factory=list)
+
+    def open_project(self) -> Project:
+        from vibflow.cli.invocation import open_project
+
+        return open_project(self.folder, None, self._warn)
+
+    def _warn(self, message: str) -> None:
+        # On stderr at once, and kept for the command's --json answer (as project_for).
+        self.warnings.append(message)
+        plain.echo(f"vibflow: warning: {message}", err=True)
+
+    def echo(self, message: str = "", *, nl: bool = True, err: bool = False) -> None:
+        plain.echo(message, nl=nl, err=err)
+
+    def emit_json(self, data: Any) -> None:
+        plain.emit_json(data, self.warnings)
+
+
+def run(argv: Sequence[str]) -> int | None:
+    """Run the line if the fast path knows it; its exit status, or None for typer."""
+    line = parse(argv)
+    if line is None or not plain.streams_are_plain():
+        return None
+    # pydantic looks for plugins among the installed packages' entry points
+    # when it builds the first model (~15 M instructions); vibflow uses none.
+    # PYDANTIC_DISABLE_PLUGINS is pydantic's documented switch; a value the
+    # user set is kept, and git, the only child of these commands, ignores it.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    try:
+        return _boundary(line)
+    except BrokenPipeError:
+        plain.detach_stdout()
+        return plain.EXIT_PIPE_CLOSED
+
+
+def _boundary(line: FastLine) -> int:
+    """``app._dispatch``'s error boundary for a body that has no typer context."""
+    from vibflow.cli.recover_run import run_recover
+
+    as_json = "--json" in line.flags
+    try:
+        run_recover(
+            FastInvocation(line.project),
+            explain="--explain" in line.flags,
+            preview="--preview" in line.flags,
+            show_all="--all" in line.flags,
+            as_json=as_json,
+        )
+    except KeyboardInterrupt:
+        plain.echo("interrupted", err=True)
+        return plain.EXIT_INTERRUPTED
+    except BrokenPipeError:
+        raise  # run's: also when the error report itself meets the closed pipe
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except VibflowError as exc:
+        _report(exc, line.debug, as_json, exc)
+        return int(exc.code.outcome)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+        err = VibflowError(
+            ErrorCode.INTERNAL,
+            f"vibflow hit an internal error ({type(exc).__name__})",
+            hint="Run again with --debug for details, and please report it.",
+        )
+        _report(err, line.debug, as_json, exc)
+        return int(Outcome.FAILURE)
+    return 0
+
+
+def _report(err: VibflowError, debug: bool, as_json: bool, cause: BaseException) -> None:
+    # As app._report. Its JSON error carries no "warnings": under typer the
+    # command's context (which holds them) has closed by the time it prints.
+    if debug:
+        traceback.print_exception(cause, file=sys.stderr)
+    if as_json:
+        plain.emit_json({"error": err.to_json()}, [])
+    plain.echo(f"vibflow: {err.render()}", err=True)
