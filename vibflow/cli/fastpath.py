@@ -20,28 +20,40 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vibflow.cli import plain
-from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
-
+# Only what reading the line needs is imported up front: a line left to typer
+# (``--help``, every other command) pays for this module and nothing more.
 if TYPE_CHECKING:
+    from vibflow.engine.errors import VibflowError
     from vibflow.wiring import Project
 
 _RECOVER_FLAGS = frozenset({"--explain", "--preview", "--all", "--json"})
 
 
-@dataclass(frozen=True)
 class FastLine:
-    """A command line the fast path runs: the global options and recover's flags."""
+    """A command line the fast path runs: the global options and recover's flags.
 
-    debug: bool
-    project: Path | None
-    flags: frozenset[str]
+    A plain class, not a dataclass: every command line (``--help`` too) loads
+    this module, and generating a dataclass's methods costs more than reading
+    the line."""
+
+    __slots__ = ("debug", "flags", "project")
+
+    def __init__(self, debug: bool, project: Path | None, flags: frozenset[str]) -> None:
+        self.debug, self.project, self.flags = debug, project, flags
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FastLine):
+            return NotImplemented
+        return (self.debug, self.project, self.flags) == (other.debug, other.project, other.flags)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"FastLine(debug={self.debug}, project={self.project!r}, flags={set(self.flags)})"
 
 
 def parse(argv: Sequence[str]) -> FastLine | None:
@@ -70,12 +82,12 @@ def _plain_value(value: str) -> bool:
     return bool(value) and not value.startswith("-")
 
 
-@dataclass
 class FastInvocation:
     """The fast path's :class:`~vibflow.cli.invocation.Invocation`."""
 
-    folder: Path | None
-    warnings: list[str] = field(default_factory=list)
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.warnings: list[str] = []
 
     def open_project(self) -> Project:
         from vibflow.cli.invocation import open_project
@@ -83,21 +95,31 @@ class FastInvocation:
         return open_project(self.folder, None, self._warn)
 
     def _warn(self, message: str) -> None:
+        from vibflow.cli import plain
+
         # On stderr at once, and kept for the command's --json answer (as project_for).
         self.warnings.append(message)
         plain.echo(f"vibflow: warning: {message}", err=True)
 
     def echo(self, message: str = "", *, nl: bool = True, err: bool = False) -> None:
+        from vibflow.cli import plain
+
         plain.echo(message, nl=nl, err=err)
 
     def emit_json(self, data: Any) -> None:
+        from vibflow.cli import plain
+
         plain.emit_json(data, self.warnings)
 
 
 def run(argv: Sequence[str]) -> int | None:
     """Run the line if the fast path knows it; its exit status, or None for typer."""
     line = parse(argv)
-    if line is None or not plain.streams_are_plain():
+    if line is None:
+        return None
+    from vibflow.cli import plain
+
+    if not plain.streams_are_plain():
         return None
     # pydantic looks for plugins among the installed packages' entry points
     # when it builds the first model (~15 M instructions); vibflow uses none.
@@ -113,7 +135,9 @@ def run(argv: Sequence[str]) -> int | None:
 
 def _boundary(line: FastLine) -> int:
     """``app._dispatch``'s error boundary for a body that has no typer context."""
+    from vibflow.cli import plain
     from vibflow.cli.recover_run import run_recover
+    from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
     as_json = "--json" in line.flags
     try:
@@ -149,6 +173,10 @@ def _boundary(line: FastLine) -> int:
 def _report(err: VibflowError, debug: bool, as_json: bool, cause: BaseException) -> None:
     # As app._report. Its JSON error carries no "warnings": under typer the
     # command's context (which holds them) has closed by the time it prints.
+    import traceback
+
+    from vibflow.cli import plain
+
     if debug:
         traceback.print_exception(cause, file=sys.stderr)
     if as_json:

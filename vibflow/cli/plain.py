@@ -13,7 +13,6 @@ typer (:func:`streams_are_plain`).
 from __future__ import annotations
 
 import codecs
-import json
 import os
 import re
 import sys
@@ -22,8 +21,9 @@ from typing import Any, TextIO
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 
-#: click's pattern of an ANSI escape sequence (``click._compat._ansi_re``).
-_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+#: click's pattern of an ANSI escape sequence (``click._compat._ansi_re``), compiled
+#: on first use (``re``'s cache): a command that prints nothing never pays for it.
+_ANSI = r"\033\[[;?0-9]*[a-zA-Z]"
 
 
 def streams_are_plain() -> bool:
@@ -59,7 +59,7 @@ def echo(message: str = "", *, nl: bool = True, err: bool = False) -> None:
         stream.flush()
         return
     if not _is_tty(stream):
-        out = _ANSI.sub("", out)
+        out = re.sub(_ANSI, "", out)
     stream.write(out)
     stream.flush()
 
@@ -71,6 +71,8 @@ def dumps(data: Any) -> str:
     indent and 4x less on one line), and programs parse either form alike.
     Text stays readable where the output's encoding can carry it.
     """
+    import json  # only a command that answers in JSON needs the encoder
+
     indent = 2 if sys.stdout.isatty() else None
     text = json.dumps(data, indent=indent, ensure_ascii=False)
     try:

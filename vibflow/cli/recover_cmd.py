@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import typer
 
-from vibflow.cli.command_invocation import CommandInvocation
 from vibflow.cli.context import JSON_OPT, project_for
 from vibflow.cli.output import emit_json
 
@@ -28,6 +27,7 @@ def recover(
     """Explain (default) or preview recovery; never modifies a file."""
     if ctx.invoked_subcommand is not None:
         return
+    from vibflow.cli.command_invocation import CommandInvocation
     from vibflow.cli.recover_run import run_recover
 
     run_recover(
