@@ -1,4 +1,5 @@
-"""The typer-free fast path of ``vibflow recover`` against typer, byte for byte.
+"""The typer-free fast path (``recover``, ``runs list``, ``triggers check``,
+``handoff``) against typer, byte for byte.
 
 ``python -m vibflow`` offers each command line to ``vibflow.cli.fastpath``
 first; the same line given to ``run_cli`` (typer) must print the same stdout
@@ -7,7 +8,8 @@ checkpoint and drift, with a secret planted in memory and in a changed file's
 name, with bad input, outside a project, with ``--help`` and typos (which the
 fast path leaves to typer). Each front door works on its own copy of the
 project, so a preview one records cannot change what the other shows. Only
-the random plan and option ids are masked before comparing.
+the random plan and option ids, clock times (``generated_at``) and ages
+measured from the clock (``intent_age_hours``) are masked before comparing.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ _TYPER = (
     "sys.exit(code)\n"
 )
 _RANDOM_IDS = re.compile(r"\b(rec|opt)_[0-9a-f]{32}\b")
+_CLOCK = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?")
+#: An age measured from the clock, as text (``intent_age_hours = 0.008``) or JSON.
+_AGE = re.compile(r"(\w+_age_\w+ = |\"metric\": \"\w+_age_\w+\"[^}]*?\"value\": )[0-9.]+")
 
 
 def _fast(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -61,7 +66,7 @@ def _spawn(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _masked(text: str) -> str:
-    return _RANDOM_IDS.sub(r"\1_<id>", text)
+    return _AGE.sub(r"\1<age>", _CLOCK.sub("<time>", _RANDOM_IDS.sub(r"\1_<id>", text)))
 
 
 def _project(root: Path) -> Path:
@@ -113,6 +118,21 @@ LINES = [
     ["recover", "--previw"],  # a typo: typer's usage error
     ["--json", "recover"],  # an option at the wrong level
     ["recover", "feedback", "rec_0"],  # a subcommand
+    ["runs", "list"],
+    ["runs", "list", "--json", "--limit", "5"],
+    ["runs", "list", "--status=done", "--limit=1000"],
+    ["runs", "list", "--limit", "0"],  # out of range: typer's error
+    ["runs", "list", "--limit", "1001"],
+    ["runs", "list", "--status", "nonsense", "--json"],
+    ["triggers", "check"],
+    ["triggers", "check", "--json"],
+    ["handoff"],
+    ["handoff", "--json", "--for", "agent", "--budget", "2000"],
+    ["handoff", "--for=human", "--budget=300"],
+    ["handoff", "--budget", "0", "--json"],
+    ["handoff", "--out", "handoff.md"],
+    ["handoff", "--out", "no/such/folder/handoff.md", "--json"],  # bad input
+    ["handoff", "--for", "robot"],  # not a choice: typer's error
 ]
 
 
@@ -195,8 +215,18 @@ def test_typer_is_not_imported_for_a_fast_line(twins: tuple[Path, Path]) -> None
         ["-C", "--json", "recover"],
         ["-C"],
         ["--debug", "--json", "recover"],
-        ["runs", "list"],
+        ["runs"],
         ["recover", "--", "--preview"],
+        ["runs", "show", "x"],
+        ["runs", "list", "--limit"],
+        ["runs", "list", "--limit", "-3"],
+        ["runs", "list", "--limit", "٣"],
+        ["runs", "list", "--status="],
+        ["triggers", "check", "--all"],
+        ["handoff", "--for", "Agent"],
+        ["handoff", "--budget", "1e3"],
+        ["handoff", "--json=1"],
+        ["recap"],
     ],
 )
 def test_lines_left_to_typer(argv: list[str]) -> None:
@@ -205,9 +235,19 @@ def test_lines_left_to_typer(argv: list[str]) -> None:
 
 
 def test_recognised_lines() -> None:
-    """The global options before ``recover`` and its flags in any order are read."""
+    """The global options before the command, its flags in any order and its
+    options' values (the last one given wins) are read."""
     line = fastpath.parse(["--debug", "-C", "x", "--project=y", "recover", "--all", "--json"])
     assert line == fastpath.FastLine(
-        debug=True, project=Path("y"), flags=frozenset({"--all", "--json"})
+        True, Path("y"), ("recover",), frozenset({"--all", "--json"}), {}
     )
-    assert fastpath.parse(["recover"]) == fastpath.FastLine(False, None, frozenset())
+    assert fastpath.parse(["recover"]) == fastpath.FastLine(
+        False, None, ("recover",), frozenset(), {}
+    )
+    line = fastpath.parse(["runs", "list", "--limit", "3", "--status=done", "--limit=7"])
+    assert line == fastpath.FastLine(
+        False, None, ("runs", "list"), frozenset(), {"--limit": "7", "--status": "done"}
+    )
+    line = fastpath.parse(["handoff", "--for", "agent", "--out", "h.md", "--budget", "10"])
+    assert line is not None
+    assert line.options == {"--for": "agent", "--out": "h.md", "--budget": "10"}

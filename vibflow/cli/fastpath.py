@@ -1,26 +1,33 @@
-"""The hot read commands without typer: ``recover [--explain | --preview] [--all] [--json]``.
+"""The hot read commands without typer: ``recover``, ``runs list``, ``triggers check``, ``handoff``.
 
 A fresh ``vibflow recover --preview --json`` is mostly imports; typer, its
 bundled click and the pydantic adapters it builds for each option are ~100 M
 instructions of it (a quarter of a small repository's preview over VibeLign's).
 ``vibflow/__main__.py`` offers every command line here first. A line this
 module recognises in full runs the same body as the typer command
-(``recover_run``), prints through a click-compatible ``plain.echo`` and ends
+(``recover_run``, ``read_bodies``), prints through a click-compatible ``plain.echo`` and ends
 at the same error boundary as ``app._dispatch``: same stdout, stderr and exit
 status (``tests/cli/test_fastpath.py`` compares both front doors byte for
 byte). Anything else — ``--help``, a subcommand, an option spelled another
 way, a typo, a stream click would repair — returns ``None`` and typer runs the
 line as before, so usage errors and help keep their one source.
 
-Recognised: ``[--debug] [-C DIR | --project DIR | --project=DIR]... recover``
-followed by any of ``--explain``, ``--preview``, ``--all``, ``--json``.
+Recognised: ``[--debug] [-C DIR | --project DIR | --project=DIR]...`` then
+
+* ``recover`` with any of ``--explain``, ``--preview``, ``--all``, ``--json``;
+* ``runs list`` with ``--json``, ``--status S``, ``--limit N`` (1 to 1,000);
+* ``triggers check`` with ``--json``;
+* ``handoff`` with ``--json``, ``--for agent|human``, ``--budget N``, ``--out FILE``;
+
+an option's value given as the next word or after ``=`` (the last one given
+wins, as in click). ``recap`` is not here yet: its body is being reworked.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,30 +37,66 @@ if TYPE_CHECKING:
     from vibflow.engine.errors import VibflowError
     from vibflow.wiring import Project
 
-_RECOVER_FLAGS = frozenset({"--explain", "--preview", "--all", "--json"})
+
+def _plain_value(value: str) -> bool:
+    # An empty value or one that looks like an option: typer's own reading decides.
+    return bool(value) and not value.startswith("-")
+
+
+def _digits(value: str) -> bool:
+    return value.isascii() and value.isdigit()
+
+
+def _limit(value: str) -> bool:
+    return _digits(value) and 1 <= int(value) <= 1000
+
+
+#: Each command the fast path runs: its words, its flags, and its options that
+#: take a value with the check a value must pass (else typer reads the line).
+_COMMANDS: dict[tuple[str, ...], tuple[frozenset[str], dict[str, Callable[[str], bool]]]] = {
+    ("recover",): (frozenset({"--explain", "--preview", "--all", "--json"}), {}),
+    ("runs", "list"): (frozenset({"--json"}), {"--status": _plain_value, "--limit": _limit}),
+    ("triggers", "check"): (frozenset({"--json"}), {}),
+    ("handoff",): (
+        frozenset({"--json"}),
+        {"--for": {"agent", "human"}.__contains__, "--budget": _digits, "--out": _plain_value},
+    ),
+}
 
 
 class FastLine:
-    """A command line the fast path runs: the global options and recover's flags.
+    """A command line the fast path runs: the global options, the command's
+    words, its flags and its options' values.
 
     A plain class, not a dataclass: every command line (``--help`` too) loads
     this module, and generating a dataclass's methods costs more than reading
     the line."""
 
-    __slots__ = ("debug", "flags", "project")
+    __slots__ = ("command", "debug", "flags", "options", "project")
 
-    def __init__(self, debug: bool, project: Path | None, flags: frozenset[str]) -> None:
-        self.debug, self.project, self.flags = debug, project, flags
+    def __init__(
+        self,
+        debug: bool,
+        project: Path | None,
+        command: tuple[str, ...],
+        flags: frozenset[str],
+        options: dict[str, str],
+    ) -> None:
+        self.debug, self.project, self.command = debug, project, command
+        self.flags, self.options = flags, options
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.debug, self.project, self.command, self.flags, self.options)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FastLine):
             return NotImplemented
-        return (self.debug, self.project, self.flags) == (other.debug, other.project, other.flags)
+        return self._key() == other._key()
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"FastLine(debug={self.debug}, project={self.project!r}, flags={set(self.flags)})"
+        return f"FastLine{self._key()!r}"
 
 
 def parse(argv: Sequence[str]) -> FastLine | None:
@@ -69,17 +112,29 @@ def parse(argv: Sequence[str]) -> FastLine | None:
             project, i = Path(arg[len("--project=") :]), i + 1
         else:
             return None
-    if argv[i : i + 1] != ["recover"]:
+    words = next((w for w in _COMMANDS if tuple(argv[i : i + len(w)]) == w), None)
+    if words is None:
         return None
-    rest = argv[i + 1 :]
-    if not all(arg in _RECOVER_FLAGS for arg in rest):
-        return None
-    return FastLine(debug=debug, project=project, flags=frozenset(rest))
-
-
-def _plain_value(value: str) -> bool:
-    # An empty value or one that looks like an option: typer's own reading decides.
-    return bool(value) and not value.startswith("-")
+    known_flags, known_options = _COMMANDS[words]
+    rest = list(argv[i + len(words) :])
+    flags: set[str] = set()
+    options: dict[str, str] = {}
+    while rest:
+        arg = rest.pop(0)
+        name, eq, value = arg.partition("=")
+        if not eq and arg in known_flags:
+            flags.add(arg)
+            continue
+        if name not in known_options:
+            return None
+        if not eq:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        if not known_options[name](value):
+            return None
+        options[name] = value
+    return FastLine(debug, project, words, frozenset(flags), options)
 
 
 class FastInvocation:
@@ -136,18 +191,11 @@ def run(argv: Sequence[str]) -> int | None:
 def _boundary(line: FastLine) -> int:
     """``app._dispatch``'s error boundary for a body that has no typer context."""
     from vibflow.cli import plain
-    from vibflow.cli.recover_run import run_recover
     from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
     as_json = "--json" in line.flags
     try:
-        run_recover(
-            FastInvocation(line.project),
-            explain="--explain" in line.flags,
-            preview="--preview" in line.flags,
-            show_all="--all" in line.flags,
-            as_json=as_json,
-        )
+        _run_body(line, FastInvocation(line.project), as_json)
     except KeyboardInterrupt:
         plain.echo("interrupted", err=True)
         return plain.EXIT_INTERRUPTED
@@ -168,6 +216,39 @@ def _boundary(line: FastLine) -> int:
         _report(err, line.debug, as_json, exc)
         return int(Outcome.FAILURE)
     return 0
+
+
+def _run_body(line: FastLine, inv: FastInvocation, as_json: bool) -> None:
+    """The command's body: the one its typer command runs, with the same arguments."""
+    if line.command == ("recover",):
+        from vibflow.cli.recover_run import run_recover
+
+        run_recover(
+            inv,
+            explain="--explain" in line.flags,
+            preview="--preview" in line.flags,
+            show_all="--all" in line.flags,
+            as_json=as_json,
+        )
+        return
+    from vibflow.cli import read_bodies
+
+    opts = line.options
+    if line.command == ("runs", "list"):
+        limit = int(opts.get("--limit", "20"))
+        read_bodies.runs_list(inv, status=opts.get("--status"), limit=limit, as_json=as_json)
+    elif line.command == ("triggers", "check"):
+        read_bodies.triggers_check(inv, as_json=as_json)
+    else:
+        budget = opts.get("--budget")
+        out = opts.get("--out")
+        read_bodies.handoff(
+            inv,
+            audience="agent" if opts.get("--for") == "agent" else "human",
+            budget=int(budget) if budget is not None else None,
+            out=Path(out) if out is not None else None,
+            as_json=as_json,
+        )
 
 
 def _report(err: VibflowError, debug: bool, as_json: bool, cause: BaseException) -> None:

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from vibflow.engine.journal import Entry, RunRecord
     from vibflow.engine.runner import DryRunReport
 
-_CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
-
 
 def emit_json(data: Any) -> None:
     """Print one ``--json`` answer; every command's JSON goes through here.
@@ -230,23 +228,6 @@ def _ask(key: str, type_name: str, where: str) -> str:
             typer.echo(f"  {exc.message}; try again")
             continue
         return value
-
-
-def runs_table(runs: list[RunRecord], as_json: bool) -> None:
-    if as_json:
-        emit_json(
-            {
-                "runs": [
-                    {k: getattr(r, k) for k in _CORE} | {"updated_at": r.updated_at} for r in runs
-                ]
-            }
-        )
-        return
-    if not runs:
-        typer.echo("no runs yet — start one with `vibflow run FLOW`")
-        return
-    for r in runs:
-        typer.echo(f"{r.run_id}  {r.flow:<16} {r.status:<11} {r.state:<16} {r.updated_at}")
 
 
 def _transitions(entries: list[Entry]) -> list[dict[str, Any]]:
