@@ -35,6 +35,11 @@ Usage::
     python benchmarks/preview_small.py [--rounds 15] [--big-files 20000] [--vib PATH]
         [--base-venv PATH] [--json]
 
+VibeLign takes the nearest folder above holding a ``.vibelign`` folder as its
+project (a ``/tmp/.vibelign`` left by another run would make its checkpoint
+scan all of ``/tmp``), so every ``vib`` call here names its project in
+``VIBELIGN_PROJECT_ROOT``, VibeLign's own override.
+
 ``--base-venv`` names a venv with an older vibflow (a ``git archive`` of the
 base commit installed into its own venv): its preview runs on a third copy of
 each project in the same rounds, and the per-round ratio is reported.
@@ -223,16 +228,14 @@ def prepare_vibflow(root: Path, intent: str, explicit: list[str], env: dict[str,
     must([*VIBFLOW, "checkpoint", "create", "-m", "before the agent"], root, env)
 
 
+def vib_env(env: dict[str, str], root: Path) -> dict[str, str]:
+    """VibeLign's environment: its project is ``root``, whatever folder above holds
+    a ``.vibelign`` of its own."""
+    return {**env, "VIBELIGN_PROJECT_ROOT": str(root)}
+
+
 def prepare_vibelign(vib: str, root: Path, env: dict[str, str]) -> None:
-    # VibeLign 2.5.15's checkpoint can trip over a folder another process
-    # removes from the temp directory while it scans (FileNotFoundError) on a
-    # shared machine: a failed attempt is retried, up to three in all.
-    for attempt in range(3):
-        _, _, status, err = run([vib, "checkpoint", "before the agent"], root, env)
-        if status == 0:
-            return
-        if attempt == 2 or "FileNotFoundError" not in err:
-            raise SystemExit(f"{vib} checkpoint failed ({status}): {err.strip()[-400:]}")
+    must([vib, "checkpoint", "before the agent"], root, vib_env(env, root))
 
 
 # --- measuring -------------------------------------------------------------------------
@@ -269,7 +272,11 @@ def build_all(
                 big_drift(root, args.big_files, step)
             must([*VIBFLOW, "checkpoint", "create"], pair["vibflow"], env)
             if vib:
-                must([vib, "checkpoint", f"step {step}"], pair["vibelign"], env)
+                must(
+                    [vib, "checkpoint", f"step {step}"],
+                    pair["vibelign"],
+                    vib_env(env, pair["vibelign"]),
+                )
         for root in pair.values():
             big_drift(root, args.big_files, 3)
             big_drift(root, args.big_files, 4)
@@ -335,7 +342,10 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         for repo, label, argv, side in order:
             if repo not in SMALL and round_no >= args.warmup + args.big_rounds:
                 continue  # VibeLign takes ~18 s a call at 20,000 files: a few rounds do
-            wall, cpu, status, err = run(argv, repos[repo][side], env)
+            cwd = repos[repo][side]
+            wall, cpu, status, err = run(
+                argv, cwd, vib_env(env, cwd) if side == "vibelign" else env
+            )
             if status != 0:
                 raise SystemExit(f"{repo}: {label} failed ({status}): {err.strip()[-400:]}")
             if round_no >= args.warmup:
