@@ -32,7 +32,17 @@ VibeLign lives in its own venv, never in vibflow's (``--vib`` names its
 
 Usage::
 
-    python benchmarks/preview_small.py [--rounds 15] [--big-files 20000] [--vib PATH] [--json]
+    python benchmarks/preview_small.py [--rounds 15] [--big-files 20000] [--vib PATH]
+        [--base-venv PATH] [--json]
+
+VibeLign takes the nearest folder above holding a ``.vibelign`` folder as its
+project (a ``/tmp/.vibelign`` left by another run would make its checkpoint
+scan all of ``/tmp``), so every ``vib`` call here names its project in
+``VIBELIGN_PROJECT_ROOT``, VibeLign's own override.
+
+``--base-venv`` names a venv with an older vibflow (a ``git archive`` of the
+base commit installed into its own venv): its preview runs on a third copy of
+each project in the same rounds, and the per-round ratio is reported.
 """
 
 from __future__ import annotations
@@ -55,6 +65,7 @@ from typing import Any
 from benchkit import GIT_ENV, REPO, VIBFLOW, compile_installed, default_dirs, git, module_bytes
 
 GOAL_S = 0.25
+BASE_PREVIEW = "base vibflow recover --preview --json"
 VIB = REPO / "build" / "vibelign-venv" / "bin" / "vib"
 Files = dict[str, str]
 
@@ -217,8 +228,14 @@ def prepare_vibflow(root: Path, intent: str, explicit: list[str], env: dict[str,
     must([*VIBFLOW, "checkpoint", "create", "-m", "before the agent"], root, env)
 
 
+def vib_env(env: dict[str, str], root: Path) -> dict[str, str]:
+    """VibeLign's environment: its project is ``root``, whatever folder above holds
+    a ``.vibelign`` of its own."""
+    return {**env, "VIBELIGN_PROJECT_ROOT": str(root)}
+
+
 def prepare_vibelign(vib: str, root: Path, env: dict[str, str]) -> None:
-    must([vib, "checkpoint", "before the agent"], root, env)
+    must([vib, "checkpoint", "before the agent"], root, vib_env(env, root))
 
 
 # --- measuring -------------------------------------------------------------------------
@@ -241,6 +258,7 @@ def build_all(
             prepare_vibelign(vib, pair["vibelign"], env)
         for root in pair.values():
             drift(root)
+        _base_copy(args, pair)
         repos[name] = pair
     if args.big_files:
         name = f"{args.big_files:,} files, 3 checkpoints"
@@ -254,12 +272,25 @@ def build_all(
                 big_drift(root, args.big_files, step)
             must([*VIBFLOW, "checkpoint", "create"], pair["vibflow"], env)
             if vib:
-                must([vib, "checkpoint", f"step {step}"], pair["vibelign"], env)
+                must(
+                    [vib, "checkpoint", f"step {step}"],
+                    pair["vibelign"],
+                    vib_env(env, pair["vibelign"]),
+                )
         for root in pair.values():
             big_drift(root, args.big_files, 3)
             big_drift(root, args.big_files, 4)
+        _base_copy(args, pair)
         repos[name] = pair
     return repos, sizes
+
+
+def _base_copy(args: argparse.Namespace, pair: dict[str, Path]) -> None:
+    """With ``--base-venv``: a third copy of the project, prepared and drifted as
+    vibflow's, for the older vibflow's preview in the same rounds."""
+    if args.base_venv:
+        pair["base"] = pair["vibflow"].with_name("base")
+        shutil.copytree(pair["vibflow"], pair["base"], symlinks=True)
 
 
 def measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
@@ -285,6 +316,16 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 "vibflow",
             ),
         ]
+        if args.base_venv:
+            base_python = str(Path(args.base_venv) / "bin" / "python")
+            commands.append(
+                (
+                    name,
+                    BASE_PREVIEW,
+                    [base_python, "-m", "vibflow", "recover", "--preview", "--json"],
+                    "base",
+                )
+            )
         if vib:
             commands.append(
                 (
@@ -301,7 +342,10 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         for repo, label, argv, side in order:
             if repo not in SMALL and round_no >= args.warmup + args.big_rounds:
                 continue  # VibeLign takes ~18 s a call at 20,000 files: a few rounds do
-            wall, cpu, status, err = run(argv, repos[repo][side], env)
+            cwd = repos[repo][side]
+            wall, cpu, status, err = run(
+                argv, cwd, vib_env(env, cwd) if side == "vibelign" else env
+            )
             if status != 0:
                 raise SystemExit(f"{repo}: {label} failed ({status}): {err.strip()[-400:]}")
             if round_no >= args.warmup:
@@ -330,6 +374,11 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
             entry["preview_over_vibelign"] = statistics.median(ratios)
             entry["preview_faster_rounds"] = sum(1 for r in ratios if r < 1)
+        if args.base_venv:
+            base = walls[(repo, BASE_PREVIEW)]
+            entry["preview_over_base"] = statistics.median(
+                [a / b for a, b in zip(ours, base, strict=True)]
+            )
         entry["preview_goal_met"] = statistics.median(ours) <= GOAL_S
         results[repo] = entry
     return {
@@ -370,6 +419,8 @@ def render(doc: dict[str, Any]) -> None:
                 f"; vibflow preview / VibeLign explain = {entry['preview_over_vibelign']:.2f} "
                 f"(faster in {entry['preview_faster_rounds']} of {entry['rounds']} rounds)"
             )
+        if "preview_over_base" in entry:
+            line += f"; over the base venv's preview = {entry['preview_over_base']:.2f}"
         print(line)
 
 
@@ -380,6 +431,10 @@ def main() -> None:
     ap.add_argument("--big-files", type=int, default=20_000, help="0 skips the big repository")
     ap.add_argument("--big-rounds", type=int, default=3, help="rounds of the big repository")
     ap.add_argument("--vib", default=str(VIB), help="VibeLign's `vib` (its own venv)")
+    ap.add_argument(
+        "--base-venv",
+        help="a venv with an older vibflow: its preview runs in the same rounds (paired ratio)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     compile_installed()

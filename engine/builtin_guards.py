@@ -8,18 +8,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
+from vibflow.engine.flags import flag_enabled
 from vibflow.engine.kinds import GuardParam
 from vibflow.engine.registry import GuardContext, GuardFamily, GuardResult, GuardSpec, Registry
 
-_TRUTHY = {"1", "true", "yes", "on"}
+#: ``flag_enabled`` lives in ``flags`` (read-only commands read it without the
+#: registry) and is still importable from here.
+__all__ = ["feature_flag", "flag_enabled", "register"]
+
 _FLAG = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
-
-
-def flag_enabled(env: Mapping[str, str], name: str) -> bool:
-    """Is ``VIBFLOW_<NAME>`` switched on? The one reading of a feature flag."""
-    return env.get(f"VIBFLOW_{name.upper()}", "").strip().lower() in _TRUTHY
 
 
 def feature_flag(ctx: GuardContext, param: GuardParam) -> GuardResult:

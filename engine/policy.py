@@ -26,7 +26,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, SourceLocation, VibflowError
-from vibflow.engine.registry import nearest
 from vibflow.engine.sourcefile import read_source
 from vibflow.engine.yamlsource import YamlDocument, located_error, parse_yaml, problems_in
 
@@ -197,6 +196,9 @@ def _unknown_sections(
     known = {key for doc in docs for key in (doc.data or {})}
     if user is None or not known:
         return []
+    # The registry module (and difflib) only when there is a section to suggest for.
+    from vibflow.engine.registry import nearest
+
     return [
         (user.locate((key,)), f"unknown policy section '{key}'{nearest(str(key), known)}")
         for key in user.data or {}

@@ -16,9 +16,17 @@ def main() -> None:
 
         code = hook_main(argv[2:])
     else:
-        from vibflow.cli.app import run_cli
+        # The hot read commands run without typer when the line is one the fast
+        # path knows exactly (vibflow/cli/fastpath.py); every other line, typer.
+        from vibflow.cli import fastpath
 
-        code = run_cli(argv)
+        fast = fastpath.run(argv)
+        if fast is not None:
+            code = fast
+        else:
+            from vibflow.cli.app import run_cli
+
+            code = run_cli(argv)
     # The command is over: its files are closed, the journal and audit rows
     # committed. What remains is the interpreter tearing down ~1,000 modules'
     # objects one by one (~40 ms, a tenth of `recover --explain`), which

@@ -20,12 +20,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vibflow.engine import builtin_guards
 from vibflow.engine.audit import AuditLog, project_root_hash
 from vibflow.engine.faults import CrashPlan
+from vibflow.engine.flags import flag_enabled
 from vibflow.engine.journal import Journal
 from vibflow.engine.policy import USER_POLICY_DISPLAY, EnginePolicy, PolicySet
-from vibflow.engine.registry import Registry
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
     # memory, recover --explain) then never build the flow models.
     from vibflow.engine.audit_retention import Retention
     from vibflow.engine.catalog import FlowCatalog
+    from vibflow.engine.registry import Registry
     from vibflow.engine.runner import Runner
     from vibflow.steps import RecoveryProvider
     from vibflow.steps.agents.policy import AgentsPolicy
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from vibflow.steps.triggers.service import TriggerService
     from vibflow.triggers_wiring import MemoryFacts
 
-RegistryHook = Callable[[Registry], None]
+RegistryHook = Callable[["Registry"], None]
 
 #: The one feature flag that switches file changes on (spec §12): the verifier
 #: refuses a files-changing state guarded by any other.
@@ -72,6 +72,8 @@ def build_registry(
     """The engine's built-in guards, the domain's steps and guards (bound to
     ``recovery``'s services when given) and any ``extra`` registrations."""
     import vibflow.steps
+    from vibflow.engine import builtin_guards
+    from vibflow.engine.registry import Registry
 
     registry = Registry()
     registry.allow_apply_flag(RECOVERY_APPLY_FLAG)
@@ -296,7 +298,7 @@ class Project:
             generated=self.path_rules,
             redact_payload=self.redact_payload,
             clock=utcnow,
-            apply_enabled=builtin_guards.flag_enabled(self.env, RECOVERY_APPLY_FLAG),
+            apply_enabled=flag_enabled(self.env, RECOVERY_APPLY_FLAG),
             last_turn=last_turn_note(self),
             cache=self.advice_cache,
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from vibflow.engine.builtin_guards import flag_enabled
+from vibflow.engine.flags import flag_enabled
 from vibflow.engine.kinds import FinalStatus, GuardParam
 from vibflow.engine.registry import (
     GuardContext,

@@ -34,7 +34,7 @@ def test_wait_stops_non_interactively_and_prints_the_step_command(cli: Cli) -> N
 def test_json_output_escapes_what_utf8_cannot_carry() -> None:
     """A non-UTF-8 file name (lone surrogates) comes out as ASCII-escaped JSON that parses
     back to the same text; other text stays readable UTF-8."""
-    from vibflow.cli.output import dumps
+    from vibflow.cli.plain import dumps
 
     name = os.fsdecode(b"big-\xe9.bin")
     escaped = dumps({"path": name})

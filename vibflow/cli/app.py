@@ -16,7 +16,6 @@ Help is drawn with plain metavars (``helpstyle``) for every command alike.
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -29,10 +28,8 @@ from vibflow.cli import context
 from vibflow.cli.context import CliState, RegistryHook
 from vibflow.cli.helpstyle import plain_help
 from vibflow.cli.mounting import mounted_group
+from vibflow.cli.plain import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, detach_stdout
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT
-EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 
 #: Every command under ``vibflow``, in the order ``--help`` lists them, and where it
 #: lives ("module:attribute": a command function or a typer sub-app). A command line
@@ -98,7 +95,7 @@ def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> i
         # `vibflow runs list | head`: the reader has what it wanted. Say nothing,
         # and point stdout at the null device so the interpreter's last flush of
         # what is still buffered does not fail on the closed pipe either.
-        _detach_stdout()
+        detach_stdout()
         return EXIT_PIPE_CLOSED
 
 
@@ -160,12 +157,3 @@ def _report(err: VibflowError, root: typer.Context | None, cause: BaseException)
 
         emit_json({"error": err.to_json()})
     typer.echo(f"vibflow: {err.render()}", err=True)
-
-
-def _detach_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # no real stdout to redirect (an embedding host)
-        pass

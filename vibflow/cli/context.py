@@ -98,7 +98,7 @@ def registry_for(ctx: typer.Context) -> Registry:
 
 def project_for(ctx: typer.Context) -> Project:
     """The project the command runs in (``--project`` or the working directory)."""
-    from vibflow.wiring import Project
+    from vibflow.cli.invocation import open_project
 
     state = state_of(ctx)
 
@@ -107,29 +107,7 @@ def project_for(ctx: typer.Context) -> Project:
         ctx.meta.setdefault(WARNINGS_META_KEY, []).append(message)
         typer.echo(f"vibflow: warning: {message}", err=True)
 
-    project = Project.discover(state.project or Path.cwd(), state.registry_hook, warn=warn)
-    _recap_idle_gap(project)
-    return project
-
-
-def _recap_idle_gap(project: Project) -> None:
-    """After an idle gap, the project recap of the work before it, written once
-    (two file stats decide; the recap is only built when one is due). Never
-    stops the command: a recap that cannot be written is a warning."""
-    import time
-
-    from vibflow import recap_wiring
-
-    try:
-        minutes = project.engine_policy.recap_idle_minutes
-    except VibflowError:
-        return  # a broken policy: the command itself says so
-    try:
-        if not minutes or not recap_wiring.idle_gap_due(project, minutes, time.time()):
-            return
-        recap_wiring.write_project_recap(project, recap_wiring.generic_commands, reason="idle gap")
-    except VibflowError as exc:
-        project.warn(f"the recap of the last session could not be written ({exc.message})")
+    return open_project(state.project, state.registry_hook, warn)
 
 
 def catalog_for(ctx: typer.Context) -> FlowCatalog:

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import typer
 
-from vibflow.cli.context import JSON_OPT, project_for
-from vibflow.cli.output import emit_json
+from vibflow.cli.context import JSON_OPT
 
 
 class For(StrEnum):
@@ -36,25 +35,13 @@ def handoff(
 ) -> None:
     """Write a handoff from memory and the journal: intent, next action,
     decisions, files, verification, risks, open runs, agent turns, last recap."""
-    from vibflow.engine.atomicfile import atomic_write
-    from vibflow.engine.errors import ErrorCode, VibflowError
+    from vibflow.cli import read_bodies
+    from vibflow.cli.command_invocation import CommandInvocation
 
-    project = project_for(ctx)
-    made = project.handoff.assemble(audience.value, budget)
-    if out is not None:
-        try:
-            atomic_write(out, made.text + "\n", durable=False)
-        except OSError as exc:
-            raise VibflowError(
-                ErrorCode.BAD_INPUT,
-                f"the handoff could not be written to {out.name} ({exc.strerror or exc})",
-            ) from exc
-    if as_json:
-        data = made.to_json()
-        if out is not None:
-            data["written_to"] = out.name
-        emit_json(data)
-    elif out is not None:
-        typer.echo(f"Handoff written to {out.name} ({len(made.text):,} characters).")
-    else:
-        typer.echo(made.text)
+    read_bodies.handoff(
+        CommandInvocation(ctx),
+        audience="agent" if audience is For.agent else "human",
+        budget=budget,
+        out=out,
+        as_json=as_json,
+    )

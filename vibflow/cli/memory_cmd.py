@@ -119,7 +119,7 @@ def memory_show(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     from vibflow.cli.nudges import print_nudges
 
     typer.echo(memory_render.render(view), nl=False)
-    print_nudges(project, "memory_show")
+    print_nudges(project, "memory_show", typer.echo)
 
 
 @memory_app.command("review")

@@ -14,8 +14,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-import typer
-
 from vibflow.engine.errors import VibflowError
 
 if TYPE_CHECKING:
@@ -54,10 +52,11 @@ def nudge_lines(project: Project, source: str) -> list[str]:
     ]
 
 
-def print_nudges(project: Project, source: str) -> None:
-    """Print the nudges (text output only: a ``--json`` answer keeps its shape)."""
+def print_nudges(project: Project, source: str, echo: Callable[[str], None]) -> None:
+    """Print the nudges with ``echo`` (text output only: a ``--json`` answer keeps
+    its shape). The caller's echo: typer's, or the fast path's, which has none."""
     lines = nudge_lines(project, source)
     if lines:
-        typer.echo("")
+        echo("")
     for line in lines:
-        typer.echo(line)
+        echo(line)

@@ -8,13 +8,12 @@ object has ``run_id``, ``flow``, ``status``, ``state``, ``blocked_reason`` and
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from vibflow.cli.plain import dumps
 from vibflow.cli.views import Answer, RunView, WaitPrompt
 from vibflow.engine.errors import VibflowError
 
@@ -23,27 +22,6 @@ if TYPE_CHECKING:
     from vibflow.engine.definition import FlowDefinition
     from vibflow.engine.journal import Entry, RunRecord
     from vibflow.engine.runner import DryRunReport
-
-_CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
-
-
-def dumps(data: Any) -> str:
-    """``--json`` output: indented for a person at a terminal, one line for a program.
-
-    The indenting encoder is pure Python (a 100,000-file plan took ~30 ms to
-    indent and 4x less on one line), and programs parse either form alike.
-    Text stays readable where the output's encoding can carry it.
-    """
-    indent = 2 if sys.stdout.isatty() else None
-    text = json.dumps(data, indent=indent, ensure_ascii=False)
-    try:
-        text.encode(sys.stdout.encoding or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        # A file name that is not UTF-8 reaches here as lone surrogates, and a
-        # stream may not be UTF-8 at all (a Windows pipe is cp1252): escape
-        # everything that is not ASCII, which any stream carries.
-        text = json.dumps(data, indent=indent)
-    return text
 
 
 def emit_json(data: Any) -> None:
@@ -250,23 +228,6 @@ def _ask(key: str, type_name: str, where: str) -> str:
             typer.echo(f"  {exc.message}; try again")
             continue
         return value
-
-
-def runs_table(runs: list[RunRecord], as_json: bool) -> None:
-    if as_json:
-        emit_json(
-            {
-                "runs": [
-                    {k: getattr(r, k) for k in _CORE} | {"updated_at": r.updated_at} for r in runs
-                ]
-            }
-        )
-        return
-    if not runs:
-        typer.echo("no runs yet — start one with `vibflow run FLOW`")
-        return
-    for r in runs:
-        typer.echo(f"{r.run_id}  {r.flow:<16} {r.status:<11} {r.state:<16} {r.updated_at}")
 
 
 def _transitions(entries: list[Entry]) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ from typing import Any
 import typer
 
 from vibflow.cli.context import JSON_OPT, project_for
-from vibflow.cli.output import dumps, emit_json
+from vibflow.cli.output import emit_json
+from vibflow.cli.plain import dumps
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 app = typer.Typer(help="See, check and tune the project's policy.", no_args_is_help=True)

@@ -65,7 +65,7 @@ def recap_project(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     if not as_json:
         from vibflow.cli.nudges import print_nudges
 
-        print_nudges(project, "recap")
+        print_nudges(project, "recap", typer.echo)
 
 
 def _find(project: Project, ref: str) -> dict[str, Any]:

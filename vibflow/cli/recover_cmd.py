@@ -1,4 +1,5 @@
-"""``vibflow recover``: read-only shortcuts into the recovery advisor."""
+"""``vibflow recover``: read-only shortcuts into the recovery advisor (the
+explain/preview body is ``recover_run``, which the fast path runs too)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import typer
 
 from vibflow.cli.context import JSON_OPT, project_for
 from vibflow.cli.output import emit_json
-from vibflow.engine.errors import ErrorCode, VibflowError
 
 app = typer.Typer(
     help="Explain what changed and preview the ways back (read-only).",
@@ -27,51 +27,16 @@ def recover(
     """Explain (default) or preview recovery; never modifies a file."""
     if ctx.invoked_subcommand is not None:
         return
-    if explain and preview:
-        raise VibflowError(ErrorCode.BAD_INPUT, "choose one of --explain and --preview")
-    from vibflow.steps.recovery.interrupted import interrupted_restores
+    from vibflow.cli.command_invocation import CommandInvocation
+    from vibflow.cli.recover_run import run_recover
 
-    project = project_for(ctx)
-    advisor = project.recovery
-    advice = advisor.advise()
-    if preview:
-        advisor.record_preview(advice)
-    from vibflow.cli import recover_render
-
-    render = recover_render.preview if preview else recover_render.explain
-    text = None if as_json else render(advice.payload, show_all)
-    project.audit.append(
-        "recovery_preview" if preview else "recovery_explain",
-        result="ok",
-        **advice.audit_facts(),
-        **_stale_facts(advice.plan.intent, advice.plan.intent_stale, text),
+    run_recover(
+        CommandInvocation(ctx),
+        explain=explain,
+        preview=preview,
+        show_all=show_all,
+        as_json=as_json,
     )
-    # A restore a crash left half-done comes first: resuming it is the way on.
-    stopped = interrupted_restores(project.journal, lambda: project.recovery_services.jobs)
-    if as_json or text is None:
-        emit_json({**advice.payload, "interrupted_restores": stopped})
-        return
-    for run in stopped:
-        typer.echo(
-            f"An interrupted restore exists: run {run['run_id']} ({run['flow']}) stopped "
-            f"part-way through {run['files_total']} file(s). Resume it with "
-            f"`{run['resume_command']}` (files edited since are asked about again).\n"
-        )
-    typer.echo(text, nl=False)
-    from vibflow.cli.nudges import print_nudges
-
-    print_nudges(project, "recover")
-
-
-def _stale_facts(intent: str | None, stale: bool, text: str | None) -> dict[str, bool]:
-    """For a text that showed the intent: whether it was stale, and whether the
-    text said so — read back from what the user gets (the stale-intent P0 count)."""
-    if not intent or text is None:
-        return {}
-    line = next((ln for ln in text.splitlines() if ln.startswith("Your intent:")), None)
-    if line is None:
-        return {}
-    return {"intent_stale": stale, "stale_labelled": "[STALE]" in line}
 
 
 @app.command("feedback")

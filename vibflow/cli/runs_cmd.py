@@ -24,10 +24,10 @@ def runs_list(
     limit: int = typer.Option(20, "--limit", min=1, max=1000, metavar="N", help="At most N runs."),
 ) -> None:
     """List recent runs, newest first."""
-    project = project_for(ctx)
-    project.refresh_runs()
-    runs = project.journal.runs([status] if status else None, limit=limit)
-    output.runs_table(runs, as_json)
+    from vibflow.cli import read_bodies
+    from vibflow.cli.command_invocation import CommandInvocation
+
+    read_bodies.runs_list(CommandInvocation(ctx), status=status, limit=limit, as_json=as_json)
 
 
 @app.command("show")

@@ -10,7 +10,6 @@ from vibflow.cli.context import JSON_OPT, project_for
 from vibflow.cli.output import emit_json
 
 if TYPE_CHECKING:
-    from vibflow.steps.triggers.service import Recommendation, TriggerResult
     from vibflow.steps.triggers.session import Action
 
 app = typer.Typer(
@@ -20,79 +19,13 @@ app = typer.Typer(
 ID_ARG = typer.Argument(..., metavar="ID", help="A trigger id (`vibflow triggers list`).")
 
 
-def _verdict(result: TriggerResult) -> str:
-    if not result.rule.enabled:
-        return "off"
-    if result.fires is None:
-        return "n/a"
-    if not result.fires:
-        return "quiet"
-    return "FIRES" if result.status not in {"dismissed", "snoozed", "accepted"} else result.status
-
-
-def _render(result: TriggerResult, *, detail: bool) -> list[str]:
-    lines = [f"  {_verdict(result):<9} {result.id}: {result.rule.message}"]
-    lines += [f"            {why}" for why in result.why()]
-    if detail or result.fires:
-        lines.append(f"            Next: {result.rule.command}  ({result.rule.action})")
-    return lines
-
-
-def _tuning(recs: list[Recommendation], max_share: float, days: int) -> list[str]:
-    lines: list[str] = []
-    for rec in recs:
-        share = rec.ignored / rec.shown
-        lines.append(
-            f"Tuning: {rec.trigger} was ignored {rec.ignored} of the {rec.shown} times it was "
-            f"shown in the last {days} days ({share:.0%}, above {max_share:.0%}). "
-            "It stays on; to quiet it, run one of:"
-        )
-        lines += [f"  {command}" for command in rec.commands]
-    return lines
-
-
 @app.command("check")
 def triggers_check(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """Evaluate every trigger now and say why each fires or not (records nothing)."""
-    from dataclasses import replace
+    from vibflow.cli import read_bodies
+    from vibflow.cli.command_invocation import CommandInvocation
 
-    from vibflow.cli.nudges import redactor
-
-    project = project_for(ctx)
-    project.start_trigger_check()  # git works while the rest loads
-    service = project.triggers
-    clean = redactor(project)
-    results = [
-        replace(
-            r,
-            rule=r.rule.model_copy(
-                update={
-                    "message": clean(r.id, "message", r.rule.message),
-                    "command": clean(r.id, "command", r.rule.command),
-                }
-            ),
-        )
-        for r in service.check()
-    ]
-    recs = service.recommendations()
-    limits = service.policy.ignored_rate
-    if as_json:
-        emit_json(
-            {
-                "triggers": [r.to_json() for r in results],
-                "firing": [r.id for r in results if r.fires and r.rule.enabled],
-                "recommendations": [rec.to_json() for rec in recs],
-                "ignored_rate": limits.model_dump(),
-            }
-        )
-        return
-    firing = sum(1 for r in results if r.fires and r.rule.enabled)
-    typer.echo(f"Triggers: {firing} of {len(results)} fire now (nothing was recorded).")
-    order = {"FIRES": 0, "snoozed": 1, "dismissed": 1, "accepted": 1, "quiet": 2, "n/a": 3}
-    for result in sorted(results, key=lambda r: order.get(_verdict(r), 4)):
-        typer.echo("\n".join(_render(result, detail=False)))
-    for line in _tuning(recs, limits.max_share, limits.window_days):
-        typer.echo(line)
+    read_bodies.triggers_check(CommandInvocation(ctx), as_json=as_json)
 
 
 @app.command("list")
@@ -135,7 +68,9 @@ def triggers_explain(ctx: typer.Context, trigger: str = ID_ARG, as_json: bool = 
     if as_json:
         emit_json({"trigger": result.to_json(), "thresholds": dict(result.rule.thresholds)})
         return
-    typer.echo("\n".join(_render(result, detail=True)))
+    from vibflow.cli.read_bodies import render_trigger
+
+    typer.echo("\n".join(render_trigger(result, detail=True)))
     if result.rule.thresholds:
         tuned = ", ".join(f"{k} = {v}" for k, v in sorted(result.rule.thresholds.items()))
         typer.echo(
