@@ -38,7 +38,7 @@ _TYPER = (
     "sys.stdout.flush()\n"
     "sys.exit(code)\n"
 )
-_RANDOM_IDS = re.compile(r"\b(rec|opt)_[0-9a-f]{32}\b")
+_RANDOM_IDS = re.compile(r"\b(rec|opt|rcp)_[0-9a-f]{32}\b")
 _CLOCK = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?")
 #: An age measured from the clock, as text (``intent_age_hours = 0.008``) or JSON.
 _AGE = re.compile(r"(\w+_age_\w+ = |\"metric\": \"\w+_age_\w+\"[^}]*?\"value\": )[0-9.]+")
@@ -133,6 +133,9 @@ LINES = [
     ["handoff", "--out", "handoff.md"],
     ["handoff", "--out", "no/such/folder/handoff.md", "--json"],  # bad input
     ["handoff", "--for", "robot"],  # not a choice: typer's error
+    ["recap"],
+    ["recap", "--json"],
+    ["recap", "list", "--json"],  # a subcommand: typer's
 ]
 
 
@@ -226,7 +229,9 @@ def test_typer_is_not_imported_for_a_fast_line(twins: tuple[Path, Path]) -> None
         ["handoff", "--for", "Agent"],
         ["handoff", "--budget", "1e3"],
         ["handoff", "--json=1"],
-        ["recap"],
+        ["recap", "list"],
+        ["recap", "rcp_0"],
+        ["recap", "--json=1"],
     ],
 )
 def test_lines_left_to_typer(argv: list[str]) -> None:
@@ -247,6 +252,9 @@ def test_recognised_lines() -> None:
     line = fastpath.parse(["runs", "list", "--limit", "3", "--status=done", "--limit=7"])
     assert line == fastpath.FastLine(
         False, None, ("runs", "list"), frozenset(), {"--limit": "7", "--status": "done"}
+    )
+    assert fastpath.parse(["recap", "--json"]) == fastpath.FastLine(
+        False, None, ("recap",), frozenset({"--json"}), {}
     )
     line = fastpath.parse(["handoff", "--for", "agent", "--out", "h.md", "--budget", "10"])
     assert line is not None

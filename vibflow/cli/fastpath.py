@@ -57,6 +57,7 @@ _COMMANDS: dict[tuple[str, ...], tuple[frozenset[str], dict[str, Callable[[str],
     ("recover",): (frozenset({"--explain", "--preview", "--all", "--json"}), {}),
     ("runs", "list"): (frozenset({"--json"}), {"--status": _plain_value, "--limit": _limit}),
     ("triggers", "check"): (frozenset({"--json"}), {}),
+    ("recap",): (frozenset({"--json"}), {}),
     ("handoff",): (
         frozenset({"--json"}),
         {"--for": {"agent", "human"}.__contains__, "--budget": _digits, "--out": _plain_value},
@@ -239,6 +240,8 @@ def _run_body(line: FastLine, inv: FastInvocation, as_json: bool) -> None:
         read_bodies.runs_list(inv, status=opts.get("--status"), limit=limit, as_json=as_json)
     elif line.command == ("triggers", "check"):
         read_bodies.triggers_check(inv, as_json=as_json)
+    elif line.command == ("recap",):
+        read_bodies.recap_project(inv, as_json=as_json)
     else:
         budget = opts.get("--budget")
         out = opts.get("--out")

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from vibflow.cli.plain import dumps
-from vibflow.cli.views import Answer, RunView, WaitPrompt
+from vibflow.cli.run_commands import (
+    next_commands,
+    public_of,
+    recap_lines,
+    run_views,
+    stored_definition,
+)
+from vibflow.cli.views import Answer, WaitPrompt
 from vibflow.engine.errors import VibflowError
 
 if TYPE_CHECKING:
@@ -36,13 +43,6 @@ def emit_json(data: Any) -> None:
     if warnings and isinstance(data, dict) and "warnings" not in data:
         data = {**data, "warnings": list(warnings)}
     typer.echo(dumps(data))
-
-
-def stored_definition(run: RunRecord) -> FlowDefinition:
-    """The definition a run stored when it started (the flow models load on first use)."""
-    from vibflow.engine.definition import FlowDefinition
-
-    return FlowDefinition.model_validate_json(run.definition)
 
 
 def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, Any]:
@@ -72,34 +72,6 @@ def run_json(run: RunRecord, defn: FlowDefinition | None = None) -> dict[str, An
         for key, value in public.items():
             data.setdefault(key, value)
     return data
-
-
-def _views() -> tuple[RunView, ...]:
-    from vibflow.cli.recover_view import RecoverRunView
-    from vibflow.cli.review_view import ReviewRunView
-
-    return (RecoverRunView(), ReviewRunView())
-
-
-def _public(run: RunRecord) -> dict[str, Any]:
-    public = run.context.get("public")
-    return public if isinstance(public, dict) else {}
-
-
-def next_commands(run: RunRecord, defn: FlowDefinition) -> list[str]:
-    """The engine's continue commands, made concrete by a flow's view where the
-    run knows the values (recover: each option id, the exact confirmation text)."""
-    from vibflow.engine.recap import continue_commands
-
-    generic = continue_commands(run, defn)
-    state = defn.states.get(run.state)
-    if state is None or state.kind != "wait" or run.status not in ("waiting", "blocked"):
-        return generic
-    for view in _views():
-        concrete = view.next_commands(run.run_id, state.wait, _public(run))
-        if concrete is not None:
-            return concrete
-    return generic
 
 
 def run_summary(
@@ -140,8 +112,8 @@ def run_summary(
         typer.echo(f"  blocked: {run.blocked_reason}")
     if run.error:
         typer.echo(f"  error: {run.error}")
-    public = _public(run)
-    views = _views()
+    public = public_of(run)
+    views = run_views()
     if data["waiting_for"]:
         w = data["waiting_for"]
         typer.echo(f"  waiting for: {w['wait']} (events: {', '.join(w['events'])})")
@@ -174,9 +146,9 @@ def prompt_wait(
     one by one, each re-asked until it has the declared type.
     """
     state = defn.states[run.state]
-    public = _public(run)
+    public = public_of(run)
     wait = state.wait or ""
-    for view in _views():
+    for view in run_views():
         if view.guides(wait, public):
             inputs = run.context.get("inputs")
             return view.guide(
@@ -315,22 +287,8 @@ def recap(body: dict[str, Any], as_json: bool) -> None:
     if as_json:
         emit_json(body)
         return
-    edited = " (edited)" if body.get("generator") == "user_edited" else ""
-    typer.echo(body["headline"] + edited)
-    for bullet in body["bullets"]:
-        typer.echo(f"  • {bullet}")
-    for run in body.get("open_runs") or []:
-        typer.echo(f"  {run['flow']} run {run['run_id']} is {run['status']} at '{run['state']}'")
-        typer.echo(f"    → {run['resume_command']}")
-    shown = {r["resume_command"] for r in body.get("open_runs") or []}
-    for action in body.get("next_actions", []):
-        if action not in shown:
-            typer.echo(f"  → {action}")
-    typer.echo(
-        f"  (recap {body['id']}; resume with `vibflow resume --from-recap {body['id']}`)"
-        if body.get("resume_hint")
-        else f"  (recap {body['id']})"
-    )
+    for line in recap_lines(body):
+        typer.echo(line)
 
 
 def flows_table(entries: list[FlowEntry], as_json: bool) -> None:

@@ -1,4 +1,5 @@
-"""The bodies of ``runs list``, ``triggers check`` and ``handoff``, without typer.
+"""The bodies of ``runs list``, ``triggers check``, ``handoff`` and ``recap``,
+without typer.
 
 Like ``recover_run`` for ``recover``: each body is run by its typer command
 and by the fast path (``fastpath``), and prints only through the
@@ -19,6 +20,37 @@ if TYPE_CHECKING:
 
 #: What ``runs list --json`` says of each run.
 _CORE = ("run_id", "flow", "flow_version", "status", "state", "blocked_reason", "recap_id")
+
+
+# --- recap -----------------------------------------------------------------------------
+
+
+def run_commands_of(run: RunRecord) -> list[str]:
+    """The commands that continue ``run`` (a recap lists one for each open run)."""
+    from vibflow.cli.run_commands import next_commands, stored_definition
+
+    return next_commands(run, stored_definition(run))
+
+
+def recap_project(inv: Invocation, *, as_json: bool) -> None:
+    """Write and show the project recap, then the nudges (text only)."""
+    from vibflow import recap_wiring
+    from vibflow.cli.nudges import print_nudges
+    from vibflow.cli.run_commands import recap_lines
+
+    project = inv.open_project()
+    # The recap changes neither the tree nor memory: its text and the nudges after
+    # it share one reading of them (one `git diff`, one memory validation).
+    project.steady = True
+    project.start_trigger_check()  # git works for the triggers while the rest loads
+    project.refresh_runs()
+    body = recap_wiring.write_project_recap(project, run_commands_of, reason="requested")
+    if as_json:
+        inv.emit_json(body)
+        return
+    for line in recap_lines(body):
+        inv.echo(line)
+    print_nudges(project, "recap", inv.echo)
 
 
 # --- runs list -------------------------------------------------------------------------

@@ -40,10 +40,9 @@ app = typer.Typer(
 
 
 def _commands() -> Any:
-    def commands(run: Any) -> list[str]:
-        return output.next_commands(run, output.stored_definition(run))
+    from vibflow.cli.read_bodies import run_commands_of
 
-    return commands
+    return run_commands_of
 
 
 @app.callback()
@@ -52,20 +51,10 @@ def recap_project(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     the last recap, what waits (with the command for each), stale checks."""
     if ctx.invoked_subcommand is not None:
         return
-    from vibflow import recap_wiring
+    from vibflow.cli import read_bodies
+    from vibflow.cli.command_invocation import CommandInvocation
 
-    project = project_for(ctx)
-    # The recap changes neither the tree nor memory: its text and the nudges after
-    # it share one reading of them (one `git diff`, one memory validation).
-    project.steady = True
-    project.start_trigger_check()  # git works for the triggers while the rest loads
-    project.refresh_runs()
-    body = recap_wiring.write_project_recap(project, _commands(), reason="requested")
-    output.recap(body, as_json)
-    if not as_json:
-        from vibflow.cli.nudges import print_nudges
-
-        print_nudges(project, "recap", typer.echo)
+    read_bodies.recap_project(CommandInvocation(ctx), as_json=as_json)
 
 
 def _find(project: Project, ref: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.cli import output
+from vibflow.cli import output, run_commands
 from vibflow.cli.context import INPUT_OPT, JSON_OPT, project_for, state_of
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
@@ -242,7 +242,7 @@ def _definition_changes(project: Project, run: RunRecord) -> dict[str, list[str]
         return None
     if current.digest() == run.definition_digest:
         return None
-    changes = diff(output.stored_definition(run), current)
+    changes = diff(run_commands.stored_definition(run), current)
     return None if changes.empty else changes.to_json()
 
 
