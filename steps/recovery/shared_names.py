@@ -24,22 +24,25 @@ from vibflow.steps.recovery.proximity import STOP
 
 _DECLARED = re.compile(
     r"\b(?:def|defp|defmodule|fun|func|fn|function|class|struct|enum|interface|trait|"
-    r"type|val|var|let|const|object|record|module|macro_rules!)\s+([A-Za-z_][\w]*)"
+    r"type|val|var|let|const|object|record|module|macro_rules!)[ \t]+([A-Za-z_][\w]*)"
 )
 #: ``public async Task<Invoice> FindAsync(`` — a typed method or function head.
 _METHOD = re.compile(
-    r"^\s*(?:(?:public|private|protected|internal|static|async|override|virtual|final|"
-    r"abstract|suspend|open|synchronized)\s+)+[\w<>\[\],.?]+\s+([A-Za-z_]\w*)\s*\("
+    r"^[ \t]*(?:(?:public|private|protected|internal|static|async|override|virtual|final|"
+    r"abstract|suspend|open|synchronized)[ \t]+)+[\w<>\[\],.?]+[ \t]+([A-Za-z_]\w*)[ \t]*\(",
+    re.M,
 )
-_GO_METHOD = re.compile(r"^\s*func\s+\([^)]*\)\s+([A-Za-z_]\w*)")
+_GO_METHOD = re.compile(r"^[ \t]*func[ \t]+\([^)\n]*\)[ \t]+([A-Za-z_]\w*)", re.M)
 _TERRAFORM = re.compile(
-    r'^\s*(?:(?:resource|data)\s+"[\w-]+"\s+"([\w-]+)"|(?:output|variable|module)\s+"([\w-]+)")'
+    r'^[ \t]*(?:(?:resource|data)[ \t]+"[\w-]+"[ \t]+"([\w-]+)"'
+    r'|(?:output|variable|module)[ \t]+"([\w-]+)")',
+    re.M,
 )
 _NAME_ATTR = re.compile(r'\bname="([A-Za-z_][\w.]*)"')
 #: A key a settings file defines: ``serde = "1"``, ``  max-page-size: 50``. Only
 #: in settings files: in code, ``x = 1`` is everywhere, and in Terraform the same
 #: ``replica_count = 1`` sets production and (unasked) staging alike.
-_KEY = re.compile(r"""^\s*["']?([A-Za-z_][\w-]*)["']?\s*(?::(?!:)|=(?!=))""")
+_KEY = re.compile(r"""^[ \t]*["']?([A-Za-z_][\w-]*)["']?[ \t]*(?::(?!:)|=(?!=))""", re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Names too ordinary to tie two files together, whatever defines them.
 _ORDINARY_NAMES = """
@@ -67,33 +70,26 @@ def is_settings(path: str) -> bool:
     return path.lower().endswith(_SETTINGS)
 
 
+def _text(lines: Iterable[str]) -> str:
+    # One text, read by multi-line patterns: a few regex calls per file, not per line.
+    return "\n".join(line for line in lines if len(line) <= _LONGEST)
+
+
 def defined(lines: Iterable[str], *, keys: bool = False) -> frozenset[str]:
     """The distinctive names ``lines`` define (``keys``: a settings file's keys too)."""
-    out: set[str] = set()
-    for line in lines:
-        if len(line) > _LONGEST:
-            continue
-        found = _DECLARED.findall(line) + _NAME_ATTR.findall(line)
-        if keys:
-            found += _KEY.findall(line)
-        for pattern in (_METHOD, _GO_METHOD):
-            head = pattern.match(line)
-            if head:
-                found.append(head.group(1))
-        block = _TERRAFORM.match(line)
-        if block:
-            found.append(block.group(1) or block.group(2))
-        out.update(name.rpartition(".")[2] for name in found if name)
-    return frozenset(n for n in out if _worth(n))
+    text = _text(lines)
+    found = _DECLARED.findall(text) + _NAME_ATTR.findall(text)
+    found += _METHOD.findall(text) + _GO_METHOD.findall(text)
+    found += [a or b for a, b in _TERRAFORM.findall(text)]
+    if keys:
+        found += _KEY.findall(text)
+    names = {name.rpartition(".")[2] for name in found if name}
+    return frozenset(n for n in names if _worth(n))
 
 
 def used(lines: Iterable[str]) -> frozenset[str]:
     """The distinctive names ``lines`` mention (definitions included)."""
-    out: set[str] = set()
-    for line in lines:
-        if len(line) <= _LONGEST:
-            out.update(_WORD.findall(line))
-    return frozenset(n for n in out if _worth(n))
+    return frozenset(n for n in set(_WORD.findall(_text(lines))) if _worth(n))
 
 
 def added(old: str | None, new: str) -> list[str]:
