@@ -33,6 +33,7 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/handoff_wiring.py build/typecheck/vibflow/handoff_wiring.py
 	ln -sfn ../../../vibflow/grants_wiring.py build/typecheck/vibflow/grants_wiring.py
 	ln -sfn ../../../vibflow/triggers_wiring.py build/typecheck/vibflow/triggers_wiring.py
+	ln -sfn ../../../vibflow/registry_wiring.py build/typecheck/vibflow/registry_wiring.py
 	ln -sfn ../../../vibflow/recap_wiring.py build/typecheck/vibflow/recap_wiring.py
 	ln -sfn ../../../vibflow/demo.py build/typecheck/vibflow/demo.py
 	$(BIN)/mypy

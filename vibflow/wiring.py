@@ -25,17 +25,20 @@ from vibflow.engine.faults import CrashPlan
 from vibflow.engine.flags import flag_enabled
 from vibflow.engine.journal import Journal
 from vibflow.engine.policy import USER_POLICY_DISPLAY, EnginePolicy, PolicySet
+from vibflow.registry_wiring import (
+    RECOVERY_APPLY_FLAG,
+    RegistryHook,
+    build_registry,
+    policy_sections,
+)
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     # Imported where used: commands that never load or run a flow (checkpoint,
     # memory, recover --explain) then never build the flow models.
     from vibflow.engine.audit_retention import Retention
     from vibflow.engine.catalog import FlowCatalog
     from vibflow.engine.registry import Registry
     from vibflow.engine.runner import Runner
-    from vibflow.steps import RecoveryProvider
     from vibflow.steps.agents.policy import AgentsPolicy
     from vibflow.steps.agents.records import AgentRecords
     from vibflow.steps.checkpoints.store import CheckpointStore
@@ -56,66 +59,14 @@ if TYPE_CHECKING:
     from vibflow.steps.triggers.service import TriggerService
     from vibflow.triggers_wiring import MemoryFacts
 
-RegistryHook = Callable[["Registry"], None]
-
-#: The one feature flag that switches file changes on (spec §12): the verifier
-#: refuses a files-changing state guarded by any other.
-RECOVERY_APPLY_FLAG = "RECOVERY_APPLY"
-#: Policy keys an override replaces whole: a trigger's condition tree is never
-#: merged key by key with the shipped one.
-POLICY_ATOMIC = frozenset({"when"})
-
-
-def build_registry(
-    extra: RegistryHook | None = None, *, recovery: RecoveryProvider | None = None
-) -> Registry:
-    """The engine's built-in guards, the domain's steps and guards (bound to
-    ``recovery``'s services when given) and any ``extra`` registrations."""
-    import vibflow.steps
-    from vibflow.engine import builtin_guards
-    from vibflow.engine.registry import Registry
-
-    registry = Registry()
-    registry.allow_apply_flag(RECOVERY_APPLY_FLAG)
-    builtin_guards.register(registry)
-    vibflow.steps.register(registry, recovery)
-    if extra is not None:
-        extra(registry)
-    return registry
-
 
 def _stderr_warning(message: str) -> None:
     print(f"vibflow: warning: {message}", file=sys.stderr)  # noqa: T201 - the default sink
 
 
-def policy_sections() -> dict[str, type[BaseModel]]:
-    """The model of every shipped policy section, by section name."""
-    from vibflow.engine.audit_policy import SECTION as AUDIT_SECTION
-    from vibflow.engine.audit_policy import AuditPolicy
-    from vibflow.steps.agents.policy import SECTION as AGENTS_SECTION
-    from vibflow.steps.agents.policy import AgentsPolicy
-    from vibflow.steps.memory.policy import MemoryPolicy
-    from vibflow.steps.paths.policy import SECTION as PATHS_SECTION
-    from vibflow.steps.paths.policy import PathsPolicy
-    from vibflow.steps.recovery.policy import RecoveryPolicy
-    from vibflow.steps.triggers.policy import SECTION as TRIGGERS_SECTION
-    from vibflow.steps.triggers.policy import TriggersPolicy
-
-    return {
-        AUDIT_SECTION: AuditPolicy,
-        AGENTS_SECTION: AgentsPolicy,
-        "engine": EnginePolicy,
-        "memory": MemoryPolicy,
-        PATHS_SECTION: PathsPolicy,
-        "recovery": RecoveryPolicy,
-        TRIGGERS_SECTION: TriggersPolicy,
-    }
-
-
-def catalog_without_project(registry: Registry) -> FlowCatalog:
-    from vibflow.engine.catalog import FlowCatalog
-
-    return FlowCatalog(registry, builtin=files("vibflow.flows"), project_dir=None)
+#: Policy keys an override replaces whole: a trigger's condition tree is never
+#: merged key by key with the shipped one.
+POLICY_ATOMIC = frozenset({"when"})
 
 
 @dataclass

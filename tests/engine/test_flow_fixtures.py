@@ -19,7 +19,7 @@ from vibflow_testing.flows import register
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import load_flow, problems_of
 from vibflow.engine.registry import Registry
-from vibflow.wiring import build_registry
+from vibflow.registry_wiring import build_registry
 
 EXPECT = re.compile(r"^# expect: (?P<code>[A-Z_]+) @ (?P<line>\d+):(?P<col>\d+) (?P<text>.+)$")
 KNOWN_BUG = re.compile(r"^# known-bug: (?P<why>.+)$")

@@ -289,7 +289,7 @@ def test_every_shipped_section_is_validated() -> None:
     from importlib.resources import files
 
     from vibflow.engine.policy import PolicySet
-    from vibflow.wiring import policy_sections
+    from vibflow.registry_wiring import policy_sections
 
     shipped = set(PolicySet(files("vibflow.policies"), None).raw())
     assert set(policy_sections()) == shipped
@@ -300,7 +300,7 @@ def test_shipped_defaults_are_valid_for_every_section() -> None:
     from importlib.resources import files
 
     from vibflow.engine.policy import PolicySet
-    from vibflow.wiring import policy_sections
+    from vibflow.registry_wiring import policy_sections
 
     shipped = PolicySet(files("vibflow.policies"), None)
     for name, model in policy_sections().items():

@@ -24,7 +24,7 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import load_flow
 from vibflow.engine.registry import Registry
 from vibflow.engine.yamlsource import parse_yaml
-from vibflow.wiring import build_registry
+from vibflow.registry_wiring import build_registry
 
 INVALID = sorted((FLOWS / "invalid").glob("*.yaml"))
 VALID = sorted((FLOWS / "valid").glob("*.yaml"))

@@ -23,7 +23,7 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.engine.loader import parse_flow
 from vibflow.engine.registry import GuardFamily, Registry
 from vibflow.engine.verifier import APPLY_GUARD_FAMILIES, Problem, verify
-from vibflow.wiring import build_registry
+from vibflow.registry_wiring import build_registry
 
 # One guard per family, as the test kit registers them.
 FAMILY_GUARD: dict[GuardFamily, Any] = {

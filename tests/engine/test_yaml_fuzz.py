@@ -26,7 +26,7 @@ from vibflow.engine.errors import VibflowError
 from vibflow.engine.loader import LoadedFlow, load_flow, problems_of
 from vibflow.engine.registry import Registry
 from vibflow.engine.verifier import APPLY_GUARD_FAMILIES
-from vibflow.wiring import build_registry
+from vibflow.registry_wiring import build_registry
 
 REGISTRY = build_registry(register)
 FIXTURES = [p.read_text("utf-8") for p in sorted((FLOWS / "valid").glob("*.yaml"))]

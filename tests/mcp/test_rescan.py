@@ -10,7 +10,8 @@ from typing import Any
 
 from vibflow_testing.cli import clean_env
 
-from vibflow.mcp.server import McpApp, Rescanner
+from vibflow.mcp.rescan import Rescanner
+from vibflow.mcp.server import McpApp
 from vibflow.wiring import Project
 
 

@@ -91,7 +91,7 @@ def current_warnings() -> list[str]:
 
 def registry_for(ctx: typer.Context) -> Registry:
     """The step and guard registry, with the invocation's extra registrations."""
-    from vibflow.wiring import build_registry
+    from vibflow.registry_wiring import build_registry
 
     return build_registry(state_of(ctx).registry_hook)
 
@@ -113,7 +113,7 @@ def project_for(ctx: typer.Context) -> Project:
 def catalog_for(ctx: typer.Context) -> FlowCatalog:
     """The flows available here: the project's and the shipped ones, or only the
     shipped ones outside a project."""
-    from vibflow.wiring import catalog_without_project
+    from vibflow.registry_wiring import catalog_without_project
 
     try:
         return project_for(ctx).catalog

@@ -81,7 +81,7 @@ def policy_show(
 def policy_diff(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """What the project's policy file changes against the shipped defaults."""
     from vibflow.engine.policy_view import overrides
-    from vibflow.wiring import policy_sections
+    from vibflow.registry_wiring import policy_sections
 
     found = overrides(project_for(ctx).policy, policy_sections())
     if as_json:
