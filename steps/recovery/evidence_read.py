@@ -284,19 +284,14 @@ def _mentions(
     docs = [c for c in candidates if is_doc_page(c.path)][:_DOCS_MAX]
     if not docs or not intent_words:
         return {}
-    old_names = {
-        c.path: c.old_path or c.path
-        for c in docs
-        if c.status in ("modified", "renamed", "type_changed")
-    }
-    before = _at_head(git, sorted(set(old_names.values())), limit) if old_names else {}
+    before = _old_texts(git, docs, limit)
     out: dict[str, tuple[str, ...]] = {}
     for c in docs:
         now = read_text(root / c.path, limit, whole.get(c.path))
         if now is None:
             continue
-        old = before.get(old_names[c.path], "") if c.path in old_names else ""
-        added = set(now.splitlines()) - set(old.splitlines())
+        old = before.get(c.path, "")
+        added = shared_names.added(old, now)
         # A word the page already used is its subject, not what this change adds
         # (a README about entries, rewritten for setup, still says "entries").
         had = set(words(old))
@@ -349,12 +344,7 @@ def _links(
     # Which linking lines are part of the change: compare with HEAD, for the files
     # involved that HEAD holds (a new file's lines are all new).
     involved = set(found) | {a for refs in found.values() for a, *_ in refs}
-    old_names: dict[str, str] = {}
-    for path in involved:
-        change = by_path.get(path)
-        if change is not None and change.status in ("modified", "renamed", "type_changed"):
-            old_names[path] = change.old_path or change.path
-    before = _at_head(git, sorted(set(old_names.values())), limit)
+    before = _old_texts(git, [by_path[p] for p in involved if p in by_path], limit)
     changes: dict[str, frozenset[str] | None] = {}
 
     def changed_in(path: str) -> frozenset[str] | None:
@@ -367,7 +357,7 @@ def _links(
                 changes[path] = None
             else:
                 now = seed_texts.get(path) or read_text(root / path, limit)
-                changes[path] = changed_lines(before.get(old_names.get(path, path)), now)
+                changes[path] = changed_lines(before.get(path), now)
         return changes[path]
 
     out: dict[str, list[Link]] = {}
