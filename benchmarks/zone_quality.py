@@ -34,12 +34,7 @@ from benchkit import GIT_ENV, REPO, VIBFLOW, compile_installed
 
 sys.path[:0] = [str(REPO / "tests" / "support"), str(REPO / "tests" / "scenarios")]
 
-from corpus import CORPUS  # noqa: E402 - the corpus lives with the tests
-from scenarios_fresh import FRESH  # noqa: E402
-from scenarios_fresh2 import FRESH2  # noqa: E402
-from scenarios_fresh3 import FRESH3  # noqa: E402
-from scenarios_fresh4 import FRESH4  # noqa: E402
-from scenarios_fresh5 import FRESH5  # noqa: E402
+from corpus import ALL_FRESH, CORPUS  # noqa: E402 - the corpus lives with the tests
 from zone_scorer import Row, run, table, totals  # noqa: E402
 
 
@@ -65,7 +60,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="vibflow-zone-") as tmp:
         base = Path(tmp)
         rows: list[Row] = run(CORPUS, base)
-        fresh: list[Row] = run([*FRESH, *FRESH2, *FRESH3, *FRESH4, *FRESH5], base)
+        fresh: list[Row] = run(ALL_FRESH, base)
         report = table(rows + fresh)
         if args.process:
             per = {s.name: process_ms(base / s.name / "repo", args.reps) for s in CORPUS}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from corpus import FRESH_BATCHES
 from scenario_kit import Scenario, build
 
 #: The thresholds of the issue's "done when" (the test asserts them).
@@ -198,11 +199,13 @@ def table(rows: Sequence[Row]) -> str:
         ("tuned", [r for r in rows if _set(r) == "tuned"]),
         ("held-out", [r for r in rows if _set(r) == "held-out"]),
         ("tuned + held-out", [r for r in rows if not r.fresh]),
-        ("fresh (after the first tuning)", [r for r in rows if r.fresh and r.batch == 1]),
-        ("fresh 2 (before the second)", [r for r in rows if r.fresh and r.batch == 2]),
-        ("fresh 3 (blind, after the second)", [r for r in rows if r.fresh and r.batch == 3]),
-        ("fresh 4 (blind, after the third)", [r for r in rows if r.fresh and r.batch == 4]),
-        ("fresh 5 (blind, after the fourth)", [r for r in rows if r.fresh and r.batch == 5]),
+    ]
+    parts += [
+        (
+            f"{'fresh' if n == 1 else f'fresh {n}'} ({when})",
+            [r for r in rows if r.fresh and r.batch == n],
+        )
+        for n, when in FRESH_BATCHES.items()
     ]
     for label, part in parts:
         if not part:
