@@ -70,6 +70,29 @@ def git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return proc.stdout.strip()
 
 
+def measured(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int, str]:
+    """One process: wall seconds, CPU seconds (it and its children, from ``wait4``),
+    exit status and stderr."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    code = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, code, err.decode("utf-8", "replace")
+
+
+def measured_ok(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one process that must succeed (a failure ends the run)."""
+    wall, cpu, code, err = measured(argv, cwd, env)
+    if code != 0:
+        raise SystemExit(f"{' '.join(argv)} failed in {cwd}: {err[-400:]}")
+    return wall, cpu
+
+
 def timed(fn: Callable[[], object]) -> float:
     """Wall time of ``fn()`` in milliseconds."""
     t0 = time.perf_counter_ns()

@@ -33,32 +33,20 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchkit import GIT_ENV, REPO, compile_installed, git
+from benchkit import GIT_ENV, REPO, compile_installed, git, measured_ok
 from preview_small import prepare_vibflow, python_app, write_repo
 from triggers_check import build_memory, build_repo, build_runs, drift
 
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU seconds (with children) of one process; a failure ends the run."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(argv)} failed in {cwd}: {err.decode()[-400:]}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return measured_ok(argv, cwd, env)
 
 
 def build(tmp: Path, files: int, runs: int, env: dict[str, str]) -> dict[str, Path]:

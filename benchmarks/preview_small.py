@@ -53,16 +53,23 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchkit import GIT_ENV, REPO, VIBFLOW, compile_installed, default_dirs, git, module_bytes
+from benchkit import (
+    GIT_ENV,
+    REPO,
+    VIBFLOW,
+    compile_installed,
+    default_dirs,
+    git,
+    measured,
+    module_bytes,
+)
 
 GOAL_S = 0.25
 BASE_PREVIEW = "base vibflow recover --preview --json"
@@ -203,16 +210,7 @@ def big_drift(root: Path, files: int, step: int) -> None:
 
 def run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int, str]:
     """Wall seconds, CPU seconds (the process and its children), status, stderr."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - t0
-    return wall, usage.ru_utime + usage.ru_stime, proc.returncode, err.decode("utf-8", "replace")
+    return measured(argv, cwd, env)
 
 
 def must(argv: list[str], cwd: Path, env: dict[str, str]) -> None:

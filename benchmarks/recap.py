@@ -37,11 +37,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from benchkit import GIT_ENV, REPO, compile_installed, git
+from benchkit import GIT_ENV, REPO, compile_installed, git, measured_ok
 from triggers_check import build_memory, build_repo, build_runs, drift
 
 GOAL_PROCESS_S = 0.25
@@ -49,17 +48,7 @@ GOAL_PROCESS_S = 0.25
 
 def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
     """Wall and CPU seconds (the process and its children) of one run; a failure ends it."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        argv, cwd=cwd, env=GIT_ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(argv)} failed in {cwd}: {err.decode()[-400:]}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return measured_ok(argv, cwd, GIT_ENV)
 
 
 def base_python(venv: str) -> str:
