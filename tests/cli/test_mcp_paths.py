@@ -10,42 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from mcp import Client
-from vibflow_testing import PATHS_CORPUS
 from vibflow_testing.apply import APPLY, tree_state
 from vibflow_testing.cli import vf
 from vibflow_testing.mcp import call, with_servers
+from vibflow_testing.paths import corpus_rows, plant_links
 
 from vibflow.steps.paths.rules import PathRule
-
-# The corpus names these links and folders (as the path contract's own corpus test builds).
-LINKS = {
-    "escape_file": "<OUTSIDE>/secret.txt",
-    "escape_dir": "<OUTSIDE>",
-    "src/parent_link": "../../outside",
-    "chain1": "chain2",
-    "chain2": "<OUTSIDE>",
-    "abs_escape": "/etc",
-    "rel_up": "../outside/secret.txt",
-    "dangling_out": "/nonexistent-vibflow-test/x",
-    "back_in": "../project/src",
-    "loop_a": "loop_b",
-    "loop_b": "loop_a",
-    "self_loop": "self_loop",
-    "into_git": ".git/config",
-    "into_git_dir": ".git",
-    "into_vibflow": ".vibflow/runs.db",
-    "into_nm": "node_modules/pkg",
-    "to_root": ".",
-    "inside_link": "src",
-    "inside_file_link": "src/a.py",
-    "chain_in1": "chain_in2",
-    "chain_in2": "src/a.py",
-}
-
-
-def _hostile() -> list[dict[str, Any]]:
-    lines = (PATHS_CORPUS / "hostile.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
 def _tree(repo: Path) -> Path:
@@ -56,8 +26,7 @@ def _tree(repo: Path) -> Path:
         (repo / folder).mkdir(parents=True, exist_ok=True)
     for rel in ["src/a.py", "node_modules/pkg/index.js", ".vibflow/runs.db"]:
         (repo / rel).write_text("x\n", encoding="utf-8")
-    for link, target in LINKS.items():
-        (repo / link).symlink_to(target.replace("<OUTSIDE>", str(outside)))
+    plant_links(repo, outside)
     return outside
 
 
@@ -69,7 +38,7 @@ def test_hostile_paths_are_refused_by_rule_and_nothing_is_written(repo: Path) ->
     outside = _tree(repo)
     for tool in ("handoff_export", "recovery_apply", "memory_write"):
         assert vf(repo, "grant", tool).returncode == 0
-    rows = _hostile()
+    rows = corpus_rows("hostile.jsonl")
     root = os.path.realpath(repo)
     before = tree_state(repo)
     memory = repo / ".vibflow" / "memory.json"

@@ -18,12 +18,10 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from vibflow_testing import PATHS_CORPUS
+from vibflow_testing.paths import corpus_rows, plant_links
 
 from vibflow.engine.errors import ErrorCode, Outcome
 from vibflow.steps.paths import PathRejected, PathRule, canonicalize
-
-CORPUS = PATHS_CORPUS
 
 
 @dataclass(frozen=True)
@@ -38,11 +36,6 @@ class Tree:
     base: Path
     root: Path
     outside: Path
-
-
-def _rows(name: str) -> list[dict[str, object]]:
-    lines = (CORPUS / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
 # --- systematic families ------------------------------------------------------------------
@@ -122,12 +115,12 @@ def _drives() -> Iterator[Case]:
 
 
 def _from_file() -> Iterator[Case]:
-    for row in _rows("hostile.jsonl"):
+    for row in corpus_rows("hostile.jsonl"):
         yield Case(str(row["path"]), PathRule(row["rule"]), bool(row["allow_absolute"]))
 
 
 HOSTILE = [*_from_file(), *_traversal(), *_reserved(), *_text(), *_invisible(), *_drives()]
-BENIGN = [(str(r["path"]), str(r["expect"])) for r in _rows("benign.jsonl")]
+BENIGN = [(str(r["path"]), str(r["expect"])) for r in corpus_rows("benign.jsonl")]
 
 
 # --- the project tree ---------------------------------------------------------------------
@@ -144,31 +137,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Tree:
         (root / file).write_text("x\n", encoding="utf-8")
     outside.mkdir()
     (outside / "secret.txt").write_text("secret\n", encoding="utf-8")
-    links = {
-        "escape_file": str(outside / "secret.txt"),
-        "escape_dir": str(outside),
-        "src/parent_link": "../../outside",
-        "chain1": "chain2",
-        "chain2": str(outside),
-        "abs_escape": "/etc",
-        "rel_up": "../outside/secret.txt",
-        "dangling_out": "/nonexistent-vibflow-test/x",
-        "back_in": "../project/src",
-        "loop_a": "loop_b",
-        "loop_b": "loop_a",
-        "self_loop": "self_loop",
-        "into_git": ".git/config",
-        "into_git_dir": ".git",
-        "into_vibflow": ".vibflow/runs.db",
-        "into_nm": "node_modules/pkg",
-        "to_root": ".",
-        "inside_link": "src",
-        "inside_file_link": "src/a.py",
-        "chain_in1": "chain_in2",
-        "chain_in2": "src/a.py",
-    }
-    for link, target in links.items():
-        (root / link).symlink_to(target)
+    plant_links(root, outside)
     return Tree(base, root, outside)
 
 
