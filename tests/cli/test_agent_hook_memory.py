@@ -6,51 +6,29 @@ recap. Real hook processes on a real repository."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testing import TESTS
-from vibflow_testing.cli import clean_env
+from vibflow_testing.agents import run_hook
 from vibflow_testing.repo import init_repo, write
 
 pytestmark = pytest.mark.cli
-PAYLOADS = TESTS / "agents" / "payloads" / "claude-code"
+#: The claude-code sample each hook event is driven with.
 SAMPLE = {
-    "turn-start": "UserPromptSubmit",
-    "tool-use": "PostToolUse.Edit",
-    "turn-end": "Stop",
-    "session-end": "SessionEnd",
+    "turn-start": "turn-start",
+    "tool-use": "edit",
+    "turn-end": "turn-end",
+    "session-end": "session-end",
 }
 
 
 def hook(root: Path, event: str, file: Path | None = None) -> str:
     """One hook call as Claude Code makes it; the modules it imported (-X importtime)."""
-    text = (PAYLOADS / f"{SAMPLE[event]}.json").read_text("utf-8")
-    raw = text.replace("<ROOT>", str(root)).replace("<FILE>", str(file or "")).encode()
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-X",
-            "importtime",
-            "-m",
-            "vibflow",
-            "agent",
-            "hook",
-            "claude-code",
-            event,
-        ],
-        input=raw,
-        cwd=root,
-        env=clean_env(),
-        capture_output=True,
-        timeout=120,
-        check=False,
+    proc = run_hook(
+        root, "claude-code", SAMPLE[event], file or "", python_flags=("-X", "importtime")
     )
-    assert proc.returncode == 0, proc.stderr
     return proc.stderr.decode("utf-8", "replace")
 
 

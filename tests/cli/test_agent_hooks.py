@@ -13,40 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testing import TESTS
+from vibflow_testing.agents import payload, run_hook
 from vibflow_testing.cli import as_json, clean_env, vf
+from vibflow_testing.paths import corpus_rows
 from vibflow_testing.repo import init_repo, write
 
-PAYLOADS = TESTS / "agents" / "payloads"
 APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}
 
-#: Each agent's sample files for the five events vibflow records.
-SAMPLES = {
-    "claude-code": {
-        "session-start": "SessionStart",
-        "turn-start": "UserPromptSubmit",
-        "write": "PostToolUse.Write",
-        "edit": "PostToolUse.Edit",
-        "turn-end": "Stop",
-        "session-end": "SessionEnd",
-    },
-    "gemini": {
-        "session-start": "SessionStart",
-        "turn-start": "BeforeAgent",
-        "write": "AfterTool.write_file",
-        "edit": "AfterTool.replace",
-        "turn-end": "AfterAgent",
-        "session-end": "SessionEnd",
-    },
-}
-EVENT_OF = {"write": "tool-use", "edit": "tool-use"}
-
 pytestmark = pytest.mark.cli
-
-
-def payload(agent: str, sample: str, root: Path, file: Path | str = "") -> bytes:
-    text = (PAYLOADS / agent / f"{SAMPLES[agent][sample]}.json").read_text("utf-8")
-    return text.replace("<ROOT>", str(root)).replace("<FILE>", str(file)).encode()
 
 
 def hook(
@@ -60,18 +34,7 @@ def hook(
     cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """One hook call exactly as the installed settings make it (the lean entry)."""
-    event = EVENT_OF.get(sample, sample)
-    proc = subprocess.run(
-        [sys.executable, "-m", "vibflow", "agent", "hook", agent, event],
-        input=payload(agent, sample, root, file) if raw is None else raw,
-        cwd=cwd or root,
-        env=env or clean_env(),
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc
+    return run_hook(root, agent, sample, file, raw=raw, env=env, cwd=cwd)
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -302,15 +265,11 @@ TRUSTED_OK = {"absolute_not_allowed", "generated", "symlink_escape", "symlink_lo
 
 
 def hostile_corpus(root: Path, outside: Path) -> list[str]:
-    out = []
-    for line in (TESTS / "paths" / "hostile.jsonl").read_text("utf-8").splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        case = json.loads(line)
-        if case["rule"] in TRUSTED_OK:
-            continue
-        out.append(case["path"].replace("<ROOT>", str(root)).replace("<OUTSIDE>", str(outside)))
-    return out
+    return [
+        str(case["path"]).replace("<ROOT>", str(root)).replace("<OUTSIDE>", str(outside))
+        for case in corpus_rows("hostile.jsonl")
+        if case["rule"] not in TRUSTED_OK
+    ]
 
 
 def test_hostile_paths_are_counted_by_rule_never_stored(repo: Path) -> None:

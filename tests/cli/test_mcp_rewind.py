@@ -4,52 +4,32 @@ the checkpoints before and after — with one audit row per answer and nothing c
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp import Client
-from vibflow_testing import TESTS
+from vibflow_testing.agents import run_hook
 from vibflow_testing.apply import tree_state
-from vibflow_testing.cli import clean_env
 from vibflow_testing.mcp import call, mcp_rows, with_servers
 from vibflow_testing.repo import write
 
-PAYLOADS = TESTS / "agents" / "payloads" / "claude-code"
-
 pytestmark = pytest.mark.cli
-
-
-def _hook(root: Path, event: str, sample: str, file: Path | str = "") -> None:
-    text = (PAYLOADS / f"{sample}.json").read_text("utf-8")
-    data = text.replace("<ROOT>", str(root)).replace("<FILE>", str(file)).encode()
-    proc = subprocess.run(
-        [sys.executable, "-m", "vibflow", "agent", "hook", "claude-code", event],
-        input=data,
-        cwd=root,
-        env=clean_env(),
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
 
 
 def test_rewind_list_reads_the_recorded_turns(repo: Path) -> None:
     """Two hook-recorded turns come back over MCP in order, each with the file its
     tools reported, a shell edit flagged as unreported, and both checkpoints."""
-    _hook(repo, "session-start", "SessionStart")
-    _hook(repo, "turn-start", "UserPromptSubmit")
+    run_hook(repo, "claude-code", "session-start")
+    run_hook(repo, "claude-code", "turn-start")
     write(repo, "src/a.py", "print('agent')\n")
-    _hook(repo, "tool-use", "PostToolUse.Write", repo / "src" / "a.py")
+    run_hook(repo, "claude-code", "write", repo / "src" / "a.py")
     write(repo, "src/b.py", "print('shell')\n")  # a shell edit: no tool reported it
-    _hook(repo, "turn-end", "Stop")
-    _hook(repo, "turn-start", "UserPromptSubmit")
+    run_hook(repo, "claude-code", "turn-end")
+    run_hook(repo, "claude-code", "turn-start")
     write(repo, "src/c.py", "print('second')\n")
-    _hook(repo, "tool-use", "PostToolUse.Write", repo / "src" / "c.py")
-    _hook(repo, "turn-end", "Stop")
+    run_hook(repo, "claude-code", "write", repo / "src" / "c.py")
+    run_hook(repo, "claude-code", "turn-end")
     before = tree_state(repo)
 
     async def body(client: Client) -> tuple[bool, Any, str]:
@@ -80,8 +60,8 @@ def test_rewind_list_without_records_is_empty_and_an_unknown_session_is_bad_inpu
 
     async def body(client: Client) -> tuple[tuple[bool, Any, str], tuple[bool, Any, str]]:
         empty = await call(client, "rewind_list", {})
-        _hook(repo, "session-start", "SessionStart")
-        _hook(repo, "turn-start", "UserPromptSubmit")
+        run_hook(repo, "claude-code", "session-start")
+        run_hook(repo, "claude-code", "turn-start")
         unknown = await call(client, "rewind_list", {"session": "no-such-session"})
         return empty, unknown
 

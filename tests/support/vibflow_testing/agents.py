@@ -1,0 +1,70 @@
+"""Driving vibflow's agent hooks as the agents do: their recorded JSON payloads
+(``tests/agents/payloads``) fed to ``vibflow agent hook AGENT EVENT`` on stdin, one
+real process per call, as the installed settings run it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from vibflow_testing import TESTS
+from vibflow_testing.cli import clean_env
+
+PAYLOADS = TESTS / "agents" / "payloads"
+
+#: Each agent's sample file for each thing a test makes it do.
+SAMPLES = {
+    "claude-code": {
+        "session-start": "SessionStart",
+        "turn-start": "UserPromptSubmit",
+        "write": "PostToolUse.Write",
+        "edit": "PostToolUse.Edit",
+        "turn-end": "Stop",
+        "session-end": "SessionEnd",
+    },
+    "gemini": {
+        "session-start": "SessionStart",
+        "turn-start": "BeforeAgent",
+        "write": "AfterTool.write_file",
+        "edit": "AfterTool.replace",
+        "turn-end": "AfterAgent",
+        "session-end": "SessionEnd",
+    },
+}
+#: The hook event a sample is sent to (the others are their own event).
+EVENT_OF = {"write": "tool-use", "edit": "tool-use"}
+
+
+def payload(agent: str, sample: str, root: Path, file: Path | str = "") -> bytes:
+    """The agent's recorded payload for ``sample``, about ``root`` (and ``file``)."""
+    text = (PAYLOADS / agent / f"{SAMPLES[agent][sample]}.json").read_text("utf-8")
+    return text.replace("<ROOT>", str(root)).replace("<FILE>", str(file)).encode()
+
+
+def run_hook(
+    root: Path,
+    agent: str,
+    sample: str,
+    file: Path | str = "",
+    *,
+    raw: bytes | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    python_flags: Sequence[str] = (),
+) -> subprocess.CompletedProcess[bytes]:
+    """One hook call exactly as the installed settings make it (the lean entry); a
+    hook must always exit 0."""
+    event = EVENT_OF.get(sample, sample)
+    proc = subprocess.run(
+        [sys.executable, *python_flags, "-m", "vibflow", "agent", "hook", agent, event],
+        input=payload(agent, sample, root, file) if raw is None else raw,
+        cwd=cwd or root,
+        env=env or clean_env(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc
