@@ -302,6 +302,7 @@ def _settings(call: _Call, root: Path) -> dict[str, Any]:
             "keep_sessions": agents.turns.keep_sessions,
             "keep_days": agents.turns.keep_days,
             "max_turns": agents.turns.max_turns,
+            "keep_records_days": agents.turns.keep_records_days,
             "checkpoints_data": checkpoints.model_dump(mode="json"),
         }
     except Exception as exc:  # noqa: BLE001 - a broken policy: the defaults, and say so
@@ -387,6 +388,21 @@ def _services(
         problem=call.problem,
         observe=lambda agent, _turn, files: _observe(root, agent, files),
         session_ended=lambda session, turns: _session_recap(root, records, session, turns),
+        prune=lambda: _prune(records, settings),
+    )
+
+
+def _prune(records: Any, settings: dict[str, Any]) -> int:
+    """The records' retention with the project's policy: a turn's record outlives
+    its checkpoints (``keep_days``) and is kept at least ``keep_records_days``."""
+    from datetime import UTC, datetime
+
+    return int(
+        records.prune(
+            keep_sessions=settings["keep_sessions"],
+            keep_days=max(settings["keep_days"], settings["keep_records_days"]),
+            now=datetime.now(UTC),
+        )
     )
 
 

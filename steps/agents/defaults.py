@@ -15,4 +15,5 @@ DEFAULTS: dict[str, Any] = {
     "keep_sessions": 10,
     "keep_days": 7,
     "max_turns": 2000,
+    "keep_records_days": 90,
 }

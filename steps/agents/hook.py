@@ -48,6 +48,8 @@ Observe = Callable[[str, Turn, list[str]], None]
 SessionEnded = Callable[[Session, list[Turn]], None]
 #: () -> None; hand the ended turns' files to memory later, off the agent's time
 ObserveLater = Callable[[], None]
+#: () -> turns forgotten; the records' retention, run when a session ends
+Prune = Callable[[], int]
 
 
 class HookServices:
@@ -64,6 +66,7 @@ class HookServices:
         observe: Observe | None = None,
         session_ended: SessionEnded | None = None,
         observe_later: ObserveLater | None = None,
+        prune: Prune | None = None,
         clock: Callable[[], str] = now_iso,
     ) -> None:
         self.records = records
@@ -74,6 +77,7 @@ class HookServices:
         self.observe = observe
         self.session_ended = session_ended
         self.observe_later = observe_later
+        self.prune = prune
         self.clock = clock
 
 
@@ -110,6 +114,13 @@ class HookHandler:
                 s.session_ended(session, s.records.turns(session.id))
             except Exception as exc:  # noqa: BLE001 - a recap never fails the hook
                 s.problem(f"the session recap could not be written ({_why(exc)})")
+        if s.prune is not None:
+            # Once per session, after its recap: the records stay bounded without
+            # a turn ever paying for it.
+            try:
+                s.prune()
+            except Exception as exc:  # noqa: BLE001 - retention never fails the hook
+                s.problem(f"old turn records could not be forgotten ({_why(exc)})")
         return out
 
     # -- events -------------------------------------------------------------------

@@ -18,6 +18,8 @@ class TurnRetention(BaseModel):
     keep_sessions: int = Field(default=10, ge=1, le=10_000)
     keep_days: int = Field(default=7, ge=0, le=3650)
     max_turns: int = Field(default=2000, ge=1, le=1_000_000)
+    #: How long the records of a turn (its files, its checkpoint ids) outlive it.
+    keep_records_days: int = Field(default=90, ge=1, le=36_500)
 
 
 class AgentsPolicy(BaseModel):

@@ -415,6 +415,36 @@ class AgentRecords:
         ).fetchall()
         return {str(c) for row in rows for c in row if c}
 
+    def prune(self, *, keep_sessions: int, keep_days: int, now: datetime) -> int:
+        """Forget the turns nothing can use any more; the number of turns forgotten.
+
+        A turn is forgotten when it ended, memory has taken its files, it started
+        more than ``keep_days`` days ago and its session is not one of the newest
+        ``keep_sessions`` — the records would otherwise grow with every turn for
+        the life of the project. Sessions left without turns go with them once
+        they are as old. Callers pass a ``keep_days`` at least the checkpoints'
+        own, so a turn that can still be rewound is never forgotten.
+        """
+        cutoff = (now - timedelta(days=keep_days)).isoformat().replace("+00:00", "Z")
+        old = (
+            "SELECT id FROM turns WHERE ended_at IS NOT NULL AND observed = 1 "
+            "AND started_at < ? AND session_id NOT IN "
+            "(SELECT id FROM sessions ORDER BY last_seen DESC LIMIT ?)"
+        )
+        with self._write() as db:
+            for table in ("touched", "rejected"):
+                db.execute(
+                    f"DELETE FROM {table} WHERE turn_id IN ({old})",  # noqa: S608 - constant names
+                    (cutoff, keep_sessions),
+                )
+            gone = db.execute(f"DELETE FROM turns WHERE id IN ({old})", (cutoff, keep_sessions))  # noqa: S608 - constant query
+            db.execute(
+                "DELETE FROM sessions WHERE last_seen < ? AND id NOT IN "
+                "(SELECT DISTINCT session_id FROM turns)",
+                (cutoff,),
+            )
+            return int(gone.rowcount)
+
 
 def _busy(exc: sqlite3.OperationalError) -> bool:
     name = getattr(exc, "sqlite_errorname", "") or ""

@@ -356,3 +356,34 @@ def test_session_end_writes_a_session_recap(repo: Path) -> None:
     assert rows, "no session recap was written"
     assert "src/util.py" in rows[0][1]
     assert (repo / ".vibflow" / "agents.db").exists()
+
+
+def test_session_end_forgets_turn_records_past_their_retention(repo: Path) -> None:
+    """A session's end prunes the records: turns of old sessions past keep_records_days go,
+    the session that just ended keeps its turns (rewind still lists them)."""
+    from datetime import UTC, datetime, timedelta
+
+    from vibflow.steps.agents.records import AgentRecords
+
+    write(repo, ".vibflow/policy.yaml", "agents:\n  turns:\n    keep_sessions: 1\n")
+    then = (datetime.now(UTC) - timedelta(days=120)).isoformat().replace("+00:00", "Z")
+    records = AgentRecords(repo / ".vibflow" / "agents.db")
+    old = records.session("claude-code", "old-session", then)
+    for _ in range(4):
+        turn = records.start_turn(old.id, then, None, None)
+        records.end_turn(turn.id, then, None, "turn_end", None)
+        records.mark_observed(turn.id)
+    records.close()
+
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 3\n")
+    hook(repo, "claude-code", "turn-end")
+    hook(repo, "claude-code", "session-end")
+
+    records = AgentRecords(repo / ".vibflow" / "agents.db")
+    assert records.count_turns() == 1
+    assert records.get_session(old.id) is None
+    assert status(repo)["problems"] == []
+    listed = vf(repo, "rewind", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert len(as_json(listed)["turns"]) == 1

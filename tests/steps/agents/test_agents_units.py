@@ -13,7 +13,7 @@ from vibflow_testing import ROOT, TESTS
 from vibflow.steps.agents.defaults import DEFAULTS
 from vibflow.steps.agents.payloads import PayloadError, parse
 from vibflow.steps.agents.policy import AgentsPolicy
-from vibflow.steps.agents.records import AgentRecords, safe_session_id
+from vibflow.steps.agents.records import AgentRecords, Touched, safe_session_id
 from vibflow.steps.agents.rewind_steps import choose
 from vibflow.steps.checkpoints.models import CheckpointMeta, CheckpointPolicy
 from vibflow.steps.checkpoints.retention import to_prune
@@ -59,6 +59,7 @@ def test_hook_defaults_equal_the_shipped_policy() -> None:
         "keep_sessions": model.turns.keep_sessions,
         "keep_days": model.turns.keep_days,
         "max_turns": model.turns.max_turns,
+        "keep_records_days": model.turns.keep_records_days,
     } == DEFAULTS
 
 
@@ -89,6 +90,43 @@ def test_pinned_checkpoints_follow_sessions_and_days(tmp_path: Path) -> None:
         records.start_turn(session.id, old, f"ckpt_{s:032x}", None)
     pins = records.pinned_checkpoints(keep_sessions=2, keep_days=7, max_turns=100, now=NOW)
     assert pins == {f"ckpt_{1:032x}", f"ckpt_{2:032x}"}
+
+
+def _iso(age: timedelta) -> str:
+    return (NOW - age).isoformat().replace("+00:00", "Z")
+
+
+def test_old_turn_records_are_forgotten_but_never_one_still_useful(tmp_path: Path) -> None:
+    """Prune forgets ended, observed turns older than the cutoff outside the newest
+    sessions (with their files and refusals, and sessions left empty); it keeps a turn
+    memory has not taken, an open turn, a young turn and every turn of the newest session."""
+    records = AgentRecords(tmp_path / "agents.db")
+    old = timedelta(days=200)
+    done = records.session("claude-code", "done", _iso(old))
+    gone = [records.start_turn(done.id, _iso(old), None, None) for _ in range(3)]
+    for turn in gone:
+        records.end_turn(turn.id, _iso(old), None, "turn_end", None)
+        records.touch(turn.id, [Touched("a.py", "Edit")], _iso(old))
+        records.reject(turn.id, {"absolute": 1})
+        records.mark_observed(turn.id)
+    busy = records.session("claude-code", "busy", _iso(old + timedelta(days=1)))
+    unobserved = records.start_turn(busy.id, _iso(old), None, None)
+    records.end_turn(unobserved.id, _iso(old), None, "turn_end", None)
+    still_open = records.start_turn(busy.id, _iso(old), None, None)
+    young_turn = records.start_turn(busy.id, _iso(timedelta(days=1)), None, None)
+    newest = records.session("claude-code", "newest", _iso(timedelta(days=300)))
+    kept_by_session = records.start_turn(newest.id, _iso(old), None, None)
+    records.end_turn(kept_by_session.id, _iso(old), None, "turn_end", None)
+    records.mark_observed(kept_by_session.id)
+    records.session("claude-code", "newest", _iso(timedelta(0)))  # seen just now
+
+    assert records.prune(keep_sessions=1, keep_days=90, now=NOW) == 3
+    assert [records.get_turn(t.id) for t in gone] == [None, None, None]
+    assert all(records.touched(t.id) == [] and records.rejected(t.id) == {} for t in gone)
+    assert records.get_session(done.id) is None
+    for turn in (unobserved, still_open, young_turn, kept_by_session):
+        assert records.get_turn(turn.id) is not None
+    assert records.prune(keep_sessions=1, keep_days=90, now=NOW) == 0
 
 
 def test_damaged_records_are_set_aside(tmp_path: Path) -> None:
