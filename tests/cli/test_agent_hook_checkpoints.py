@@ -5,33 +5,24 @@ byte through the guarded flow."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from vibflow_testing import TESTS
-from vibflow_testing.cli import as_json, clean_env, vf
+from vibflow_testing.agents import run_hook
+from vibflow_testing.cli import as_json, vf
 from vibflow_testing.git import run_git
 from vibflow_testing.repo import init_repo, write
 
 pytestmark = pytest.mark.cli
 APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}
-PROMPT = TESTS / "agents" / "payloads" / "claude-code" / "UserPromptSubmit.json"
 
 
 def turn_start(root: Path) -> str:
-    """The turn-start hook as Claude Code runs it; the modules it imported (-X importtime)."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "vibflow", "agent", "hook", "claude-code"],
-        input=PROMPT.read_text("utf-8").replace("<ROOT>", str(root)).encode(),
-        cwd=root,
-        env=clean_env(),
-        capture_output=True,
-        timeout=120,
-        check=False,
+    """The turn-start hook as Claude Code runs it (the event read from the payload); the
+    modules it imported (-X importtime)."""
+    proc = run_hook(
+        root, "claude-code", "turn-start", python_flags=("-X", "importtime"), name_event=False
     )
-    assert proc.returncode == 0, proc.stderr
     return proc.stderr.decode("utf-8", "replace")
 
 

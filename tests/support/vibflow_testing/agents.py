@@ -53,12 +53,14 @@ def run_hook(
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
     python_flags: Sequence[str] = (),
+    name_event: bool = True,
 ) -> subprocess.CompletedProcess[bytes]:
     """One hook call exactly as the installed settings make it (the lean entry); a
     hook must always exit 0."""
-    event = EVENT_OF.get(sample, sample)
+    # Without the event name the hook reads it from the payload (an older install's form).
+    event = [EVENT_OF.get(sample, sample)] if name_event else []
     proc = subprocess.run(
-        [sys.executable, *python_flags, "-m", "vibflow", "agent", "hook", agent, event],
+        [sys.executable, *python_flags, "-m", "vibflow", "agent", "hook", agent, *event],
         input=payload(agent, sample, root, file) if raw is None else raw,
         cwd=cwd or root,
         env=env or clean_env(),
