@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from corpus import CORPUS
+from corpus import ALL_FRESH, CORPUS
 from zone_scorer import run, table, totals
 
 
@@ -37,3 +37,12 @@ def test_no_scenario_breaks_a_p0_gate(rows: list) -> None:  # type: ignore[type-
     is right."""
     bad = [r.name for r in rows if r.explicit_as_drift or r.leaked or not r.safe_right]
     assert bad == [], table(rows)
+
+
+def test_a_flagged_rename_is_one_item_not_two(tmp_path: Path) -> None:
+    """A drifted rename has two truth paths (old and new) but is one flagged item:
+    precision counts items, so it never exceeds 100 % (a fresh scenario with a rename)."""
+    (renamed,) = [s for s in ALL_FRESH if s.name == "fastapi_orders_pagination"]
+    (row,) = run([renamed], tmp_path)
+    assert row.drift_found > row.flagged_true
+    assert 0 <= row.precision <= 1

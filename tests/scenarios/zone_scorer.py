@@ -43,6 +43,8 @@ class Row:
     drift_true: int
     drift_found: int
     flagged: int
+    #: Flagged items that are drift (a renamed file is one item, two truth paths).
+    flagged_true: int
     unsure: int
     explicit_as_drift: list[str]
     leaked: list[str]
@@ -57,7 +59,7 @@ class Row:
 
     @property
     def precision(self) -> float:
-        return self.drift_found / self.flagged if self.flagged else 1.0
+        return self.flagged_true / self.flagged if self.flagged else 1.0
 
 
 def advise(root: Path) -> tuple[Any, float]:
@@ -99,6 +101,7 @@ def score(scenario: Scenario, base: Path) -> Row:
         drift_true=len(drift),
         drift_found=len(found),
         flagged=len(flagged_primary),
+        flagged_true=len(flagged_primary) - len(false_flags),
         unsure=unsure,
         explicit_as_drift=sorted(explicit & flagged),
         leaked=leaked,
@@ -151,12 +154,13 @@ class Totals:
 def totals(rows: Sequence[Row]) -> Totals:
     true = sum(r.drift_true for r in rows)
     found = sum(r.drift_found for r in rows)
+    true_flags = sum(r.flagged_true for r in rows)
     flagged = sum(r.flagged for r in rows)
     return Totals(
         scenarios=len(rows),
         recall=found / true if true else 1.0,
         precision_mean=statistics.fmean(r.precision for r in rows) if rows else 1.0,
-        precision_pooled=found / flagged if flagged else 1.0,
+        precision_pooled=true_flags / flagged if flagged else 1.0,
         explicit_as_drift=sum(len(r.explicit_as_drift) for r in rows),
         leaked=sum(len(r.leaked) for r in rows),
         safe_wrong=sum(not r.safe_right for r in rows),
