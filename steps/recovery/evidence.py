@@ -17,6 +17,12 @@ entry, correction or recent patch put in scope, for its evidence:
   - a name the change defines in it and uses in an explicit file, or the other
     way round (``fun setDarkTheme`` in the view model, ``viewModel::setDarkTheme``
     in the screen): the names a feature introduces hold its files together;
+  - a dependency the change needs: a manifest or settings file whose added
+    lines name a library or app an in-scope file's added lines now import
+    (``django-filter`` in ``requirements.txt`` for ``import django_filters``);
+  - any of the reference rules above against a file that is in scope by a
+    reference itself (the closure, ``closure_hops`` deep: a page the new link
+    points at, the API route that page fetches); the reason names the chain;
   - co-change: changed together with an explicit file in at least
     ``min_together`` recent commits, or in every one of them when it has fewer
     (a young project's only commit on the file is all the history there is);
@@ -26,6 +32,12 @@ entry, correction or recent patch put in scope, for its evidence:
     (``add_archived_at_to_projects.rb`` for "let users archive projects": the
     migration sits far from the model), or a documentation page whose added
     lines use one (the troubleshooting page now explaining ``retry``);
+* **none, whatever else links it** — a *mirror*: the same file as an explicit
+  one in a sibling place the intent does not name (``envs/staging/main.tf``
+  when the intent says prod and ``envs/prod/main.tf`` is yours;
+  ``worker-resources-patch.yaml`` next to your ``api-resources-patch.yaml``
+  when the intent is about the api): the same edit there is what drift looks
+  like, and every link it has (names, history) is the copy's;
 * **weak** (a hint, not enough): a reference the change did not touch, one
   commit in common, the same folder without a shared word, a shared word in
   another folder. Weak evidence and the same path category as the intent's
@@ -79,6 +91,15 @@ class Evidence:
     tested: Mapping[str, str] = field(default_factory=dict)
     #: Changed file → (explicit file, "uses" | "defines", name): see ``shared_names``.
     shared: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: A file in scope by a reference (not an explicit file) → why: the anchors
+    #: of the closure's links, named with their own reason.
+    via: Mapping[str, str] = field(default_factory=dict)
+    #: Changed file → (explicit file, its word the intent names, this file's word).
+    mirrors: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: Every word of the intent, stop words kept (``mirrors.intent_tokens``).
+    said: frozenset[str] = frozenset()
+    #: Manifest or settings file → (in-scope file, the module its change imports).
+    needs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False
@@ -94,14 +115,21 @@ class Judgement:
     reason: str  # why in scope (strong), or the hint (weak); "" for none
 
 
-def _link_reason(link: Link, c: ChangedFile) -> str:
-    a = link.anchor
+def who(anchor: str, ev: Evidence) -> str:
+    """How a reason names the file a link points at: one of yours, or one in scope
+    through a reference (with that reason, so the chain can be checked)."""
+    why = ev.via.get(anchor)
+    return f"your file '{anchor}'" if why is None else f"'{anchor}' (in scope: {why})"
+
+
+def _link_reason(link: Link, c: ChangedFile, ev: Evidence) -> str:
+    a = who(link.anchor, ev)
     if link.direction == "from":
         if c.status in ("added", "untracked"):
-            return f"new file that {link.how} your file '{a}'"
-        return f"{link.how} your file '{a}' in the lines that changed"
+            return f"new file that {link.how} {a}"
+        return f"{link.how} {a} in the lines that changed"
     verb = "imports" if link.how == "imports" else "names"
-    return f"your file '{a}' {verb} it in the lines that changed"
+    return f"{a} {verb} it in the lines that changed"
 
 
 def _folder(path: str) -> str:
@@ -119,7 +147,23 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     mine = name_tokens(c.path)
     hints: list[str] = []
     answer: tuple[Judgement, str] | None = None
-    steps = (_by_links, _by_shared_names, _by_test_name, _by_cochange, _by_proximity)
+    mirror = evidence.mirrors.get(c.path)
+    if mirror is not None:
+        anchor, theirs, its = mirror
+        answer = (
+            Judgement(None, ""),
+            f"it is your file '{anchor}' for '{its}', and the intent names '{theirs}' only",
+        )
+        evidence.memo[key] = answer
+        return answer
+    steps = (
+        _by_links,
+        _by_shared_names,
+        _by_dependency,
+        _by_test_name,
+        _by_cochange,
+        _by_proximity,
+    )
     for step in (*steps, _by_intent_words):
         found = step(c, mine, seeds, evidence, hints)
         if found is not None:
@@ -131,20 +175,35 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     return answer
 
 
+def by_reference(c: ChangedFile, ev: Evidence) -> Judgement | None:
+    """The strong evidence of the reference kinds alone (imports and names, names a
+    change defines and uses, a test's name): what makes a file a step of the
+    closure. Co-change, proximity and the intent's words do not: a chain through
+    them would carry their doubt along."""
+    if c.path in ev.mirrors:
+        return None
+    mine = name_tokens(c.path)
+    for step in (_by_links, _by_shared_names, _by_test_name):
+        found = step(c, mine, (), ev, [])
+        if found is not None:
+            return found
+    return None
+
+
 def _by_links(
     c: ChangedFile, mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, hints: list[str]
 ) -> Judgement | None:
     links = ev.links.get(c.path, ())
     for link in links:
         if link.in_change:
-            return Judgement("reference", _link_reason(link, c))
+            return Judgement("reference", _link_reason(link, c, ev))
     for link in links:
         shared = overlap(mine, name_tokens(link.anchor))
         said = overlap(mine, ev.intent_words)
         linked = (
-            f"{link.how} your file '{link.anchor}'"
+            f"{link.how} {who(link.anchor, ev)}"
             if link.direction == "from"
-            else f"your file '{link.anchor}' {link.how} it"
+            else f"{who(link.anchor, ev)} {link.how} it"
         )
         if shared or said:
             named = (
@@ -164,12 +223,30 @@ def _by_shared_names(
     if found is None:
         return None
     anchor, how, name = found
+    of = _change_of(anchor, ev)
     if how == "uses":
-        return Judgement(
-            "reference", f"its changed lines use '{name}', which the change to '{anchor}' defines"
-        )
+        return Judgement("reference", f"its changed lines use '{name}', which {of} defines")
+    return Judgement("reference", f"its changed lines define '{name}', which {of} uses")
+
+
+def _change_of(anchor: str, ev: Evidence) -> str:
+    why = ev.via.get(anchor)
+    return (
+        f"the change to '{anchor}'"
+        if why is None
+        else f"the change to '{anchor}' (in scope: {why})"
+    )
+
+
+def _by_dependency(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    found = ev.needs.get(c.path)
+    if found is None:
+        return None
+    anchor, module = found
     return Judgement(
-        "reference", f"its changed lines define '{name}', which the change to '{anchor}' uses"
+        "reference", f"its changed lines add '{module}', which {_change_of(anchor, ev)} imports"
     )
 
 
@@ -180,7 +257,7 @@ def _by_test_name(
     anchor = ev.tested.get(stem) if stem else None
     if anchor is None:
         return None
-    return Judgement("test_of", f"the test named for your file '{anchor}'")
+    return Judgement("test_of", f"the test named for {who(anchor, ev)}")
 
 
 def _by_cochange(

@@ -19,12 +19,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
 from vibflow.engine.errors import VibflowError
-from vibflow.steps.recovery import cochange, shared_names
-from vibflow.steps.recovery.evidence import Evidence, Link
+from vibflow.steps.recovery import cochange, dependencies, shared_names
+from vibflow.steps.recovery.evidence import Evidence, Link, by_reference
+from vibflow.steps.recovery.mirrors import intent_tokens, mirror_of
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, plain_stem, words
 from vibflow.steps.recovery.references import (
@@ -129,6 +131,54 @@ def _at_head(git: Git, paths: Sequence[str], limit: int) -> dict[str, str]:
     return out
 
 
+class _Reader:
+    """The changed files' text now and at HEAD, each read once however many rules
+    (and closure hops) ask: the first ``limit`` bytes, one ``cat-file`` per batch of
+    HEAD sides not read yet."""
+
+    def __init__(
+        self,
+        root: Path,
+        git: Git,
+        limit: int,
+        whole: Mapping[str, bytes],
+    ) -> None:
+        self.root, self.git, self.limit, self.whole = root, git, limit, whole
+        self._now: dict[str, str | None] = {}
+        self._head: dict[str, str | None] = {}
+
+    def now(self, path: str) -> str | None:
+        if path not in self._now:
+            self._now[path] = read_text(self.root / path, self.limit, self.whole.get(path))
+        return self._now[path]
+
+    def before(self, changes: Sequence[ChangedFile]) -> dict[str, str]:
+        """Each modified or renamed file's text at HEAD, by its path now."""
+        old_names = {
+            c.path: c.old_path or c.path
+            for c in changes
+            if c.status in ("modified", "renamed", "type_changed")
+        }
+        missing = sorted({old for old in old_names.values() if old not in self._head})
+        if missing:
+            found = _at_head(self.git, missing, self.limit)
+            for old in missing:
+                self._head[old] = found.get(old)
+        out: dict[str, str] = {}
+        for path, old in old_names.items():
+            text = self._head.get(old)
+            if text is not None:
+                out[path] = text
+        return out
+
+    def added(self, change: ChangedFile) -> list[str]:
+        """The lines the change to ``change`` added (every line of a new file)."""
+        now = self.now(change.path)
+        if now is None:
+            return []
+        return shared_names.added(self.before([change]).get(change.path), now)
+
+
 def gather(
     root: Path,
     git: Git,
@@ -139,13 +189,15 @@ def gather(
     history: Iterable[tuple[str, ...]] = (),
     anchors: Sequence[str] = (),
     whole: Mapping[str, bytes] | None = None,
+    held_out: frozenset[str] = frozenset(),
 ) -> Evidence:
     """The evidence for the changed files, against ``seeds`` (each explicit file →
     the names it may be referred to by: its path, and its old path if renamed);
     co-change is counted against ``anchors`` (the explicit entries themselves);
-    ``whole``: files already read whole (by the generated-file rules)."""
+    ``whole``: files already read whole (by the generated-file rules);
+    ``held_out``: files the user said are drift (never a step of the closure)."""
     by_path = {c.path: c for c in changed}
-    whole = whole or {}
+    reader = _Reader(root, git, policy.reference_bytes, whole or {})
     candidates = [
         c
         for c in changed
@@ -153,9 +205,7 @@ def gather(
     ]
     links: dict[str, list[Link]] = {}
     if seeds and policy.reference_files > 0:
-        links = _links(
-            root, git, by_path, candidates[: policy.reference_files], seeds, policy, whole
-        )
+        links = _links(reader, by_path, candidates[: policy.reference_files], seeds)
     folders: dict[str, tuple[str, ...]] = {}
     for seed in list(seeds)[:_SEEDS_MAX]:
         folder = seed.rpartition("/")[0]
@@ -168,18 +218,23 @@ def gather(
             except OSError:
                 folders[folder] = ()
     intent_words = frozenset(words(intent or ""))
-    mentions = _mentions(root, git, candidates, intent_words, policy.reference_bytes, whole)
+    mentions = _mentions(reader, candidates, intent_words)
     shared: dict[str, tuple[str, str, str]] = {}
     if seeds and policy.reference_files > 0:
-        shared = _shared_names(
-            root, git, by_path, candidates[: policy.reference_files], seeds, policy, whole
-        )
+        shared = _shared_names(reader, by_path, candidates[: policy.reference_files], seeds)
     co = cochange.count(
         history,
         anchors,
         [c.path for c in candidates] + [c.old_path for c in candidates if c.old_path],
     )
-    return Evidence(
+    said = intent_tokens(intent or "")
+    mirrors = {}
+    if policy.mirrors and said:
+        for c in candidates:
+            found = mirror_of(c.path, seeds, said)
+            if found is not None:
+                mirrors[c.path] = found
+    evidence = Evidence(
         links=links,
         cochange=co,
         folders=folders,
@@ -187,24 +242,141 @@ def gather(
         min_together=policy.cochange_min_together,
         proximity=policy.proximity,
         mentions=mentions,
-        tested={plain_stem(seed): seed for seed in seeds},
+        tested=_tested(seeds),
         shared=shared,
+        mirrors=mirrors,
+        said=said if policy.mirrors else frozenset(),
     )
+    if not seeds or policy.reference_files == 0:
+        return evidence
+    limited = candidates[: policy.reference_files]
+    evidence = _close(reader, by_path, limited, seeds, evidence, policy, held_out)
+    if not policy.dependencies:
+        return evidence
+    return _needs(reader, by_path, limited, seeds, evidence, held_out)
 
 
-def _shared_names(
-    root: Path,
-    git: Git,
+def _tested(seeds: Iterable[str]) -> dict[str, str]:
+    """Test stems → the file they test: its stem, and its folder's name when its own
+    says nothing (``product_live_test.exs`` tests ``product_live/index.ex``)."""
+    out: dict[str, str] = {}
+    for seed in seeds:
+        out.setdefault(plain_stem(seed), seed)
+        folder, _, base = seed.rpartition("/")
+        parent = folder.rpartition("/")[2]
+        if parent and not words(base.split(".")[0]) and len(words(parent)) >= 1:
+            out.setdefault(plain_stem(parent), seed)
+    return out
+
+
+def _close(
+    reader: _Reader,
     by_path: Mapping[str, ChangedFile],
     candidates: Sequence[ChangedFile],
     seeds: Mapping[str, Sequence[str]],
+    evidence: Evidence,
     policy: ZonePolicy,
-    whole: Mapping[str, bytes],
+    held_out: frozenset[str],
+) -> Evidence:
+    """The closure over references: a changed file in scope by a reference (an
+    import, a name, a test's name) is a seed of the next hop, ``closure_hops`` deep
+    and at most ``closure_files`` files a hop; each link found names its anchor's
+    reason, so the chain can be checked."""
+    links = {p: list(ls) for p, ls in evidence.links.items()}
+    shared = dict(evidence.shared)
+    tested = dict(evidence.tested)
+    via: dict[str, str] = {}
+    scope = set(seeds)
+    for _ in range(policy.closure_hops):
+        current = replace(evidence, links=links, shared=shared, tested=tested, via=via, memo={})
+        new: dict[str, str] = {}
+        for c in candidates:
+            if c.path in scope or c.path in held_out or c.path in evidence.mirrors:
+                continue
+            found = by_reference(c, current)
+            if found is not None:
+                new[c.path] = found.reason
+                if len(new) >= policy.closure_files:
+                    break
+        if not new:
+            break
+        via.update(new)
+        scope.update(new)
+        rest = [c for c in candidates if c.path not in scope]
+        hop = {p: [p] + ([by_path[p].old_path or p] if by_path[p].old_path else []) for p in new}
+        for path, found_links in _links(reader, by_path, rest, hop).items():
+            # A file named by a step of the chain is not thereby in scope (a mailer
+            # preview names the User model it renders); one that refers to a step,
+            # or that a step imports, is.
+            kept = [k for k in found_links if k.direction == "from" or k.how == "imports"]
+            links.setdefault(path, []).extend(kept)
+        for path, found_name in _shared_names(reader, by_path, rest, hop).items():
+            # Two settings files sharing a key (``version`` in a workflow and in
+            # pyproject.toml) share a vocabulary, not a feature.
+            if not (shared_names.is_settings(path) and shared_names.is_settings(found_name[0])):
+                shared.setdefault(path, found_name)
+        for stem, seed in _tested(hop).items():
+            tested.setdefault(stem, seed)
+    return replace(evidence, links=links, shared=shared, tested=tested, via=via, memo={})
+
+
+def _needs(
+    reader: _Reader,
+    by_path: Mapping[str, ChangedFile],
+    candidates: Sequence[ChangedFile],
+    seeds: Mapping[str, Sequence[str]],
+    evidence: Evidence,
+    held_out: frozenset[str],
+) -> Evidence:
+    """Manifest and settings files whose change declares a module the in-scope
+    files' changes newly import (``dependencies``)."""
+    wanted = [
+        c
+        for c in candidates
+        if c.path not in evidence.via
+        and c.path not in held_out
+        and c.path not in evidence.mirrors
+        and (dependencies.is_manifest(c.path) or dependencies.is_settings(c.path))
+    ]
+    if not wanted:
+        return evidence
+    scope = [
+        by_path[p]
+        for p in [*seeds, *evidence.via]
+        if p in by_path and by_path[p].status != "deleted"
+    ][:_SEEDS_MAX]
+    imports: dict[str, tuple[str, str]] = {}
+    for c in scope:
+        had = dependencies.imported((reader.before([c]).get(c.path) or "").splitlines())
+        for key, spec in dependencies.imported(reader.added(c)).items():
+            if key not in had:
+                imports.setdefault(key, (c.path, spec))
+    if not imports:
+        return evidence
+    specs = {key: spec for key, (_, spec) in imports.items()}
+    by_spec = {spec: path for path, spec in imports.values()}
+    needs: dict[str, tuple[str, str]] = {}
+    for c in wanted:
+        spec = dependencies.needed(
+            reader.added(c),
+            specs,
+            manifest=dependencies.is_manifest(c.path),
+            known=dependencies.names_in(reader.before([c]).get(c.path) or ""),
+        )
+        if spec is not None:
+            needs[c.path] = (by_spec[spec], spec)
+    return replace(evidence, needs=needs, memo={}) if needs else evidence
+
+
+def _shared_names(
+    reader: _Reader,
+    by_path: Mapping[str, ChangedFile],
+    candidates: Sequence[ChangedFile],
+    seeds: Mapping[str, Sequence[str]],
 ) -> dict[str, tuple[str, str, str]]:
     """Changed file → (explicit file, "uses" | "defines", name): the names the
     explicit files' changes define or use that a candidate's change uses or
     defines (``shared_names``). Only files holding one of those names are diffed."""
-    limit = policy.reference_bytes
     changed_seeds = [
         by_path[s]
         for s in list(seeds)[:_SEEDS_MAX]
@@ -212,8 +384,8 @@ def _shared_names(
     ]
     if not changed_seeds:
         return {}
-    now = {c.path: read_text(root / c.path, limit, whole.get(c.path)) for c in changed_seeds}
-    olds = _old_texts(git, changed_seeds, limit)
+    now = {c.path: reader.now(c.path) for c in changed_seeds}
+    olds = reader.before(changed_seeds)
     defines: dict[str, str] = {}
     uses: dict[str, str] = {}
     for c in changed_seeds:
@@ -235,7 +407,7 @@ def _shared_names(
     theirs_used = frozenset(uses)
     holding: dict[str, str] = {}
     for c in candidates:
-        text = read_text(root / c.path, limit, whole.get(c.path))
+        text = reader.now(c.path)
         if text is None or not needle.search(text):
             continue
         # The whole text first: only a file that could link reads its HEAD side.
@@ -244,7 +416,7 @@ def _shared_names(
             holding[c.path] = text
     if not holding:
         return {}
-    olds = _old_texts(git, [by_path[p] for p in holding], limit)
+    olds = reader.before([by_path[p] for p in holding])
     out: dict[str, tuple[str, str, str]] = {}
     for path, text in holding.items():
         found = shared_names.link(
@@ -259,35 +431,19 @@ def _shared_names(
     return out
 
 
-def _old_texts(git: Git, changes: Sequence[ChangedFile], limit: int) -> dict[str, str]:
-    """Each modified or renamed file's text at HEAD, by its path now (one read)."""
-    old_names = {
-        c.path: c.old_path or c.path
-        for c in changes
-        if c.status in ("modified", "renamed", "type_changed")
-    }
-    if not old_names:
-        return {}
-    at_head = _at_head(git, sorted(set(old_names.values())), limit)
-    return {path: at_head[old] for path, old in old_names.items() if old in at_head}
-
-
 def _mentions(
-    root: Path,
-    git: Git,
+    reader: _Reader,
     candidates: Sequence[ChangedFile],
     intent_words: frozenset[str],
-    limit: int,
-    whole: Mapping[str, bytes],
 ) -> dict[str, tuple[str, ...]]:
     """Documentation page → the intent's words in the lines it added."""
     docs = [c for c in candidates if is_doc_page(c.path)][:_DOCS_MAX]
     if not docs or not intent_words:
         return {}
-    before = _old_texts(git, docs, limit)
+    before = reader.before(docs)
     out: dict[str, tuple[str, ...]] = {}
     for c in docs:
-        now = read_text(root / c.path, limit, whole.get(c.path))
+        now = reader.now(c.path)
         if now is None:
             continue
         old = before.get(c.path, "")
@@ -302,28 +458,24 @@ def _mentions(
 
 
 def _links(
-    root: Path,
-    git: Git,
+    reader: _Reader,
     by_path: Mapping[str, ChangedFile],
     candidates: Sequence[ChangedFile],
     seeds: Mapping[str, Sequence[str]],
-    policy: ZonePolicy,
-    whole: Mapping[str, bytes],
 ) -> dict[str, list[Link]]:
-    limit = policy.reference_bytes
     seed_index = Index.of({name: seed for seed, names in seeds.items() for name in names})
     # path → (anchor, direction, how, the lines that refer)
     found: dict[str, list[tuple[str, Literal["from", "to"], str, frozenset[str]]]] = {}
     needles = _needles(seeds)
     for c in candidates:
-        text = read_text(root / c.path, limit, whole.get(c.path))
+        text = reader.now(c.path)
         if text is None or needles is None or not needles.search(text):
             continue
         for anchor, ref in scan(c.path, text, seed_index).items():
             found.setdefault(c.path, []).append((anchor, "from", ref.how, ref.lines))
     seed_texts: dict[str, str] = {}
     for seed in list(seeds)[:_SEEDS_MAX]:
-        text = read_text(root / seed, limit, whole.get(seed))
+        text = reader.now(seed)
         if text is not None:
             seed_texts[seed] = text
     # Only candidates whose stem or folder name the seeds' texts hold can be referred to.
@@ -344,7 +496,7 @@ def _links(
     # Which linking lines are part of the change: compare with HEAD, for the files
     # involved that HEAD holds (a new file's lines are all new).
     involved = set(found) | {a for refs in found.values() for a, *_ in refs}
-    before = _old_texts(git, [by_path[p] for p in involved if p in by_path], limit)
+    before = reader.before([by_path[p] for p in involved if p in by_path])
     changes: dict[str, frozenset[str] | None] = {}
 
     def changed_in(path: str) -> frozenset[str] | None:
@@ -356,7 +508,7 @@ def _links(
             elif change.status in ("added", "untracked"):
                 changes[path] = None
             else:
-                now = seed_texts.get(path) or read_text(root / path, limit)
+                now = seed_texts.get(path) or reader.now(path)
                 changes[path] = changed_lines(before.get(path), now)
         return changes[path]
 

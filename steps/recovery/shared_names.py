@@ -51,6 +51,7 @@ _ORDINARY_NAMES = """
     return print import export default public private static const class super
     function object false true null none self this update create delete remove
     handle handler name names label title count total start close open reset
+    version
 """
 _ORDINARY = frozenset(_ORDINARY_NAMES.split())
 #: Lines longer than this are data, not code: not read.

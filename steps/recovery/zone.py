@@ -45,6 +45,7 @@ from functools import lru_cache
 
 from vibflow.steps.paths.globs import glob_regex
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence, judge
+from vibflow.steps.recovery.mirrors import Siblings
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
 
 
@@ -246,6 +247,32 @@ def _add_inferred(
         if found.source is not None:
             zone[c.path] = IntentZoneEntry(path=c.path, source=found.source, reason=found.reason)
     _follow_renames(changed, zone, held_out)
+    for path in mirrors(zone, evidence):
+        del zone[path]
+
+
+#: Sources a mirror loses: inferred ones. Your files, your corrections and the
+#: agent's own patch targets stay.
+_INFERRED = frozenset(
+    {"reference", "test_of", "anchor_co_occurrence", "name_proximity", "intent_words"}
+)
+
+
+def mirrors(
+    zone: Mapping[str, IntentZoneEntry], evidence: Evidence
+) -> dict[str, tuple[str, str, str]]:
+    """Files in the zone by inferred evidence that are a sibling copy of another
+    file in it, in a place the intent does not name (``mirrors``): drift."""
+    if not evidence.said:
+        return {}
+    siblings = Siblings(zone)
+    out = {}
+    for path, entry in zone.items():
+        if entry.source in _INFERRED:
+            found = siblings.mirror_of(path, evidence.said)
+            if found is not None and found[0] not in out:
+                out[path] = found
+    return out
 
 
 def _by_folder(seeds: Iterable[str]) -> dict[str, list[str]]:
@@ -315,6 +342,7 @@ def drift(
     seeds = seeds_of(entries)
     near = _by_folder(seeds)
     zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
+    siblings = Siblings(in_zone) if evidence.said and seeds else None
     out: list[DriftCandidate] = []
     for c in changed:
         if c.generated or c.lockfile:
@@ -330,6 +358,10 @@ def drift(
         _, hint = (
             judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
         )
+        copied = siblings.mirror_of(c.path, evidence.said) if siblings is not None else None
+        if copied is not None:
+            anchor, theirs, its = copied
+            hint = f"it is '{anchor}' for '{its}', and the intent names '{theirs}' only"
         same = bool(c.category) and c.category in zone_categories
         reasons = ["not in your explicit relevant files"]
         reasons.append(hint or "nothing links it to them")

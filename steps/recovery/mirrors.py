@@ -1,0 +1,109 @@
+"""Mirrors: the same file as one of yours, in a sibling place the intent does not
+name. Pure.
+
+Projects keep parallel copies of one thing: an environment per folder
+(``envs/prod/main.tf``, ``envs/staging/main.tf``), an overlay per component
+(``api-resources-patch.yaml``, ``worker-resources-patch.yaml``), a screen per
+role. An agent asked to change the production one often makes the same edit
+to its sibling — and that copy then carries every link the real change has
+(the same new names, the same history), so references and co-change would
+call it in scope. What tells them apart is the one word their paths differ in:
+the intent names yours (``prod``, ``api``) and not the sibling's.
+
+A changed file mirrors an explicit file when the two paths have the same shape
+and differ in exactly one place — one folder, or one word of a file name of
+two words or more —
+and the intent's text has the explicit file's word there but not the other's.
+Words are compared whole or by prefix (``prod`` / ``production``), stop words
+included: ``api`` or ``web`` says where, even though it says little about what.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_TOKEN = re.compile(r"[0-9A-Za-z]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def intent_tokens(text: str) -> frozenset[str]:
+    """Every word of the intent, lower-cased (stop words kept: see the docstring)."""
+    out: set[str] = set()
+    for chunk in _TOKEN.findall(text):
+        for part in _CAMEL.split(chunk):
+            if len(part) >= 2:
+                out.add(part.casefold())
+    return frozenset(out)
+
+
+def _said(word: str, said: frozenset[str]) -> bool:
+    if word in said:
+        return True
+    if len(word) < 3:
+        return False
+    return any(
+        len(w) >= 3 and (w.startswith(word) or word.startswith(w)) and min(len(w), len(word)) >= 4
+        for w in said
+    )
+
+
+def _words(name: str) -> list[str]:
+    stem, dot, ext = name.partition(".")
+    parts = re.split(r"[-_ ]+", stem)
+    out: list[str] = []
+    for part in parts:
+        out += [p.casefold() for p in _CAMEL.split(part) if p]
+    return out + ([f".{ext}"] if dot else [])
+
+
+def _one_difference(a: list[str], b: list[str]) -> tuple[str, str] | None:
+    if len(a) != len(b):
+        return None
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return diff[0] if len(diff) == 1 else None
+
+
+class Siblings:
+    """Files a mirror could copy, by name and by folder: a changed file is compared
+    only with those sharing its name or its folder."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.by_name: dict[str, list[str]] = {}
+        self.by_folder: dict[str, list[str]] = {}
+        for path in paths:
+            folder, _, name = path.rpartition("/")
+            self.by_name.setdefault(name, []).append(path)
+            self.by_folder.setdefault(folder, []).append(path)
+
+    def mirror_of(self, path: str, said: frozenset[str]) -> tuple[str, str, str] | None:
+        """See :func:`mirror_of`."""
+        folder, _, name = path.rpartition("/")
+        near = self.by_name.get(name, []) + self.by_folder.get(folder, [])
+        return mirror_of(path, [p for p in near if p != path], said) if near else None
+
+
+def mirror_of(
+    path: str, anchors: Iterable[str], said: frozenset[str]
+) -> tuple[str, str, str] | None:
+    """``(file of yours, its word the intent names, this file's word)`` when ``path``
+    is a sibling copy of one of ``anchors``; None otherwise."""
+    folder, _, name = path.rpartition("/")
+    dirs = folder.split("/") if folder else []
+    for anchor in anchors:
+        a_folder, _, a_name = anchor.rpartition("/")
+        a_dirs = a_folder.split("/") if a_folder else []
+        if a_name == name:
+            found = _one_difference(a_dirs, dirs)
+        elif a_dirs == dirs and len(_words(a_name)) >= 3:
+            # Two words and an extension at least: ``list.go`` and ``root.go`` are
+            # two files of a command, not copies of one.
+            found = _one_difference(_words(a_name), _words(name))
+        else:
+            found = None
+        if found is None:
+            continue
+        theirs, mine = (w.casefold() for w in found)
+        if _said(theirs, said) and not _said(mine, said):
+            return anchor, theirs, mine
+    return None
