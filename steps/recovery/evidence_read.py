@@ -393,7 +393,9 @@ def _shared_names(
         if text is None:
             continue
         lines = shared_names.added(olds.get(c.path), text)
-        for name in sorted(shared_names.defined(lines, keys=shared_names.is_settings(c.path))):
+        found = shared_names.defined(lines, keys=shared_names.is_settings(c.path), path=c.path)
+        route = _route(c)
+        for name in sorted(found | ({route} if route else set())):
             defines.setdefault(name, c.path)
         for name in sorted(shared_names.used(lines)):
             uses.setdefault(name, c.path)
@@ -401,18 +403,22 @@ def _shared_names(
     if not names:
         return {}
     needle = re.compile(
-        r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b"
+        r"(?<![\w-])(?:"
+        + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        + r")(?![\w-])"
     )
     theirs_defined = frozenset(defines)
     theirs_used = frozenset(uses)
     holding: dict[str, str] = {}
     for c in candidates:
         text = reader.now(c.path)
-        if text is None or not needle.search(text):
+        route = _route(c)
+        if text is None or not (needle.search(text) or (route and route in theirs_used)):
             continue
         # The whole text first: only a file that could link reads its HEAD side.
         keys = shared_names.is_settings(c.path)
-        if shared_names.link(text.splitlines(), theirs_defined, theirs_used, keys=keys):
+        lines = text.splitlines()
+        if shared_names.link(lines, theirs_defined, theirs_used, keys=keys, path=c.path, route=route):
             holding[c.path] = text
     if not holding:
         return {}
@@ -424,11 +430,18 @@ def _shared_names(
             theirs_defined,
             theirs_used,
             keys=shared_names.is_settings(path),
+            path=path,
+            route=_route(by_path[path]),
         )
         if found is not None:
             how, name = found
             out[path] = (defines[name] if how == "uses" else uses[name], how, name)
     return out
+
+
+def _route(c: ChangedFile) -> str | None:
+    """The URL a new file serves by where it is (``shared_names.route_of``)."""
+    return shared_names.route_of(c.path) if c.status in ("added", "untracked") else None
 
 
 def _mentions(

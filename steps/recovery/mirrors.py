@@ -104,6 +104,8 @@ def mirror_of(
         if found is None:
             continue
         theirs, mine = (w.casefold() for w in found)
+        if theirs in mine or mine in theirs:
+            continue  # ``IInvoiceService`` is the interface of ``InvoiceService``
         if _said(theirs, said) and not _said(mine, said):
             return anchor, theirs, mine
     return None
