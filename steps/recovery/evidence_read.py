@@ -26,7 +26,7 @@ from typing import Literal
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange, dependencies, shared_names
 from vibflow.steps.recovery.evidence import Evidence, Link, by_reference
-from vibflow.steps.recovery.mirrors import intent_tokens, mirror_of
+from vibflow.steps.recovery.mirrors import Siblings, intent_tokens
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, plain_stem, words
 from vibflow.steps.recovery.references import (
@@ -230,8 +230,9 @@ def gather(
     said = intent_tokens(intent or "")
     mirrors = {}
     if policy.mirrors and said:
+        siblings = Siblings(seeds)
         for c in candidates:
-            found = mirror_of(c.path, seeds, said)
+            found = siblings.mirror_of(c.path, said)
             if found is not None:
                 mirrors[c.path] = found
     evidence = Evidence(
@@ -418,7 +419,9 @@ def _shared_names(
         # The whole text first: only a file that could link reads its HEAD side.
         keys = shared_names.is_settings(c.path)
         lines = text.splitlines()
-        if shared_names.link(lines, theirs_defined, theirs_used, keys=keys, path=c.path, route=route):
+        if shared_names.link(
+            lines, theirs_defined, theirs_used, keys=keys, path=c.path, route=route
+        ):
             holding[c.path] = text
     if not holding:
         return {}

@@ -109,13 +109,18 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
     found = _DECLARED.findall(text) + _NAME_ATTR.findall(text)
     found += _METHOD.findall(text) + _GO_METHOD.findall(text)
     found += [a or b for a, b in _TERRAFORM.findall(text)]
-    found += _CSS_CLASS.findall(text) + _SQL_ALIAS.findall(text)
+    # Each rule only where its text can be: most files have no style rule or URL.
+    if "{" in text:
+        found += _CSS_CLASS.findall(text)
+    if " as " in text or " AS " in text:
+        found += _SQL_ALIAS.findall(text)
     if keys:
         found += _KEY.findall(text)
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
     names = {name.rpartition(".")[2] for name in found if name}
-    names.update(route for route in _ROUTE.findall(text) if route.strip("/"))
+    if "/" in text:
+        names.update(route for route in _ROUTE.findall(text) if route.strip("/"))
     return frozenset(n for n in names if _worth(n))
 
 
@@ -123,8 +128,11 @@ def used(lines: Iterable[str]) -> frozenset[str]:
     """The distinctive names ``lines`` mention (definitions included): words,
     hyphenated names, and URL paths."""
     text = _text(lines)
-    found = set(_WORD.findall(text)) | set(_HYPHENATED.findall(text))
-    found.update(p.rstrip("/.") for p in _PATH.findall(text))
+    found = set(_WORD.findall(text))
+    if "-" in text:
+        found.update(_HYPHENATED.findall(text))
+    if "/" in text:
+        found.update(p.rstrip("/.") for p in _PATH.findall(text))
     return frozenset(n for n in found if _worth(n))
 
 
