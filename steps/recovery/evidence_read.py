@@ -403,11 +403,12 @@ def _shared_names(
     names = set(defines) | set(uses)
     if not names:
         return {}
-    needle = re.compile(
-        r"(?<![\w-])(?:"
-        + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        + r")(?![\w-])"
-    )
+    # A URL may sit under a prefix (``/admin`` + ``/users/export``): no left edge.
+    plain = sorted((n for n in names if not n.startswith("/")), key=len, reverse=True)
+    urls = sorted((n for n in names if n.startswith("/")), key=len, reverse=True)
+    branches = [r"(?<![\w-])(?:" + "|".join(map(re.escape, plain)) + ")"] if plain else []
+    branches += ["(?:" + "|".join(map(re.escape, urls)) + ")"] if urls else []
+    needle = re.compile("(?:" + "|".join(branches) + r")(?![\w-])")
     theirs_defined = frozenset(defines)
     theirs_used = frozenset(uses)
     holding: dict[str, str] = {}

@@ -55,6 +55,9 @@ _ROUTE = re.compile(
 #: A URL path a line points at (``href="/entries.csv"``, ``path: /readyz``,
 #: ``fetch("/api/preferences")``).
 _PATH = re.compile(r"(?<![\w.:/])(/[A-Za-z_][\w.-]*(?:/[\w.-]+)*)")
+#: An entry a settings file names: ``- name: lifetime_value`` (a documented column,
+#: a declared job or volume).
+_NAMED = re.compile(r"""^[ \t]*-?[ \t]*name[ \t]*:[ \t]*["']?([A-Za-z_][\w-]*)["']?[ \t]*$""", re.M)
 #: A style rule's class: ``.button-export {``.
 _CSS_CLASS = re.compile(r"^[ \t]*\.([A-Za-z_][\w-]*)[^\n{]*\{", re.M)
 #: A column a query names: ``sum(amount) as lifetime_value``.
@@ -115,7 +118,7 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
     if " as " in text or " AS " in text:
         found += _SQL_ALIAS.findall(text)
     if keys:
-        found += _KEY.findall(text)
+        found += _KEY.findall(text) + _NAMED.findall(text)
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
     names = {name.rpartition(".")[2] for name in found if name}
@@ -172,13 +175,22 @@ def link(
     defines, or define one their change uses; None otherwise (``keys``: mine is a
     settings file; ``path``: mine; ``route``: the URL mine, a new page, serves)."""
     mine_used = used(mine_added)
-    hit = sorted(mine_used & theirs_defined)
+    hit = sorted(mine_used & theirs_defined) or _under_prefix(mine_used, theirs_defined)
     if hit:
         return "uses", hit[0]
     mine_defined = defined(mine_added, keys=keys, path=path)
     if route is not None:
         mine_defined |= {route}
-    hit = sorted(mine_defined & theirs_used)
+    hit = sorted(mine_defined & theirs_used) or _under_prefix(theirs_used, mine_defined)
     if hit:
         return "defines", hit[0]
     return None
+
+
+def _under_prefix(urls: frozenset[str], routes: frozenset[str]) -> list[str]:
+    """Routes of two segments or more that URLs reach under a prefix: a route group
+    mounts ``/users/export`` at ``/admin/users/export``."""
+    deep = [r for r in routes if r.startswith("/") and r.count("/") >= 2]
+    if not deep:
+        return []
+    return sorted({r for r in deep for u in urls if u.startswith("/") and u.endswith(r)})
