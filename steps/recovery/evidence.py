@@ -32,8 +32,9 @@ entry, correction or recent patch put in scope, for its evidence:
     (``add_archived_at_to_projects.rb`` for "let users archive projects": the
     migration sits far from the model), or a documentation page whose added
     lines use one (the troubleshooting page now explaining ``retry``);
-* **none, whatever else links it** — a *mirror*: the same file as an explicit
-  one in a sibling place the intent does not name (``envs/staging/main.tf``
+* **none, whatever else links it** — a *mirror* (``zone.py`` applies it): the
+  same edit as to a file in the zone, made to its copy in a sibling place the
+  intent does not name (``envs/staging/main.tf``
   when the intent says prod and ``envs/prod/main.tf`` is yours;
   ``worker-resources-patch.yaml`` next to your ``api-resources-patch.yaml``
   when the intent is about the api): the same edit there is what drift looks
@@ -94,10 +95,10 @@ class Evidence:
     #: A file in scope by a reference (not an explicit file) → why: the anchors
     #: of the closure's links, named with their own reason.
     via: Mapping[str, str] = field(default_factory=dict)
-    #: Changed file → (explicit file, its word the intent names, this file's word).
+    #: Changed file → (the changed file it copies, that file's word the intent
+    #: names, this file's word): see ``mirrors``; the zone keeps it out when the
+    #: file it copies is in.
     mirrors: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
-    #: Every word of the intent, stop words kept (``mirrors.intent_tokens``).
-    said: frozenset[str] = frozenset()
     #: Manifest or settings file → (in-scope file, the module its change imports).
     needs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
@@ -147,15 +148,6 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     mine = name_tokens(c.path)
     hints: list[str] = []
     answer: tuple[Judgement, str] | None = None
-    mirror = evidence.mirrors.get(c.path)
-    if mirror is not None:
-        anchor, theirs, its = mirror
-        answer = (
-            Judgement(None, ""),
-            f"it is your file '{anchor}' for '{its}', and the intent names '{theirs}' only",
-        )
-        evidence.memo[key] = answer
-        return answer
     steps = (
         _by_links,
         _by_shared_names,

@@ -26,7 +26,7 @@ from typing import Literal
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange, dependencies, shared_names
 from vibflow.steps.recovery.evidence import Evidence, Link, by_reference
-from vibflow.steps.recovery.mirrors import Siblings, intent_tokens
+from vibflow.steps.recovery.mirrors import Siblings, intent_tokens, same_edit
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, plain_stem, words
 from vibflow.steps.recovery.references import (
@@ -228,13 +228,7 @@ def gather(
         [c.path for c in candidates] + [c.old_path for c in candidates if c.old_path],
     )
     said = intent_tokens(intent or "")
-    mirrors = {}
-    if policy.mirrors and said:
-        siblings = Siblings(seeds)
-        for c in candidates:
-            found = siblings.mirror_of(c.path, said)
-            if found is not None:
-                mirrors[c.path] = found
+    mirrors = _mirrors(reader, by_path, candidates, said) if policy.mirrors and said else {}
     evidence = Evidence(
         links=links,
         cochange=co,
@@ -246,7 +240,6 @@ def gather(
         tested=_tested(seeds),
         shared=shared,
         mirrors=mirrors,
-        said=said if policy.mirrors else frozenset(),
     )
     if not seeds or policy.reference_files == 0:
         return evidence
@@ -255,6 +248,30 @@ def gather(
     if not policy.dependencies:
         return evidence
     return _needs(reader, by_path, limited, seeds, evidence, held_out)
+
+
+def _mirrors(
+    reader: _Reader,
+    by_path: Mapping[str, ChangedFile],
+    candidates: Sequence[ChangedFile],
+    said: frozenset[str],
+) -> dict[str, tuple[str, str, str]]:
+    """Changed file → (the changed file it copies, that file's word the intent
+    names, its own): sibling copies carrying the same edit (``mirrors``). Only
+    files whose paths mirror one another are read."""
+    live = [
+        p
+        for p, c in by_path.items()
+        if not c.generated and not c.lockfile and c.status != "deleted"
+    ]
+    siblings = Siblings(live)
+    out: dict[str, tuple[str, str, str]] = {}
+    for c in candidates:
+        for found in siblings.mirrors_of(c.path, said):
+            if same_edit(reader.added(c), reader.added(by_path[found[0]])):
+                out[c.path] = found
+                break
+    return out
 
 
 def _tested(seeds: Iterable[str]) -> dict[str, str]:

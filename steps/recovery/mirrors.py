@@ -10,10 +10,13 @@ to its sibling — and that copy then carries every link the real change has
 call it in scope. What tells them apart is the one word their paths differ in:
 the intent names yours (``prod``, ``api``) and not the sibling's.
 
-A changed file mirrors an explicit file when the two paths have the same shape
-and differ in exactly one place — one folder, or one word of a file name of
+A changed file mirrors another changed file of yours when the two paths have
+the same shape and differ in exactly one place — one folder, or one word of a file name of
 two words or more —
-and the intent's text has the explicit file's word there but not the other's.
+the intent's text has your file's word there but not the other's, and the two
+changes are one edit made twice (``same_edit``: a third of its added lines are
+yours too) — two ``schema.yml`` of one project, documenting different
+columns, are no copies.
 Words are compared whole or by prefix (``prod`` / ``production``), stop words
 included: ``api`` or ``web`` says where, even though it says little about what.
 """
@@ -76,11 +79,40 @@ class Siblings:
             self.by_name.setdefault(name, []).append(path)
             self.by_folder.setdefault(folder, []).append(path)
 
-    def mirror_of(self, path: str, said: frozenset[str]) -> tuple[str, str, str] | None:
-        """See :func:`mirror_of`."""
+    def mirrors_of(self, path: str, said: frozenset[str]) -> list[tuple[str, str, str]]:
+        """Every file ``path`` could be a copy of (see :func:`mirror_of`)."""
         folder, _, name = path.rpartition("/")
-        near = self.by_name.get(name, []) + self.by_folder.get(folder, [])
-        return mirror_of(path, [p for p in near if p != path], said) if near else None
+        near = [p for p in self.by_name.get(name, []) + self.by_folder.get(folder, []) if p != path]
+        out = []
+        for anchor in dict.fromkeys(near):
+            found = mirror_of(path, [anchor], said)
+            if found is not None:
+                out.append(found)
+        return out
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*")
+
+
+def _meaningful(lines: Iterable[str]) -> set[str]:
+    # Numbers (with their units) are the values an edit sets: ``memory: 512Mi`` in
+    # the worker's patch is the same edit as ``memory: 1Gi`` in the api's.
+    out = set()
+    for line in lines:
+        text = _NUMBER.sub("0", " ".join(line.split()).replace('"', ""))
+        if len(text) >= 6 and any(ch.isalnum() for ch in text):
+            out.add(text)
+    return out
+
+
+def same_edit(mine: Iterable[str], theirs: Iterable[str]) -> bool:
+    """Whether two changes' added lines are one edit made twice: a third or more of
+    this change's lines (blanks and bare brackets aside, numbers as placeholders)
+    are lines the other added too. Two files of one shape changed for different reasons (two ``schema.yml``
+    documenting different columns) are no copies."""
+    a, b = _meaningful(mine), _meaningful(theirs)
+    common = len(a & b)
+    return common >= 1 and common * 3 >= len(a)
 
 
 def mirror_of(

@@ -45,7 +45,6 @@ from functools import lru_cache
 
 from vibflow.steps.paths.globs import glob_regex
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence, judge
-from vibflow.steps.recovery.mirrors import Siblings
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
 
 
@@ -261,17 +260,14 @@ _INFERRED = frozenset(
 def mirrors(
     zone: Mapping[str, IntentZoneEntry], evidence: Evidence
 ) -> dict[str, tuple[str, str, str]]:
-    """Files in the zone by inferred evidence that are a sibling copy of another
-    file in it, in a place the intent does not name (``mirrors``): drift."""
-    if not evidence.said:
-        return {}
-    siblings = Siblings(zone)
-    out = {}
-    for path, entry in zone.items():
-        if entry.source in _INFERRED:
-            found = siblings.mirror_of(path, evidence.said)
-            if found is not None and found[0] not in out:
-                out[path] = found
+    """Files in the zone by inferred evidence that carry the same edit as another
+    file in it, in a sibling place the intent does not name (``mirrors``): drift."""
+    out: dict[str, tuple[str, str, str]] = {}
+    for path, found in evidence.mirrors.items():
+        entry = zone.get(path)
+        copied = found[0]
+        if entry is not None and entry.source in _INFERRED and copied in zone and copied not in out:
+            out[path] = found
     return out
 
 
@@ -342,7 +338,6 @@ def drift(
     seeds = seeds_of(entries)
     near = _by_folder(seeds)
     zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
-    siblings = Siblings(in_zone) if evidence.said and seeds else None
     out: list[DriftCandidate] = []
     for c in changed:
         if c.generated or c.lockfile:
@@ -358,10 +353,13 @@ def drift(
         _, hint = (
             judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
         )
-        copied = siblings.mirror_of(c.path, evidence.said) if siblings is not None else None
-        if copied is not None:
+        copied = evidence.mirrors.get(c.path)
+        if copied is not None and copied[0] in in_zone:
             anchor, theirs, its = copied
-            hint = f"it is '{anchor}' for '{its}', and the intent names '{theirs}' only"
+            hint = (
+                f"it has the same edit as '{anchor}', for '{its}' where the intent "
+                f"names '{theirs}' only"
+            )
         same = bool(c.category) and c.category in zone_categories
         reasons = ["not in your explicit relevant files"]
         reasons.append(hint or "nothing links it to them")
