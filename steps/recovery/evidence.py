@@ -28,6 +28,8 @@ entry, correction or recent patch put in scope, for its evidence:
     (a young project's only commit on the file is all the history there is);
   - proximity and names: in the same folder as an explicit file, with a name
     sharing a distinctive word with the intent or with that file's name;
+  - the intent's literals: added lines writing a flag, a route or an identifier
+    the intent spells out (``--threads``, ``/readyz``, ``lifetime_value``);
   - the intent's words: a name holding two of them, wherever the file is
     (``add_archived_at_to_projects.rb`` for "let users archive projects": the
     migration sits far from the model), or a documentation page whose added
@@ -99,6 +101,8 @@ class Evidence:
     #: names, this file's word): see ``mirrors``; the zone keeps it out when the
     #: file it copies is in.
     mirrors: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: Changed file → the intent's literal its added lines write (``literals``).
+    literal: Mapping[str, str] = field(default_factory=dict)
     #: Manifest or settings file → (in-scope file, the module its change imports).
     needs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
@@ -153,6 +157,7 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
         _by_shared_names,
         _by_dependency,
         _by_test_name,
+        _by_literal,
         _by_cochange,
         _by_proximity,
     )
@@ -250,6 +255,15 @@ def _by_test_name(
     if anchor is None:
         return None
     return Judgement("test_of", f"the test named for {who(anchor, ev)}")
+
+
+def _by_literal(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    found = ev.literal.get(c.path)
+    if found is None:
+        return None
+    return Judgement("intent_words", f"its changed lines write '{found}', which the intent names")
 
 
 def _by_cochange(

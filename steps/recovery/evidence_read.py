@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Literal
 
 from vibflow.engine.errors import VibflowError
-from vibflow.steps.recovery import cochange, dependencies, shared_names
+from vibflow.steps.recovery import cochange, dependencies, literals, shared_names
 from vibflow.steps.recovery.evidence import Evidence, Link, by_reference
 from vibflow.steps.recovery.mirrors import Siblings, intent_tokens, same_edit
 from vibflow.steps.recovery.models import ChangedFile
@@ -244,6 +244,12 @@ def gather(
     if not seeds or policy.reference_files == 0:
         return evidence
     limited = candidates[: policy.reference_files]
+    if policy.literals:
+        # When every file you named is documentation, the task is documenting: a
+        # literal written in code is what the page documents, not the documenting.
+        docs_only = all(is_doc_page(seed) for seed in seeds)
+        wanted = [c for c in limited if is_doc_page(c.path)] if docs_only else limited
+        evidence = _literals(reader, wanted, intent or "", evidence)
     evidence = _close(reader, by_path, limited, seeds, evidence, policy, held_out)
     if not policy.dependencies:
         return evidence
@@ -272,6 +278,23 @@ def _mirrors(
                 out[c.path] = found
                 break
     return out
+
+
+def _literals(
+    reader: _Reader, candidates: Sequence[ChangedFile], intent: str, evidence: Evidence
+) -> Evidence:
+    """Changed files whose added lines write a literal the intent names
+    (``literals``): only files whose text holds one are diffed."""
+    pattern = literals.matcher(literals.literals(intent))
+    if pattern is None:
+        return evidence
+    holding = [c for c in candidates if (text := reader.now(c.path)) and pattern.search(text)]
+    found: dict[str, str] = {}
+    for c in holding:
+        hit = literals.first_in(reader.added(c), pattern)
+        if hit is not None:
+            found[c.path] = hit
+    return replace(evidence, literal=found, memo={}) if found else evidence
 
 
 def _tested(seeds: Iterable[str]) -> dict[str, str]:

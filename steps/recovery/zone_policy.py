@@ -40,6 +40,10 @@ class ZonePolicy(BaseModel):
     dependencies: bool = Field(
         default=True, description="A manifest or settings line for a library the change imports."
     )
+    literals: bool = Field(
+        default=True,
+        description="Added lines writing a flag, route or identifier the intent spells out.",
+    )
     mirrors: bool = Field(
         default=True,
         description="The same file as yours in a sibling place the intent does not name: drift.",
