@@ -272,8 +272,9 @@ def _by_cochange(
     co = ev.cochange.get(c.path) or (ev.cochange.get(c.old_path) if c.old_path else None)
     if co is None:
         return None
-    if co.together == co.window < ev.min_together:
-        # A young history: every commit that touched your file touched this one.
+    if co.together == co.window < ev.min_together and co.created < co.together:
+        # A young history: every commit that touched your file touched this one
+        # (and not only to create it: see ``CoChange.created``).
         many = "the only recent commit" if co.window == 1 else f"all {co.window} recent commits"
         return Judgement(
             "anchor_co_occurrence",
