@@ -33,7 +33,9 @@ entry, correction or recent patch put in scope, for its evidence:
   - the intent's words: a name holding two of them, wherever the file is
     (``add_archived_at_to_projects.rb`` for "let users archive projects": the
     migration sits far from the model), or a documentation page whose added
-    lines use one (the troubleshooting page now explaining ``retry``);
+    lines use one that the change to your files uses too (the troubleshooting
+    page now explaining ``retry``; not ``list`` in "the invoices list", which
+    says where, not what);
 * **none, whatever else links it** — a *mirror* (``zone.py`` applies it): the
   same edit as to a file in the zone, made to its copy in a sibling place the
   intent does not name (``envs/staging/main.tf``
@@ -329,6 +331,8 @@ def _by_intent_words(
     said = ev.mentions.get(c.path)
     if said:
         return Judgement(
-            "intent_words", f"a documentation page whose added lines mention '{said[0]}'"
+            "intent_words",
+            f"a documentation page whose added lines mention '{said[0]}', "
+            "as the change to your files does",
         )
     return None

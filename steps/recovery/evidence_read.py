@@ -218,7 +218,7 @@ def gather(
             except OSError:
                 folders[folder] = ()
     intent_words = frozenset(words(intent or ""))
-    mentions = _mentions(reader, candidates, intent_words)
+    mentions = _mentions(reader, candidates, _worked_on(reader, by_path, seeds, intent_words))
     shared: dict[str, tuple[str, str, str]] = {}
     if seeds and policy.reference_files > 0:
         shared = _shared_names(reader, by_path, candidates[: policy.reference_files], seeds)
@@ -486,6 +486,26 @@ def _shared_names(
 def _route(c: ChangedFile) -> str | None:
     """The URL a new file serves by where it is (``shared_names.route_of``)."""
     return shared_names.route_of(c.path) if c.status in ("added", "untracked") else None
+
+
+def _worked_on(
+    reader: _Reader,
+    by_path: Mapping[str, ChangedFile],
+    seeds: Mapping[str, Sequence[str]],
+    intent_words: frozenset[str],
+) -> frozenset[str]:
+    """The intent's words the change to your files adds too — what is being made
+    (``csv`` for "an Export CSV button on the invoices list"), not where (``list``)
+    — or all of them when none of your files changed (nothing to tell them by)."""
+    changed = [
+        by_path[s]
+        for s in list(seeds)[:_SEEDS_MAX]
+        if s in by_path and by_path[s].status != "deleted"
+    ]
+    if not changed or not intent_words:
+        return intent_words
+    added = " ".join(line for c in changed for line in reader.added(c))
+    return frozenset(matched(intent_words, words(added)))
 
 
 def _mentions(

@@ -45,9 +45,7 @@ def matcher(found: Iterable[str]) -> re.Pattern[str] | None:
     names = list(found)
     if not names:
         return None
-    return re.compile(
-        r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])"
-    )
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
 
 
 def first_in(lines: Iterable[str], pattern: re.Pattern[str]) -> str | None:

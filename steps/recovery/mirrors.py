@@ -108,8 +108,8 @@ def _meaningful(lines: Iterable[str]) -> set[str]:
 def same_edit(mine: Iterable[str], theirs: Iterable[str]) -> bool:
     """Whether two changes' added lines are one edit made twice: a third or more of
     this change's lines (blanks and bare brackets aside, numbers as placeholders)
-    are lines the other added too. Two files of one shape changed for different reasons (two ``schema.yml``
-    documenting different columns) are no copies."""
+    are lines the other added too. Two files of one shape changed for different
+    reasons (two ``schema.yml`` documenting different columns) are no copies."""
     a, b = _meaningful(mine), _meaningful(theirs)
     common = len(a & b)
     return common >= 1 and common * 3 >= len(a)
