@@ -138,7 +138,7 @@ def count(
                 touched.append(folder)
         if not touched:
             continue
-        made = getattr(paths, "added", frozenset())
+        made: frozenset[str] = getattr(paths, "added", frozenset())
         for p in paths:
             if p in wanted:
                 if p in made:

@@ -398,14 +398,14 @@ def _needs(
     by_spec = {spec: path for path, spec in imports.values()}
     needs: dict[str, tuple[str, str]] = {}
     for c in wanted:
-        spec = dependencies.needed(
+        declared = dependencies.needed(
             reader.added(c),
             specs,
             manifest=dependencies.is_manifest(c.path),
             known=dependencies.names_in(reader.before([c]).get(c.path) or ""),
         )
-        if spec is not None:
-            needs[c.path] = (by_spec[spec], spec)
+        if declared is not None:
+            needs[c.path] = (by_spec[declared], declared)
     return replace(evidence, needs=needs, memo={}) if needs else evidence
 
 
@@ -469,7 +469,7 @@ def _shared_names(
     olds = reader.before([by_path[p] for p in holding])
     out: dict[str, tuple[str, str, str]] = {}
     for path, text in holding.items():
-        found = shared_names.link(
+        linked = shared_names.link(
             shared_names.added(olds.get(path), text),
             theirs_defined,
             theirs_used,
@@ -477,8 +477,8 @@ def _shared_names(
             path=path,
             route=_route(by_path[path]),
         )
-        if found is not None:
-            how, name = found
+        if linked is not None:
+            how, name = linked
             out[path] = (defines[name] if how == "uses" else uses[name], how, name)
     return out
 
