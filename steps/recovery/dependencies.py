@@ -126,12 +126,13 @@ def needed(
     *,
     manifest: bool,
     known: frozenset[str] = frozenset(),
-) -> str | None:
-    """The import ``lines`` (a manifest's or settings file's added lines) declare,
-    or None. ``known``: the names the file held before (see :func:`names_in`) —
-    a version bump of a library already there declares nothing new. A settings
-    file must quote the name and it must be 5+ characters: its values are words
-    too (``format: json``)."""
+) -> tuple[str, str] | None:
+    """``(the name as declared, the import it is for)`` when ``lines`` (a manifest's
+    or settings file's added lines) declare one of ``imports``; None otherwise.
+    ``known``: the names the file held before (see :func:`names_in`) — a version
+    bump of a library already there declares nothing new. A settings file must
+    quote the name and it must be 5+ characters: its values are words too
+    (``format: json``)."""
     if not imports:
         return None
     for line in lines:
@@ -146,5 +147,5 @@ def needed(
             for variant in _variants(key):
                 spec = imports.get(variant)
                 if spec is not None:
-                    return spec
+                    return name, spec
     return None

@@ -105,8 +105,9 @@ class Evidence:
     mirrors: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     #: Changed file → the intent's literal its added lines write (``literals``).
     literal: Mapping[str, str] = field(default_factory=dict)
-    #: Manifest or settings file → (in-scope file, the module its change imports).
-    needs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Manifest or settings file → (in-scope file, the name it declares, the
+    #: import that file's change adds): see ``dependencies``.
+    needs: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False
@@ -243,9 +244,11 @@ def _by_dependency(
     found = ev.needs.get(c.path)
     if found is None:
         return None
-    anchor, module = found
+    anchor, name, module = found
     return Judgement(
-        "reference", f"its changed lines add '{module}', which {_change_of(anchor, ev)} imports"
+        "reference",
+        f"its changed lines add '{name}', for '{module}', which {_change_of(anchor, ev)} "
+        "now imports",
     )
 
 

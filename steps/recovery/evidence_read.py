@@ -25,7 +25,7 @@ from typing import Literal
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange, dependencies, literals, shared_names
-from vibflow.steps.recovery.evidence import Evidence, Link, by_reference
+from vibflow.steps.recovery.evidence import Evidence, Judgement, Link, by_reference, judge
 from vibflow.steps.recovery.mirrors import Siblings, intent_tokens, same_edit
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, plain_stem, words
@@ -334,17 +334,20 @@ def _close(
         for c in candidates:
             if c.path in scope or c.path in held_out or c.path in evidence.mirrors:
                 continue
-            found = by_reference(c, current)
+            found = by_reference(c, current) or _named_near(c, seeds, current)
             if found is not None:
                 new[c.path] = found.reason
                 if len(new) >= policy.closure_files:
                     break
-        if not new:
-            break
-        via.update(new)
+        # A documentation page is a leaf: it names everything and nothing depends
+        # on it, so what it mentions is not thereby in scope.
+        steps = {p: why for p, why in new.items() if not is_doc_page(p)}
         scope.update(new)
+        if not steps:
+            break
+        via.update(steps)
         rest = [c for c in candidates if c.path not in scope]
-        hop = {p: [p] + ([by_path[p].old_path or p] if by_path[p].old_path else []) for p in new}
+        hop = {p: [p] + ([by_path[p].old_path or p] if by_path[p].old_path else []) for p in steps}
         for path, found_links in _links(reader, by_path, rest, hop).items():
             # A file named by a step of the chain is not thereby in scope (a mailer
             # preview names the User model it renders); one that refers to a step,
@@ -359,6 +362,19 @@ def _close(
         for stem, seed in _tested(hop).items():
             tested.setdefault(stem, seed)
     return replace(evidence, links=links, shared=shared, tested=tested, via=via, memo={})
+
+
+def _named_near(
+    c: ChangedFile, seeds: Mapping[str, Sequence[str]], evidence: Evidence
+) -> Judgement | None:
+    """Proximity as a step of the closure: next to your file and named for the
+    intent or for it (``api-hpa.yaml`` beside ``api-resources-patch.yaml``)."""
+    folder = c.path.rpartition("/")[0]
+    near = [s for s in seeds if s.rpartition("/")[0] == folder]
+    if not near:
+        return None
+    found, _ = judge(c, near, evidence)
+    return found if found.source == "name_proximity" else None
 
 
 def _needs(
@@ -396,7 +412,7 @@ def _needs(
         return evidence
     specs = {key: spec for key, (_, spec) in imports.items()}
     by_spec = {spec: path for path, spec in imports.values()}
-    needs: dict[str, tuple[str, str]] = {}
+    needs: dict[str, tuple[str, str, str]] = {}
     for c in wanted:
         declared = dependencies.needed(
             reader.added(c),
@@ -405,7 +421,8 @@ def _needs(
             known=dependencies.names_in(reader.before([c]).get(c.path) or ""),
         )
         if declared is not None:
-            needs[c.path] = (by_spec[declared], declared)
+            name, spec = declared
+            needs[c.path] = (by_spec[spec], name, spec)
     return replace(evidence, needs=needs, memo={}) if needs else evidence
 
 

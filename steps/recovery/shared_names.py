@@ -76,6 +76,7 @@ _ORDINARY_NAMES = """
     version load save read write open find send init main list show edit call next
     stop copy move sort push pull join keys size text html body home user item path
     node kind mode file line form page view test done fail info warn debug exit
+    resource resources metadata labels annotations template containers selector
 """
 _ORDINARY = frozenset(_ORDINARY_NAMES.split())
 #: Lines longer than this are data, not code: not read.
