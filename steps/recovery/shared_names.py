@@ -66,6 +66,8 @@ _SQL_ALIAS = re.compile(r"(?i)\bas[ \t]+([A-Za-z_]\w*)")
 #: ``weeklyDigest: Boolean!`` (GraphQL).
 _SCHEMA_FIELD = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:?[ \t]+\[?[A-Z]\w*", re.M)
 _SCHEMA = (".prisma", ".graphql", ".graphqls", ".gql", ".proto")
+#: Files a file-system router serves (Next.js, SvelteKit, Nuxt, Astro, Remix).
+_PAGE_EXT = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".svelte", ".vue", ".astro", ".md", ".mdx")
 #: Names too ordinary to tie two files together, whatever defines them.
 _ORDINARY_NAMES = """
     value values index result results render props state setup options params
@@ -145,6 +147,8 @@ def route_of(path: str) -> str | None:
     under ``app/``, ``pages/`` or ``routes/`` (``app/settings/notifications/page.tsx``
     is ``/settings/notifications``; groups like ``(shop)`` and the ``index`` page
     add nothing); None for any other file."""
+    if not path.lower().endswith(_PAGE_EXT):
+        return None  # Rails' app/models/user.rb is no page
     parts = path.split("/")
     roots = [i for i, part in enumerate(parts[:-1]) if part in ("app", "pages", "routes")]
     if not roots:
