@@ -334,8 +334,6 @@ def _by_intent_words(
     said = ev.mentions.get(c.path)
     if said:
         return Judgement(
-            "intent_words",
-            f"a documentation page whose added lines mention '{said[0]}', "
-            "as the change to your files does",
+            "intent_words", f"a documentation page whose added lines mention '{said[0]}'"
         )
     return None
