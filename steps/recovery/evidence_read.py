@@ -26,7 +26,7 @@ from typing import Literal
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange, dependencies, literals, shared_names
 from vibflow.steps.recovery.evidence import Evidence, Judgement, Link, by_reference, judge
-from vibflow.steps.recovery.mirrors import Siblings, intent_tokens, same_edit
+from vibflow.steps.recovery.mirrors import Siblings, intent_tokens, names_said, same_edit
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, plain_stem, words
 from vibflow.steps.recovery.references import (
@@ -228,7 +228,7 @@ def gather(
         [c.path for c in candidates] + [c.old_path for c in candidates if c.old_path],
     )
     said = intent_tokens(intent or "")
-    mirrors = _mirrors(reader, by_path, candidates, said) if policy.mirrors and said else {}
+    copies = _mirrors(reader, by_path, candidates, said) if policy.mirrors and said else {}
     evidence = Evidence(
         links=links,
         cochange=co,
@@ -239,7 +239,7 @@ def gather(
         mentions=mentions,
         tested=_tested(seeds),
         shared=shared,
-        mirrors=mirrors,
+        mirrors=copies,
     )
     if not seeds or policy.reference_files == 0:
         return evidence
@@ -265,12 +265,15 @@ def _mirrors(
     """Changed file → (the changed file it copies, that file's word the intent
     names, its own): sibling copies carrying the same edit (``mirrors``). Only
     files whose paths mirror one another are read."""
-    live = [
+    # Only a file with a word the intent says can be the original a copy repeats.
+    originals = [
         p
         for p, c in by_path.items()
-        if not c.generated and not c.lockfile and c.status != "deleted"
+        if not c.generated and not c.lockfile and c.status != "deleted" and names_said(p, said)
     ]
-    siblings = Siblings(live)
+    if not originals:
+        return {}
+    siblings = Siblings(originals)
     out: dict[str, tuple[str, str, str]] = {}
     for c in candidates:
         for found in siblings.mirrors_of(c.path, said):
@@ -290,6 +293,7 @@ def _literals(
         return evidence
     holding = [c for c in candidates if (text := reader.now(c.path)) and pattern.search(text)]
     found: dict[str, str] = {}
+    reader.before(holding)  # one read of every HEAD side
     for c in holding:
         hit = literals.first_in(reader.added(c), pattern)
         if hit is not None:
@@ -403,6 +407,7 @@ def _needs(
         if p in by_path and by_path[p].status != "deleted"
     ][:_SEEDS_MAX]
     imports: dict[str, tuple[str, str]] = {}
+    reader.before([*scope, *wanted])  # one read of every HEAD side
     for c in scope:
         had = dependencies.imported((reader.before([c]).get(c.path) or "").splitlines())
         for key, spec in dependencies.imported(reader.added(c)).items():
@@ -521,6 +526,7 @@ def _worked_on(
     ]
     if not changed or not intent_words:
         return intent_words
+    reader.before(changed)  # one read of every HEAD side
     added = " ".join(line for c in changed for line in reader.added(c))
     return frozenset(matched(intent_words, words(added)))
 

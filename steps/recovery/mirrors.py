@@ -24,9 +24,11 @@ included: ``api`` or ``web`` says where, even though it says little about what.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[0-9A-Za-z]+")
+_SEPARATORS = re.compile(r"[-_ ]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -40,6 +42,7 @@ def intent_tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=16384)  # folder names repeat across a plan's files
 def _said(word: str, said: frozenset[str]) -> bool:
     if word in said:
         return True
@@ -51,16 +54,25 @@ def _said(word: str, said: frozenset[str]) -> bool:
     )
 
 
-def _words(name: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def _words(name: str) -> tuple[str, ...]:
     stem, dot, ext = name.partition(".")
-    parts = re.split(r"[-_ ]+", stem)
+    parts = _SEPARATORS.split(stem)
     out: list[str] = []
     for part in parts:
         out += [p.casefold() for p in _CAMEL.split(part) if p]
-    return out + ([f".{ext}"] if dot else [])
+    return (*out, *([f".{ext}"] if dot else []))
 
 
-def _one_difference(a: list[str], b: list[str]) -> tuple[str, str] | None:
+def names_said(path: str, said: frozenset[str]) -> bool:
+    """Whether a word of ``path`` (a folder, or a word of its name) is one the intent
+    says: only such a file can be the original a mirror copies."""
+    folder, _, name = path.rpartition("/")
+    words = [*(d.casefold() for d in folder.split("/") if d), *_words(name)]
+    return any(_said(w, said) for w in words)
+
+
+def _one_difference(a: Sequence[str], b: Sequence[str]) -> tuple[str, str] | None:
     if len(a) != len(b):
         return None
     diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
