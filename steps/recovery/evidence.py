@@ -157,8 +157,8 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     answer: tuple[Judgement, str] | None = None
     steps = (
         _by_links,
-        _by_shared_names,
         _by_dependency,
+        _by_shared_names,
         _by_test_name,
         _by_literal,
         _by_cochange,
@@ -245,10 +245,9 @@ def _by_dependency(
     if found is None:
         return None
     anchor, name, module = found
+    what = f"'{name}'" if name == module else f"'{name}', for '{module}',"
     return Judgement(
-        "reference",
-        f"its changed lines add '{name}', for '{module}', which {_change_of(anchor, ev)} "
-        "now imports",
+        "reference", f"its changed lines add {what} which {_change_of(anchor, ev)} now imports"
     )
 
 

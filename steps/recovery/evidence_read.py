@@ -394,8 +394,7 @@ def _needs(
     wanted = [
         c
         for c in candidates
-        if c.path not in evidence.via
-        and c.path not in held_out
+        if c.path not in held_out
         and c.path not in evidence.mirrors
         and (dependencies.is_manifest(c.path) or dependencies.is_settings(c.path))
     ]
