@@ -67,6 +67,7 @@ from vibflow.steps.recovery.proximity import (
     overlap,
     stem_under_test,
 )
+from vibflow.steps.recovery.shared_names import route_of
 
 
 @dataclass(frozen=True)
@@ -224,6 +225,8 @@ def _by_shared_names(
         return None
     anchor, how, name = found
     of = _change_of(anchor, ev)
+    if how == "defines" and name.startswith("/") and name == route_of(c.path):
+        return Judgement("reference", f"a new page served at '{name}', which {of} points at")
     if how == "uses":
         return Judgement("reference", f"its changed lines use '{name}', which {of} defines")
     return Judgement("reference", f"its changed lines define '{name}', which {of} uses")
