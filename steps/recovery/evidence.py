@@ -27,7 +27,9 @@ entry, correction or recent patch put in scope, for its evidence:
     ``min_together`` recent commits, or in every one of them when it has fewer
     (a young project's only commit on the file is all the history there is);
   - proximity and names: in the same folder as an explicit file, with a name
-    sharing a distinctive word with the intent or with that file's name;
+    sharing a distinctive word with the intent or with that file's name, or
+    with its very name (``index.ex`` and ``index.html.heex``, ``Table.tsx`` and
+    ``Table.css``: one component's two halves);
   - the intent's literals: added lines writing a flag, a route or an identifier
     the intent spells out (``--threads``, ``/readyz``, ``lifetime_value``);
   - the intent's words: a name holding two of them, wherever the file is
@@ -303,7 +305,13 @@ def _by_proximity(
     if not ev.proximity:
         return None
     near = [s for s in seeds if _folder(s) == _folder(c.path)]
+    stem = c.path.rpartition("/")[2].split(".")[0]
     for seed in near:
+        if stem and seed.rpartition("/")[2].split(".")[0] == stem:
+            # One name, two files: a component's template, style or header.
+            return Judgement(
+                "name_proximity", f"next to your file '{seed}', with the same name (its other half)"
+            )
         common = common_words(ev.folders.get(_folder(seed), ()))
         words = [w for w in mine if w not in common]
         with_intent = overlap(words, ev.intent_words)

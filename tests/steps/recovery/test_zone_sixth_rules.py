@@ -171,3 +171,32 @@ def test_the_commit_that_created_a_file_is_no_young_cochange() -> None:
     modified, _ = judge(changed("views/x.erb"), [], ev)
     assert created.source is None
     assert modified.source == "anchor_co_occurrence"
+
+
+def test_views_named_in_code_are_references() -> None:
+    """A view named by its last folders and name, dotted or slashed (a Rails partial
+    without its underscore), refers to the template; a file name with an extension
+    in quotes is no view name."""
+    from vibflow.steps.recovery.references import Index, scan
+
+    index = Index.of(
+        {
+            "resources/views/admin/users/index.blade.php": "blade",
+            "app/views/entries/_form.html.erb": "partial",
+        }
+    )
+    assert set(scan("app/C.php", "return view('admin.users.index');", index)) == {"blade"}
+    assert set(scan("app/x.erb", '<%= render "entries/form" %>', index)) == {"partial"}
+    assert scan("app/x.rb", 'send_file "entries.csv"', index) == {}
+
+
+def test_a_file_with_your_files_name_next_to_it_is_its_other_half() -> None:
+    """index.html.heex next to your index.ex is in scope by proximity; show.ex is not."""
+    ev = Evidence(folders={"lib/web/live": ("index.ex", "index.html.heex", "show.ex")})
+    seeds = ["lib/web/live/index.ex"]
+    half, _ = judge(changed("lib/web/live/index.html.heex"), seeds, ev)
+    other, hint = judge(changed("lib/web/live/show.ex"), seeds, ev)
+    assert half.source == "name_proximity"
+    assert "same name" in half.reason
+    assert other.source is None
+    assert hint == "it is in the same folder as your file 'lib/web/live/index.ex'"
