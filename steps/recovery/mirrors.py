@@ -11,8 +11,8 @@ call it in scope. What tells them apart is the one word their paths differ in:
 the intent names yours (``prod``, ``api``) and not the sibling's.
 
 A changed file mirrors another changed file of yours when the two paths have
-the same shape and differ in exactly one place — one folder, or one word of a file name of
-two words or more —
+the same shape and differ in exactly one place — one folder, or one word of the file name
+(its extensions count as words) —
 the intent's text has your file's word there but not the other's, and the two
 changes are one edit made twice (``same_edit``: a third of its added lines are
 yours too) — two ``schema.yml`` of one project, documenting different
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 _TOKEN = re.compile(r"[0-9A-Za-z]+")
-_SEPARATORS = re.compile(r"[-_ ]+")
+_SEPARATORS = re.compile(r"[-_ .]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -56,12 +56,12 @@ def _said(word: str, said: frozenset[str]) -> bool:
 
 @lru_cache(maxsize=8192)
 def _words(name: str) -> tuple[str, ...]:
-    stem, dot, ext = name.partition(".")
-    parts = _SEPARATORS.split(stem)
+    """A file name's words, its extensions included (``.env.production`` is
+    ``env``, ``production``; ``api-resources-patch.yaml`` four words)."""
     out: list[str] = []
-    for part in parts:
+    for part in _SEPARATORS.split(name):
         out += [p.casefold() for p in _CAMEL.split(part) if p]
-    return (*out, *([f".{ext}"] if dot else []))
+    return tuple(out)
 
 
 def names_said(path: str, said: frozenset[str]) -> bool:
@@ -139,9 +139,9 @@ def mirror_of(
         a_dirs = a_folder.split("/") if a_folder else []
         if a_name == name:
             found = _one_difference(a_dirs, dirs)
-        elif a_dirs == dirs and len(_words(a_name)) >= 3:
-            # Two words and an extension at least: ``list.go`` and ``root.go`` are
-            # two files of a command, not copies of one.
+        elif a_dirs == dirs and len(_words(a_name)) >= 2:
+            # ``production.rb`` / ``staging.rb``; ``list.go`` and ``root.go`` have
+            # this shape too, and only the same edit (``same_edit``) makes a copy.
             found = _one_difference(_words(a_name), _words(name))
         else:
             found = None

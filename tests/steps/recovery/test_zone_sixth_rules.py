@@ -30,27 +30,34 @@ def test_a_sibling_folder_the_intent_does_not_name_is_a_mirror() -> None:
 
 def test_a_sibling_name_differing_in_one_word_is_a_mirror() -> None:
     """worker-resources-patch.yaml mirrors api-resources-patch.yaml for an api intent
-    (stop words like 'api' count here); one-word names and an interface of its class
-    are no copies."""
-    said = mirrors.intent_tokens("raise the api memory limit in prod")
+    (stop words like 'api' count here), staging.rb production.rb, .env.staging
+    .env.production; an interface is no copy of its class."""
+    said = mirrors.intent_tokens("raise the api memory limit in production")
     assert mirrors.mirror_of(
         "overlays/prod/worker-resources-patch.yaml",
         ["overlays/prod/api-resources-patch.yaml"],
         said,
     ) == ("overlays/prod/api-resources-patch.yaml", "api", "worker")
-    assert mirrors.mirror_of("cmd/root.go", ["cmd/list.go"], mirrors.intent_tokens("list")) is None
+    envs = ["config/environments/production.rb"]
+    assert mirrors.mirror_of("config/environments/staging.rb", envs, said) is not None
+    assert mirrors.mirror_of(".env.staging", [".env.production"], said) is not None
     invoice = mirrors.intent_tokens("the invoice service")
     assert mirrors.mirror_of("Svc/IInvoiceService.cs", ["Svc/InvoiceService.cs"], invoice) is None
 
 
 def test_a_mirror_carries_the_same_edit() -> None:
     """The same setting with other values is one edit made twice; two files of one
-    shape changed for different reasons are not."""
+    shape changed for different reasons (list.go's flag and root.go's registration)
+    are not."""
     assert mirrors.same_edit(
         ["    limits: { cpu: 500m, memory: 512Mi }"], ['    limits: { cpu: "1", memory: 1Gi }']
     )
     assert not mirrors.same_edit(["      - name: status"], ["      - name: lifetime_value"])
     assert not mirrors.same_edit(["}"], ["}"])
+    assert not mirrors.same_edit(
+        ['\tlistCmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")'],
+        ["\trootCmd.AddCommand(listCmd)"],
+    )
 
 
 def test_mirrors_stay_out_of_the_zone_when_the_file_they_copy_is_in() -> None:
