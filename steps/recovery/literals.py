@@ -11,8 +11,8 @@ in ``main.cpp``, the probe pointed at ``/readyz``, the column documented in
 Only words that cannot be ordinary prose count: flags (``--json``), URL paths
 (``/auth/login``, cut before a query or a ``{placeholder}``), identifiers with
 an underscore or an inner capital (``created_after``, ``secretName``), dotted
-and hyphenated names (``ingress.tls``, ``cert-manager``), and anything in
-backticks. A file must add the literal as a whole word.
+names (``ingress.tls``), and anything in backticks (``cert-manager``; a bare
+hyphenated word is as often prose: sign-up, read-only). A file must add the literal as a whole word.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from collections.abc import Iterable
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]+")
 _URL = re.compile(r"(?<![\w./:])/[A-Za-z_][\w.-]*(?:/[A-Za-z_][\w.-]*)*")
 _SNAKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b")
-_CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+#: ``secretName``, ``weeklyDigest`` — not ``iPhone`` or ``macOS`` (brand spellings).
+_CAMEL = re.compile(r"\b[a-z]{2,}[A-Z][a-z0-9]+[A-Za-z0-9]*\b")
 _DOTTED = re.compile(r"\b[a-z][\w]*(?:\.[a-z][\w]*)+\b")
-_HYPHEN = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+\b")
 _TICKED = re.compile(r"`([^`\n]{3,60})`")
 
 
@@ -34,7 +34,9 @@ def literals(intent: str) -> tuple[str, ...]:
     found: list[str] = [t.strip() for t in _TICKED.findall(intent)]
     found += _FLAG.findall(intent)
     found += [u.rstrip("./") for u in _URL.findall(intent)]
-    for rule in (_SNAKE, _CAMEL, _DOTTED, _HYPHEN):
+    # Hyphenated words are prose as often as names (sign-up, read-only): only in
+    # backticks.
+    for rule in (_SNAKE, _CAMEL, _DOTTED):
         found += rule.findall(intent)
     kept = {f for f in found if len(f) >= (5 if f.startswith("--") else 4)}
     return tuple(sorted(kept, key=lambda f: (-len(f), f)))

@@ -112,10 +112,11 @@ def test_a_version_bump_or_an_unquoted_word_declares_nothing() -> None:
 
 def test_the_literals_an_intent_spells_out() -> None:
     """Flags, URL paths (cut before a query or placeholder), identifiers with an
-    underscore or inner capital, dotted, hyphenated and backticked words; prose none."""
+    underscore or inner capital, dotted and backticked words; prose, hyphenated
+    words and brand spellings none."""
     found = literals.literals(
         "add a --threads N option, /api/orders/?status=x, DELETE /projects/{id}, "
-        "set archived_at and secretName in ingress.tls with cert-manager, `tasker list`"
+        "set archived_at and secretName in ingress.tls with `cert-manager`, `tasker list`"
     )
     assert set(found) >= {
         "--threads",
@@ -127,7 +128,7 @@ def test_the_literals_an_intent_spells_out() -> None:
         "cert-manager",
         "tasker list",
     }
-    assert literals.literals("send a welcome email when someone signs up") == ()
+    assert literals.literals("send a welcome e-mail on sign-up, also on iPhone and macOS") == ()
     pattern = literals.matcher(["--threads"])
     assert pattern is not None
     assert literals.first_in(['  if (arg == "--threads")'], pattern) == "--threads"
