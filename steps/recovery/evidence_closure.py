@@ -44,6 +44,11 @@ def find_mirrors(
             if same_edit(reader.added(c), reader.added(by_path[found[0]])):
                 out[c.path] = found
                 break
+        else:
+            for found in siblings.copies_in_folder(c.path, said):
+                if same_edit(reader.added(c), reader.added(by_path[found[0]]), strict=True):
+                    out[c.path] = found
+                    break
     return out
 
 

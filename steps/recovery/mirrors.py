@@ -17,6 +17,11 @@ the intent's text has your file's word there but not the other's, and the two
 changes are one edit made twice (``same_edit``: a third of its added lines are
 yours too) — two ``schema.yml`` of one project, documenting different
 columns, are no copies.
+The same edit to a sibling screen of another name counts too — a file next to
+yours whose name has none of the intent's words, while yours has one, and
+whose change repeats half of yours (``Dashboard.tsx`` getting the export
+button meant for ``MonthlyReport.tsx``).
+
 Words are compared whole or by prefix (``prod`` / ``production``), stop words
 included: ``api`` or ``web`` says where, even though it says little about what.
 """
@@ -102,6 +107,23 @@ class Siblings:
                 out.append(found)
         return out
 
+    def copies_in_folder(self, path: str, said: frozenset[str]) -> list[tuple[str, str, str]]:
+        """Files next to ``path`` named with a word the intent says, when no word of
+        ``path``'s own name is one: the screens a sibling's same edit could copy
+        (``Dashboard.tsx`` beside ``MonthlyReport.tsx`` for a monthly-report intent)."""
+        folder, _, name = path.rpartition("/")
+        mine = _words(name.split(".", 1)[0])
+        if not mine or any(_said(w, said) for w in mine):
+            return []
+        out = []
+        for anchor in self.by_folder.get(folder, []):
+            theirs = [
+                w for w in _words(anchor.rpartition("/")[2].split(".", 1)[0]) if _said(w, said)
+            ]
+            if anchor != path and theirs:
+                out.append((anchor, theirs[0], mine[0]))
+        return out
+
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*")
 
@@ -117,13 +139,16 @@ def _meaningful(lines: Iterable[str]) -> set[str]:
     return out
 
 
-def same_edit(mine: Iterable[str], theirs: Iterable[str]) -> bool:
+def same_edit(mine: Iterable[str], theirs: Iterable[str], *, strict: bool = False) -> bool:
     """Whether two changes' added lines are one edit made twice: a third or more of
     this change's lines (blanks and bare brackets aside, numbers as placeholders)
-    are lines the other added too. Two files of one shape changed for different
-    reasons (two ``schema.yml`` documenting different columns) are no copies."""
+    are lines the other added too (``strict``, for files named differently: half,
+    and two lines at least). Two files of one shape changed for different reasons
+    (two ``schema.yml`` documenting different columns) are no copies."""
     a, b = _meaningful(mine), _meaningful(theirs)
     common = len(a & b)
+    if strict:  # two files of different names: half its lines, two at least
+        return common >= 2 and common * 2 >= len(a)
     return common >= 1 and common * 3 >= len(a)
 
 

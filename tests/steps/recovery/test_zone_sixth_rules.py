@@ -208,3 +208,21 @@ def test_a_file_with_your_files_name_next_to_it_is_its_other_half() -> None:
     assert "same name" in half.reason
     assert other.source is None
     assert hint == "it is in the same folder as your file 'lib/web/live/index.ex'"
+
+
+def test_the_same_edit_to_a_sibling_screen_of_another_name() -> None:
+    """Dashboard.tsx next to MonthlyReport.tsx, for a monthly-report intent, copies it
+    when its change repeats half of the report's (two lines at least); a one-line echo
+    or a file named for the intent is no such copy."""
+    said = mirrors.intent_tokens("Add a CSV export button to the monthly report screen")
+    siblings = mirrors.Siblings(["src/screens/MonthlyReport.tsx", "src/screens/Dashboard.tsx"])
+    assert siblings.copies_in_folder("src/screens/Dashboard.tsx", said) == [
+        ("src/screens/MonthlyReport.tsx", "monthly", "dashboard")
+    ]
+    assert siblings.copies_in_folder("src/screens/ReportChart.tsx", said) == []
+    button = [
+        "import { exportCsv } from '../lib/csv';",
+        "      <button onClick={() => exportCsv(rows)}>Export CSV</button>",
+    ]
+    assert mirrors.same_edit(button, [*button, "  const rows = useRows();"], strict=True)
+    assert not mirrors.same_edit(button[:1], button, strict=True)
