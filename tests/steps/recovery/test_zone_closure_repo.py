@@ -135,3 +135,26 @@ def test_a_documenting_intent_takes_literals_from_pages_only(tmp_path: Path) -> 
     seeds = {"README.md": ["README.md"]}
     ev = gather(root, Git(root), files, seeds, "Document the new --verbose flag", ZonePolicy())
     assert ev.literal == {"docs/cli.md": "--verbose"}
+
+
+def test_a_staging_copy_of_the_prod_edit_is_a_mirror(tmp_path: Path) -> None:
+    """The same versioning block added to staging, for a prod intent, is read as a
+    copy of your prod file's edit; a staging edit of something else is not."""
+    bucket = 'module "logs" {\n  source = "../../modules/s3"\n}\n'
+    root = init_repo(
+        tmp_path / "repo",
+        {"envs/prod/main.tf": bucket, "envs/staging/main.tf": bucket, "envs/dev/main.tf": bucket},
+    )
+    block = "  versioning = true\n  expiration_days = 90\n}\n"
+    write(root, "envs/prod/main.tf", bucket.replace("}\n", block))
+    write(root, "envs/staging/main.tf", bucket.replace("}\n", block.replace("90", "30")))
+    write(root, "envs/dev/main.tf", bucket.replace("}\n", "  force_destroy = true\n}\n"))
+    files = [
+        changed("envs/prod/main.tf"),
+        changed("envs/staging/main.tf"),
+        changed("envs/dev/main.tf"),
+    ]
+    seeds = {"envs/prod/main.tf": ["envs/prod/main.tf"]}
+    intent = "turn on versioning for the prod logs bucket"
+    ev = gather(root, Git(root), files, seeds, intent, ZonePolicy())
+    assert ev.mirrors == {"envs/staging/main.tf": ("envs/prod/main.tf", "prod", "staging")}
