@@ -250,7 +250,7 @@ def _by_dependency(
     if found is None:
         return None
     anchor, name, module = found
-    what = f"'{name}'" if name == module else f"'{name}', for '{module}',"
+    what = f"'{name}'," if name == module else f"'{name}', for '{module}',"
     return Judgement(
         "reference", f"its changed lines add {what} which {_change_of(anchor, ev)} now imports"
     )
