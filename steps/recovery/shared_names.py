@@ -10,9 +10,9 @@ A name both sides merely use links nothing: the same ``return NotFound();``
 pasted into a sibling controller is the framework's name, not the feature's,
 and that paste is exactly the drift a user wants shown. Definitions are read
 with small, language-blind patterns (declaration keywords, typed method heads,
-Terraform blocks, ``name="…"`` attributes, keys of settings files and object
-literals); a name must be distinctive (5+ characters, not an everyday word) to
-count.
+Terraform blocks, ``name="…"`` attributes, keys of settings files, routes,
+style classes, query aliases, model fields and migration columns); a name must
+be distinctive (5+ characters, or a capitalised 4, not an everyday word) to count.
 """
 
 from __future__ import annotations
@@ -58,6 +58,15 @@ _PATH = re.compile(r"(?<![\w.:/])(/[A-Za-z_][\w.-]*(?:/[\w.-]+)*)")
 #: An entry a settings file names: ``- name: lifetime_value`` (a documented column,
 #: a declared job or volume).
 _NAMED = re.compile(r"""^[ \t]*-?[ \t]*name[ \t]*:[ \t]*["']?([A-Za-z_][\w-]*)["']?[ \t]*$""", re.M)
+#: A model's field or a table's column: ``archived_at = models.DateTimeField(``,
+#: ``archived_at: Mapped[datetime] = mapped_column(``, Ecto's ``field :archived_at``,
+#: a Rails migration's ``add_column :projects, :archived_at`` or ``t.datetime :x``.
+_FIELD = re.compile(
+    r"^[ \t]*(?:(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?"
+    r"(?:Column|mapped_column|Field|relationship|ForeignKey|[A-Z]\w*Field)\("
+    r"|field[ \t]+:(\w+)|add_column[ \t]+:\w+,[ \t]*:(\w+)|t\.\w+[ \t]+:(\w+))",
+    re.M,
+)
 #: A style rule's class: ``.button-export {``.
 _CSS_CLASS = re.compile(r"^[ \t]*\.([A-Za-z_][\w-]*)[^\n{]*\{", re.M)
 #: A column a query names: ``sum(amount) as lifetime_value``.
@@ -118,6 +127,8 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
     # Each rule only where its text can be: most files have no style rule or URL.
     if "{" in text:
         found += _CSS_CLASS.findall(text)
+    if "(" in text or ":" in text:
+        found += [next(g for g in groups if g) for groups in _FIELD.findall(text)]
     if " as " in text or " AS " in text:
         found += _SQL_ALIAS.findall(text)
     if keys:

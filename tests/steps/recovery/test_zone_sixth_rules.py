@@ -226,3 +226,17 @@ def test_the_same_edit_to_a_sibling_screen_of_another_name() -> None:
     ]
     assert mirrors.same_edit(button, [*button, "  const rows = useRows();"], strict=True)
     assert not mirrors.same_edit(button[:1], button, strict=True)
+
+
+def test_model_fields_and_migration_columns_are_definitions() -> None:
+    """A model's field (Django, SQLAlchemy, Ecto) and a Rails migration's column are
+    names a change defines, so the migration or serializer using them links; a plain
+    assignment is not."""
+    lines = [
+        "    archived_at = models.DateTimeField(null=True)",
+        "    deleted_at: Mapped[datetime | None] = mapped_column(nullable=True)",
+        "    field :confirmed_at, :utc_datetime",
+        "    add_column :projects, :pinned_at, :datetime",
+        "    total = price * qty",
+    ]
+    assert shared_names.defined(lines) == {"archived_at", "deleted_at", "confirmed_at", "pinned_at"}
