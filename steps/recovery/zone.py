@@ -19,8 +19,13 @@ the user can check:
    commits), ``name_proximity`` (same folder as an explicit file and a name
    sharing a word with the intent or with it), ``intent_words`` (a name with
    two of the intent's words, or a documentation page whose added lines use
-   one). Evidence is read only when the user named files (explicit or by
-   feedback): with none, the intent's words alone never narrow the zone.
+   one), and the second round (``evidence_closure``): the closure over
+   references, dependency lines, the intent's literals. Evidence is read only
+   when the user named files (explicit or by feedback): with none, the intent's
+   words alone never narrow the zone.
+3b. mirrors: a file in the zone by inferred evidence that repeats the edit of
+   another file in it, in a sibling place the intent does not name
+   (``envs/staging/main.tf`` for a prod intent), is taken out again: drift.
 4. ``diff_fallback`` — with no usable memory, every changed file.
 
 The path category is no source: a file in the intent's category with nothing
