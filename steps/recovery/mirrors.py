@@ -91,6 +91,7 @@ class Siblings:
     def __init__(self, paths: Iterable[str]) -> None:
         self.by_name: dict[str, list[str]] = {}
         self.by_folder: dict[str, list[str]] = {}
+        self._named: dict[tuple[str, frozenset[str]], list[tuple[str, str]]] = {}
         for path in paths:
             folder, _, name = path.rpartition("/")
             self.by_name.setdefault(name, []).append(path)
@@ -112,17 +113,21 @@ class Siblings:
         ``path``'s own name is one: the screens a sibling's same edit could copy
         (``Dashboard.tsx`` beside ``MonthlyReport.tsx`` for a monthly-report intent)."""
         folder, _, name = path.rpartition("/")
+        if folder not in self.by_folder:
+            return []
         mine = _words(name.split(".", 1)[0])
         if not mine or any(_said(w, said) for w in mine):
             return []
-        out = []
-        for anchor in self.by_folder.get(folder, []):
-            theirs = [
-                w for w in _words(anchor.rpartition("/")[2].split(".", 1)[0]) if _said(w, said)
-            ]
-            if anchor != path and theirs:
-                out.append((anchor, theirs[0], mine[0]))
-        return out
+        named = self._named.get((folder, said))
+        if named is None:  # once per folder: which files there are named for the intent
+            named = []
+            for anchor in self.by_folder[folder]:
+                base = anchor.rpartition("/")[2].split(".", 1)[0]
+                theirs = [w for w in _words(base) if _said(w, said)]
+                if theirs:
+                    named.append((anchor, theirs[0]))
+            self._named[(folder, said)] = named
+        return [(anchor, word, mine[0]) for anchor, word in named if anchor != path]
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*")
