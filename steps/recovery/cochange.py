@@ -33,6 +33,20 @@ class CoChange:
     anchor: str  # the explicit file it changed with most often
     together: int  # commits that touched both
     window: int  # commits read (that touched an explicit file)
+    #: Of ``together``, the commits that created the file: a page added with its
+    #: route says the two exist together, not that editing one edits the other.
+    created: int = 0
+
+
+class Touched(tuple[str, ...]):
+    """The paths one commit touched (a tuple, as before), and which it added."""
+
+    added: frozenset[str]
+
+    def __new__(cls, paths: Iterable[str], added: Iterable[str] = ()) -> Touched:
+        made = super().__new__(cls, paths)
+        made.added = frozenset(added)
+        return made
 
 
 def read(
@@ -43,7 +57,7 @@ def read(
     commits: int,
     days: int,
     max_files: int,
-) -> list[tuple[str, ...]]:
+) -> list[Touched]:
     """The file sets of the recent commits that touched one of ``anchors``."""
     if head is None or not anchors or commits <= 0:
         return []
@@ -70,19 +84,19 @@ def read(
     return parse(raw, max_files, created=anchors)
 
 
-def parse(raw: bytes, max_files: int, *, created: Iterable[str] = ()) -> list[tuple[str, ...]]:
+def parse(raw: bytes, max_files: int, *, created: Iterable[str] = ()) -> list[Touched]:
     """Records of ``git log -z --name-status --format=%x1e%H%x1f%P``: the paths of
     each commit with a parent, at most ``max_files`` paths and none of ``created``
     added by it."""
     skip_if_added = set(created)
-    out: list[tuple[str, ...]] = []
+    out: list[Touched] = []
     current: list[str] | None = None
     added: set[str] = set()
     status: bytes | None = None
 
     def close() -> None:
         if current is not None and len(current) <= max_files and not added & skip_if_added:
-            out.append(tuple(dict.fromkeys(current)))
+            out.append(Touched(dict.fromkeys(current), added))
 
     for token in raw.split(b"\0"):
         if token.startswith(b"\x1e"):
@@ -116,6 +130,7 @@ def count(
     folders = [a.rstrip("/") + "/" for a in anchors if a.endswith("/")]
     wanted = set(candidates)
     pairs: dict[str, dict[str, int]] = {}
+    born: dict[str, int] = {}
     for paths in commits:
         touched = [p for p in paths if p in files]
         for folder in folders:
@@ -123,8 +138,11 @@ def count(
                 touched.append(folder)
         if not touched:
             continue
+        made: frozenset[str] = getattr(paths, "added", frozenset())
         for p in paths:
             if p in wanted:
+                if p in made:
+                    born[p] = born.get(p, 0) + 1
                 per = pairs.setdefault(p, {})
                 for a in touched:
                     if p != a and not p.startswith(a if a.endswith("/") else a + "/"):
@@ -133,5 +151,5 @@ def count(
     for path, per in pairs.items():
         if per:
             anchor, together = max(per.items(), key=lambda kv: (kv[1], kv[0]))
-            out[path] = CoChange(anchor, together, len(commits))
+            out[path] = CoChange(anchor, together, len(commits), born.get(path, 0))
     return out

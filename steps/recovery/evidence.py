@@ -17,15 +17,34 @@ entry, correction or recent patch put in scope, for its evidence:
   - a name the change defines in it and uses in an explicit file, or the other
     way round (``fun setDarkTheme`` in the view model, ``viewModel::setDarkTheme``
     in the screen): the names a feature introduces hold its files together;
+  - a dependency the change needs: a manifest or settings file whose added
+    lines name a library or app an in-scope file's added lines now import
+    (``django-filter`` in ``requirements.txt`` for ``import django_filters``);
+  - any of the reference rules above against a file that is in scope by a
+    reference itself (the closure, ``closure_hops`` deep: a page the new link
+    points at, the API route that page fetches); the reason names the chain;
   - co-change: changed together with an explicit file in at least
     ``min_together`` recent commits, or in every one of them when it has fewer
     (a young project's only commit on the file is all the history there is);
   - proximity and names: in the same folder as an explicit file, with a name
-    sharing a distinctive word with the intent or with that file's name;
+    sharing a distinctive word with the intent or with that file's name, or
+    with its very name (``index.ex`` and ``index.html.heex``, ``Table.tsx`` and
+    ``Table.css``: one component's two halves);
+  - the intent's literals: added lines writing a flag, a route or an identifier
+    the intent spells out (``--threads``, ``/readyz``, ``lifetime_value``);
   - the intent's words: a name holding two of them, wherever the file is
     (``add_archived_at_to_projects.rb`` for "let users archive projects": the
     migration sits far from the model), or a documentation page whose added
-    lines use one (the troubleshooting page now explaining ``retry``);
+    lines use one that the change to your files uses too (the troubleshooting
+    page now explaining ``retry``; not ``list`` in "the invoices list", which
+    says where, not what);
+* **none, whatever else links it** — a *mirror* (``zone.py`` applies it): the
+  same edit as to a file in the zone, made to its copy in a sibling place the
+  intent does not name (``envs/staging/main.tf``
+  when the intent says prod and ``envs/prod/main.tf`` is yours;
+  ``worker-resources-patch.yaml`` next to your ``api-resources-patch.yaml``
+  when the intent is about the api): the same edit there is what drift looks
+  like, and every link it has (names, history) is the copy's;
 * **weak** (a hint, not enough): a reference the change did not touch, one
   commit in common, the same folder without a shared word, a shared word in
   another folder. Weak evidence and the same path category as the intent's
@@ -50,6 +69,7 @@ from vibflow.steps.recovery.proximity import (
     overlap,
     stem_under_test,
 )
+from vibflow.steps.recovery.shared_names import route_of
 
 
 @dataclass(frozen=True)
@@ -79,6 +99,18 @@ class Evidence:
     tested: Mapping[str, str] = field(default_factory=dict)
     #: Changed file → (explicit file, "uses" | "defines", name): see ``shared_names``.
     shared: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: A file in scope by a reference (not an explicit file) → why: the anchors
+    #: of the closure's links, named with their own reason.
+    via: Mapping[str, str] = field(default_factory=dict)
+    #: Changed file → (the changed file it copies, that file's word the intent
+    #: names, this file's word): see ``mirrors``; the zone keeps it out when the
+    #: file it copies is in.
+    mirrors: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: Changed file → the intent's literal its added lines write (``literals``).
+    literal: Mapping[str, str] = field(default_factory=dict)
+    #: Manifest or settings file → (in-scope file, the name it declares, the
+    #: import that file's change adds): see ``dependencies``.
+    needs: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False
@@ -94,14 +126,21 @@ class Judgement:
     reason: str  # why in scope (strong), or the hint (weak); "" for none
 
 
-def _link_reason(link: Link, c: ChangedFile) -> str:
-    a = link.anchor
+def who(anchor: str, ev: Evidence) -> str:
+    """How a reason names the file a link points at: one of yours, or one in scope
+    through a reference (with that reason, so the chain can be checked)."""
+    why = ev.via.get(anchor)
+    return f"your file '{anchor}'" if why is None else f"'{anchor}' (in scope: {why})"
+
+
+def _link_reason(link: Link, c: ChangedFile, ev: Evidence) -> str:
+    a = who(link.anchor, ev)
     if link.direction == "from":
         if c.status in ("added", "untracked"):
-            return f"new file that {link.how} your file '{a}'"
-        return f"{link.how} your file '{a}' in the lines that changed"
+            return f"new file that {link.how} {a}"
+        return f"{link.how} {a} in the lines that changed"
     verb = "imports" if link.how == "imports" else "names"
-    return f"your file '{a}' {verb} it in the lines that changed"
+    return f"{a} {verb} it in the lines that changed"
 
 
 def _folder(path: str) -> str:
@@ -119,7 +158,15 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     mine = name_tokens(c.path)
     hints: list[str] = []
     answer: tuple[Judgement, str] | None = None
-    steps = (_by_links, _by_shared_names, _by_test_name, _by_cochange, _by_proximity)
+    steps = (
+        _by_links,
+        _by_dependency,
+        _by_shared_names,
+        _by_test_name,
+        _by_literal,
+        _by_cochange,
+        _by_proximity,
+    )
     for step in (*steps, _by_intent_words):
         found = step(c, mine, seeds, evidence, hints)
         if found is not None:
@@ -131,20 +178,35 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     return answer
 
 
+def by_reference(c: ChangedFile, ev: Evidence) -> Judgement | None:
+    """The strong evidence of the reference kinds alone (imports and names, names a
+    change defines and uses, a test's name): what makes a file a step of the
+    closure. Co-change, proximity and the intent's words do not: a chain through
+    them would carry their doubt along."""
+    if c.path in ev.mirrors:
+        return None
+    mine = name_tokens(c.path)
+    for step in (_by_links, _by_shared_names, _by_test_name):
+        found = step(c, mine, (), ev, [])
+        if found is not None:
+            return found
+    return None
+
+
 def _by_links(
     c: ChangedFile, mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, hints: list[str]
 ) -> Judgement | None:
     links = ev.links.get(c.path, ())
     for link in links:
         if link.in_change:
-            return Judgement("reference", _link_reason(link, c))
+            return Judgement("reference", _link_reason(link, c, ev))
     for link in links:
         shared = overlap(mine, name_tokens(link.anchor))
         said = overlap(mine, ev.intent_words)
         linked = (
-            f"{link.how} your file '{link.anchor}'"
+            f"{link.how} {who(link.anchor, ev)}"
             if link.direction == "from"
-            else f"your file '{link.anchor}' {link.how} it"
+            else f"{who(link.anchor, ev)} {link.how} it"
         )
         if shared or said:
             named = (
@@ -164,12 +226,33 @@ def _by_shared_names(
     if found is None:
         return None
     anchor, how, name = found
+    of = _change_of(anchor, ev)
+    if how == "defines" and name.startswith("/") and name == route_of(c.path):
+        return Judgement("reference", f"a new page served at '{name}', which {of} points at")
     if how == "uses":
-        return Judgement(
-            "reference", f"its changed lines use '{name}', which the change to '{anchor}' defines"
-        )
+        return Judgement("reference", f"its changed lines use '{name}', which {of} defines")
+    return Judgement("reference", f"its changed lines define '{name}', which {of} uses")
+
+
+def _change_of(anchor: str, ev: Evidence) -> str:
+    why = ev.via.get(anchor)
+    return (
+        f"the change to '{anchor}'"
+        if why is None
+        else f"the change to '{anchor}' (in scope: {why})"
+    )
+
+
+def _by_dependency(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    found = ev.needs.get(c.path)
+    if found is None:
+        return None
+    anchor, name, module = found
+    what = f"'{name}'," if name == module else f"'{name}', for '{module}',"
     return Judgement(
-        "reference", f"its changed lines define '{name}', which the change to '{anchor}' uses"
+        "reference", f"its changed lines add {what} which {_change_of(anchor, ev)} now imports"
     )
 
 
@@ -180,7 +263,16 @@ def _by_test_name(
     anchor = ev.tested.get(stem) if stem else None
     if anchor is None:
         return None
-    return Judgement("test_of", f"the test named for your file '{anchor}'")
+    return Judgement("test_of", f"the test named for {who(anchor, ev)}")
+
+
+def _by_literal(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    found = ev.literal.get(c.path)
+    if found is None:
+        return None
+    return Judgement("intent_words", f"its changed lines write '{found}', which the intent names")
 
 
 def _by_cochange(
@@ -189,8 +281,9 @@ def _by_cochange(
     co = ev.cochange.get(c.path) or (ev.cochange.get(c.old_path) if c.old_path else None)
     if co is None:
         return None
-    if co.together == co.window < ev.min_together:
-        # A young history: every commit that touched your file touched this one.
+    if co.together == co.window < ev.min_together and co.created < co.together:
+        # A young history: every commit that touched your file touched this one
+        # (and not only to create it: see ``CoChange.created``).
         many = "the only recent commit" if co.window == 1 else f"all {co.window} recent commits"
         return Judgement(
             "anchor_co_occurrence",
@@ -212,7 +305,13 @@ def _by_proximity(
     if not ev.proximity:
         return None
     near = [s for s in seeds if _folder(s) == _folder(c.path)]
+    stem = c.path.rpartition("/")[2].split(".")[0]
     for seed in near:
+        if stem and seed.rpartition("/")[2].split(".")[0] == stem:
+            # One name, two files: a component's template, style or header.
+            return Judgement(
+                "name_proximity", f"next to your file '{seed}', with the same name (its other half)"
+            )
         common = common_words(ev.folders.get(_folder(seed), ()))
         words = [w for w in mine if w not in common]
         with_intent = overlap(words, ev.intent_words)

@@ -18,8 +18,10 @@ build system, no network, no model:
   from (Rails' autoloading, Mix's layout: the code names a file's module, it
   has no import line for it);
 * every language — a file name (``install.md``, ``logo.png``, ``foo.h``)
-  written in the text, and a distinctive identifier equal to a file's stem
-  (``InvoiceService``: mixed case or with ``_``, 5+ characters).
+  written in the text, a distinctive identifier equal to a file's stem
+  (``InvoiceService``: mixed case or with ``_``, 5+ characters), and a view
+  named by its last folders and name (``view('admin.users.index')`` for
+  ``resources/views/admin/users/index.blade.php``).
 
 Each link records the line it was found on, so the caller can ask whether the
 reference is part of the change (that line was added or removed) or only
@@ -50,6 +52,9 @@ _KEYWORD = re.compile(r"^(?:import|export|from|use|mod|require)\b\s*")
 _FILE_NAME = re.compile(r"[\w.\-@~+]*\w\.\w{1,12}")
 _IDENT = re.compile(r"\b[A-Za-z_]\w{4,}\b")
 _CONST = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:(?:::|\.)[A-Z][A-Za-z0-9]*)*")
+#: A view or template named in code, without its extension: ``view('admin.users.index')``,
+#: ``render "entries/form"``, ``$this->render('invoice/index')``.
+_VIEW = re.compile(r"""['"]([A-Za-z_][\w-]*(?:[./][A-Za-z_][\w-]*){1,5})['"]""")
 #: Lines longer than this are not read for references.
 _LONGEST = 2000
 _JS_EXT = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
@@ -101,6 +106,9 @@ class Index:
     by_stem: dict[str, set[str]] = field(default_factory=dict)
     by_export: dict[str, set[str]] = field(default_factory=dict)  # any stem, exact case
     by_constant: dict[str, set[str]] = field(default_factory=dict)  # Admin.User (Ruby, Elixir)
+    #: The last folders and the extension-less name: ``admin/users/index`` for
+    #: ``resources/views/admin/users/index.blade.php`` (a view named in code).
+    by_tail: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, targets: Mapping[str, str]) -> Index:
@@ -118,6 +126,7 @@ class Index:
 
         folder, _, base = name.rpartition("/")
         stem = _noext(base)
+        self._add_tails(folder, base, target)
         put(self.by_path, name)
         put(self.by_noext, _noext(name))
         if stem in ("index", "__init__", "mod", "lib"):
@@ -150,6 +159,13 @@ class Index:
             dirs = [d for d in folder.split("/") if d]
             for k in range(len(dirs)):
                 put(self.by_constant, ".".join([*map(camelize, dirs[k:]), camelize(stem)]))
+
+    def _add_tails(self, folder: str, base: str, target: str) -> None:
+        name = base.split(".", maxsplit=1)[0]
+        parts = [*(folder.split("/") if folder else []), name.removeprefix("_")]
+        for k in range(max(0, len(parts) - 4), len(parts) - 1):
+            # A Rails partial (``_form.html.erb``) is rendered as ``entries/form``.
+            self.by_tail.setdefault("/".join(parts[k:]), set()).add(target)
 
     def __bool__(self) -> bool:
         return bool(self.by_path)
@@ -217,6 +233,10 @@ def _refs(line: str, lang: str, folder: str, index: Index) -> Iterable[tuple[str
     if index.by_stem:
         for ident in _IDENT.findall(line):
             yield from ((t, "names") for t in index.by_stem.get(ident, ()))
+    if index.by_tail and ("'" in line or '"' in line):
+        for view in _VIEW.findall(line):
+            key = view if "/" in view else view.replace(".", "/")
+            yield from ((t, "names") for t in index.by_tail.get(key, ()))
 
 
 def _js(line: str, folder: str, index: Index) -> Iterable[str]:

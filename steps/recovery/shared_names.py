@@ -10,9 +10,9 @@ A name both sides merely use links nothing: the same ``return NotFound();``
 pasted into a sibling controller is the framework's name, not the feature's,
 and that paste is exactly the drift a user wants shown. Definitions are read
 with small, language-blind patterns (declaration keywords, typed method heads,
-Terraform blocks, ``name="…"`` attributes, keys of settings files and object
-literals); a name must be distinctive (5+ characters, not an everyday word) to
-count.
+Terraform blocks, ``name="…"`` attributes, keys of settings files, routes,
+style classes, query aliases, model fields and migration columns); a name must
+be distinctive (5+ characters, or a capitalised 4, not an everyday word) to count.
 """
 
 from __future__ import annotations
@@ -44,6 +44,39 @@ _NAME_ATTR = re.compile(r'\bname="([A-Za-z_][\w.]*)"')
 #: ``replica_count = 1`` sets production and (unasked) staging alike.
 _KEY = re.compile(r"""^[ \t]*["']?([A-Za-z_][\w-]*)["']?[ \t]*(?::(?!:)|=(?!=))""", re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A hyphenated name (a CSS class, a chart key): one name, not its words.
+_HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+")
+#: A route a file declares: ``get "/entries.csv" do``, ``r.Get("/readyz", …)``,
+#: ``@GetMapping("/books")``, ``#[get("/ready")]``, ``router.post('/login', …)``.
+_ROUTE = re.compile(
+    r"""(?i)\b(?:get|post|put|patch|delete|route|handle\w*|\w*mapping|match|any)\s*"""
+    r"""\(?\s*["'](/[^"'\s]*)["']"""
+)
+#: A URL path a line points at (``href="/entries.csv"``, ``path: /readyz``,
+#: ``fetch("/api/preferences")``).
+_PATH = re.compile(r"(?<![\w.:/])(/[A-Za-z_][\w.-]*(?:/[\w.-]+)*)")
+#: An entry a settings file names: ``- name: lifetime_value`` (a documented column,
+#: a declared job or volume).
+_NAMED = re.compile(r"""^[ \t]*-?[ \t]*name[ \t]*:[ \t]*["']?([A-Za-z_][\w-]*)["']?[ \t]*$""", re.M)
+#: A model's field or a table's column: ``archived_at = models.DateTimeField(``,
+#: ``archived_at: Mapped[datetime] = mapped_column(``, Ecto's ``field :archived_at``,
+#: a Rails migration's ``add_column :projects, :archived_at`` or ``t.datetime :x``.
+_FIELD = re.compile(
+    r"^[ \t]*(?:(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?"
+    r"(?:Column|mapped_column|Field|relationship|ForeignKey|[A-Z]\w*Field)\("
+    r"|field[ \t]+:(\w+)|add_column[ \t]+:\w+,[ \t]*:(\w+)|t\.\w+[ \t]+:(\w+))",
+    re.M,
+)
+#: A style rule's class: ``.button-export {``.
+_CSS_CLASS = re.compile(r"^[ \t]*\.([A-Za-z_][\w-]*)[^\n{]*\{", re.M)
+#: A column a query names: ``sum(amount) as lifetime_value``.
+_SQL_ALIAS = re.compile(r"(?i)\bas[ \t]+([A-Za-z_]\w*)")
+#: A field of a schema file: ``weeklyDigest Boolean @default(false)`` (Prisma),
+#: ``weeklyDigest: Boolean!`` (GraphQL).
+_SCHEMA_FIELD = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:?[ \t]+\[?[A-Z]\w*", re.M)
+_SCHEMA = (".prisma", ".graphql", ".graphqls", ".gql", ".proto")
+#: Files a file-system router serves (Next.js, SvelteKit, Nuxt, Astro, Remix).
+_PAGE_EXT = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".svelte", ".vue", ".astro", ".md", ".mdx")
 #: Names too ordinary to tie two files together, whatever defines them.
 _ORDINARY_NAMES = """
     value values index result results render props state setup options params
@@ -51,6 +84,10 @@ _ORDINARY_NAMES = """
     return print import export default public private static const class super
     function object false true null none self this update create delete remove
     handle handler name names label title count total start close open reset
+    version load save read write open find send init main list show edit call next
+    stop copy move sort push pull join keys size text html body home user item path
+    node kind mode file line form page view test done fail info warn debug exit
+    resource resources metadata labels annotations template containers selector
 """
 _ORDINARY = frozenset(_ORDINARY_NAMES.split())
 #: Lines longer than this are data, not code: not read.
@@ -58,8 +95,13 @@ _LONGEST = 2000
 
 
 def _worth(name: str) -> bool:
+    if name.startswith("/"):
+        return len(name) >= 4  # a route: ``/ready`` is as specific as a URL gets
     folded = name.casefold()
-    return len(name) >= 5 and folded not in _ORDINARY and folded not in STOP
+    # Four letters are enough for an exported name (``Ping``, ``Slug``): a type or
+    # method a change declares with a capital is the codebase's own word.
+    shortest = 4 if name[:1].isupper() and name[1:].islower() else 5
+    return len(name) >= shortest and folded not in _ORDINARY and folded not in STOP
 
 
 _SETTINGS = (".yml", ".yaml", ".toml", ".json", ".ini", ".cfg", ".conf", ".properties", ".env")
@@ -75,21 +117,59 @@ def _text(lines: Iterable[str]) -> str:
     return "\n".join(line for line in lines if len(line) <= _LONGEST)
 
 
-def defined(lines: Iterable[str], *, keys: bool = False) -> frozenset[str]:
-    """The distinctive names ``lines`` define (``keys``: a settings file's keys too)."""
+def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> frozenset[str]:
+    """The distinctive names ``lines`` define (``keys``: a settings file's keys too;
+    ``path``: the file they are from, for rules of one kind of file)."""
     text = _text(lines)
     found = _DECLARED.findall(text) + _NAME_ATTR.findall(text)
     found += _METHOD.findall(text) + _GO_METHOD.findall(text)
     found += [a or b for a, b in _TERRAFORM.findall(text)]
+    # Each rule only where its text can be: most files have no style rule or URL.
+    if "{" in text:
+        found += _CSS_CLASS.findall(text)
+    if "(" in text or ":" in text:
+        found += [next(g for g in groups if g) for groups in _FIELD.findall(text)]
+    if " as " in text or " AS " in text:
+        found += _SQL_ALIAS.findall(text)
     if keys:
-        found += _KEY.findall(text)
+        found += _KEY.findall(text) + _NAMED.findall(text)
+    if path.lower().endswith(_SCHEMA):
+        found += _SCHEMA_FIELD.findall(text)
     names = {name.rpartition(".")[2] for name in found if name}
+    if "/" in text:
+        names.update(route for route in _ROUTE.findall(text) if route.strip("/"))
     return frozenset(n for n in names if _worth(n))
 
 
 def used(lines: Iterable[str]) -> frozenset[str]:
-    """The distinctive names ``lines`` mention (definitions included)."""
-    return frozenset(n for n in set(_WORD.findall(_text(lines))) if _worth(n))
+    """The distinctive names ``lines`` mention (definitions included): words,
+    hyphenated names, and URL paths."""
+    text = _text(lines)
+    found = set(_WORD.findall(text))
+    if "-" in text:
+        found.update(_HYPHENATED.findall(text))
+    if "/" in text:
+        found.update(p.rstrip("/.") for p in _PATH.findall(text))
+    return frozenset(n for n in found if _worth(n))
+
+
+def route_of(path: str) -> str | None:
+    """The URL a file-system router serves a new page or handler at: the folders
+    under ``app/``, ``pages/`` or ``routes/`` (``app/settings/notifications/page.tsx``
+    is ``/settings/notifications``; groups like ``(shop)`` and the ``index`` page
+    add nothing); None for any other file."""
+    if not path.lower().endswith(_PAGE_EXT):
+        return None  # Rails' app/models/user.rb is no page
+    parts = path.split("/")
+    roots = [i for i, part in enumerate(parts[:-1]) if part in ("app", "pages", "routes")]
+    if not roots:
+        return None
+    stem = parts[-1].split(".")[0]
+    tail = [p for p in parts[roots[-1] + 1 : -1] if not (p.startswith("(") and p.endswith(")"))]
+    if stem not in ("page", "route", "+page", "+server", "+page.server", "index", "_index"):
+        tail.append(stem)
+    route = "/" + "/".join(tail)
+    return route if len(tail) >= 1 and _worth(route) else None
 
 
 def added(old: str | None, new: str) -> list[str]:
@@ -104,15 +184,29 @@ def link(
     theirs_used: frozenset[str],
     *,
     keys: bool = False,
+    path: str = "",
+    route: str | None = None,
 ) -> tuple[str, str] | None:
     """``("uses" | "defines", name)`` when my added lines use a name their change
     defines, or define one their change uses; None otherwise (``keys``: mine is a
-    settings file)."""
+    settings file; ``path``: mine; ``route``: the URL mine, a new page, serves)."""
     mine_used = used(mine_added)
-    hit = sorted(mine_used & theirs_defined)
+    hit = sorted(mine_used & theirs_defined) or _under_prefix(mine_used, theirs_defined)
     if hit:
         return "uses", hit[0]
-    hit = sorted(defined(mine_added, keys=keys) & theirs_used)
+    mine_defined = defined(mine_added, keys=keys, path=path)
+    if route is not None:
+        mine_defined |= {route}
+    hit = sorted(mine_defined & theirs_used) or _under_prefix(theirs_used, mine_defined)
     if hit:
         return "defines", hit[0]
     return None
+
+
+def _under_prefix(urls: frozenset[str], routes: frozenset[str]) -> list[str]:
+    """Routes of two segments or more that URLs reach under a prefix: a route group
+    mounts ``/users/export`` at ``/admin/users/export``."""
+    deep = [r for r in routes if r.startswith("/") and r.count("/") >= 2]
+    if not deep:
+        return []
+    return sorted({r for r in deep for u in urls if u.startswith("/") and u.endswith(r)})

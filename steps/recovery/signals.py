@@ -294,6 +294,7 @@ def collect(
                 history=cochanged,
                 anchors=anchors,
                 whole=recogniser.whole,
+                held_out=frozenset(p for p, said in mem.corrections.items() if said == "drift"),
             )
     return Signals(
         head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found

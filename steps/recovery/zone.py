@@ -19,8 +19,13 @@ the user can check:
    commits), ``name_proximity`` (same folder as an explicit file and a name
    sharing a word with the intent or with it), ``intent_words`` (a name with
    two of the intent's words, or a documentation page whose added lines use
-   one). Evidence is read only when the user named files (explicit or by
-   feedback): with none, the intent's words alone never narrow the zone.
+   one), and the second round (``evidence_closure``): the closure over
+   references, dependency lines, the intent's literals. Evidence is read only
+   when the user named files (explicit or by feedback): with none, the intent's
+   words alone never narrow the zone.
+3b. mirrors: a file in the zone by inferred evidence that repeats the edit of
+   another file in it, in a sibling place the intent does not name
+   (``envs/staging/main.tf`` for a prod intent), is taken out again: drift.
 4. ``diff_fallback`` — with no usable memory, every changed file.
 
 The path category is no source: a file in the intent's category with nothing
@@ -246,6 +251,29 @@ def _add_inferred(
         if found.source is not None:
             zone[c.path] = IntentZoneEntry(path=c.path, source=found.source, reason=found.reason)
     _follow_renames(changed, zone, held_out)
+    for path in mirrors(zone, evidence):
+        del zone[path]
+
+
+#: Sources a mirror loses: inferred ones. Your files, your corrections and the
+#: agent's own patch targets stay.
+_INFERRED = frozenset(
+    {"reference", "test_of", "anchor_co_occurrence", "name_proximity", "intent_words"}
+)
+
+
+def mirrors(
+    zone: Mapping[str, IntentZoneEntry], evidence: Evidence
+) -> dict[str, tuple[str, str, str]]:
+    """Files in the zone by inferred evidence that carry the same edit as another
+    file in it, in a sibling place the intent does not name (``mirrors``): drift."""
+    out: dict[str, tuple[str, str, str]] = {}
+    for path, found in evidence.mirrors.items():
+        entry = zone.get(path)
+        copied = found[0]
+        if entry is not None and entry.source in _INFERRED and copied in zone and copied not in out:
+            out[path] = found
+    return out
 
 
 def _by_folder(seeds: Iterable[str]) -> dict[str, list[str]]:
@@ -330,6 +358,13 @@ def drift(
         _, hint = (
             judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
         )
+        copied = evidence.mirrors.get(c.path)
+        if copied is not None and copied[0] in in_zone:
+            anchor, theirs, its = copied
+            hint = (
+                f"it has the same edit as '{anchor}', for '{its}' where the intent "
+                f"names '{theirs}' only"
+            )
         same = bool(c.category) and c.category in zone_categories
         reasons = ["not in your explicit relevant files"]
         reasons.append(hint or "nothing links it to them")

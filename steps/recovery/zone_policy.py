@@ -28,3 +28,23 @@ class ZonePolicy(BaseModel):
         default=2, ge=1, le=100, description="Commits in common that put a file in the zone."
     )
     proximity: bool = Field(default=True, description="Same folder and a shared name word.")
+    closure_hops: int = Field(
+        default=2,
+        ge=0,
+        le=5,
+        description="Hops of references followed from files in scope by a reference (0: off).",
+    )
+    closure_files: int = Field(
+        default=50, ge=1, le=10_000, description="Files a closure hop may add at most."
+    )
+    dependencies: bool = Field(
+        default=True, description="A manifest or settings line for a library the change imports."
+    )
+    literals: bool = Field(
+        default=True,
+        description="Added lines writing a flag, route or identifier the intent spells out.",
+    )
+    mirrors: bool = Field(
+        default=True,
+        description="The same file as yours in a sibling place the intent does not name: drift.",
+    )

@@ -124,7 +124,7 @@ def test_cochange_skips_root_sweeping_and_creating_commits() -> None:
     history = cochange.parse(raw, max_files=5, created=["src/p.rs"])
     assert history == [("src/p.rs", "src/l.rs"), ("src/p.rs", "src/l.rs")]
     counts = cochange.count(history, ["src/p.rs"], ["src/l.rs", "src/c.rs"])
-    assert counts == {"src/l.rs": cochange.CoChange("src/p.rs", 2, 2)}
+    assert counts == {"src/l.rs": cochange.CoChange("src/p.rs", 2, 2, created=1)}
 
 
 def _ev(**kw: object) -> Evidence:

@@ -1,0 +1,151 @@
+"""Dependencies a change needs: the manifest or settings line that goes with a new
+import. Pure: lines in, names out.
+
+A feature that starts using a library adds it in two places: the code imports
+it (``from django_filters.rest_framework import …``, ``require('express-rate-
+limit')``, ``use League\\Csv\\Writer;``, ``require "csv"``) and a manifest or
+settings file declares it (``django-filter==24.2``, ``"express-rate-limit":
+"^7.1.5"``, ``"league/csv": "^9.15"``, ``gem "csv"``, ``"django_filters"`` in
+``INSTALLED_APPS``). Only an import the in-scope change *adds* counts, and only
+one the file did not have before, and only a manifest or settings file whose
+change *adds* a name it did not hold: a version bump stays drift.
+
+Names are compared as ecosystems spell them apart: lower-cased, without
+punctuation (``django-filter`` / ``django_filters``), a trailing ``s`` aside, and
+an import path by each of its leading parts (``League\\Csv\\Writer`` needs
+``league/csv``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_PY = re.compile(r"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*))")
+_JS = re.compile(r"""(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(?\s*)['"]([^'"./][^'"]*)['"]""")
+_RUBY = re.compile(r"""^\s*require\s*\(?\s*['"]([\w/-]+)['"]""")
+_PHP = re.compile(r"^\s*use\s+\\?([A-Za-z_][\w\\]*)\s*(?:;|\s+as\b)")
+_GO = re.compile(r'^\s*(?:import\s+)?(?:[\w.]+\s+)?"([\w.-]+\.[\w.-]+/[\w./-]+)"\s*$')
+_RUST = re.compile(r"^\s*(?:pub\s+)?(?:use|extern\s+crate)\s+([a-z_][a-z0-9_]*)\b")
+_JVM = re.compile(r"^\s*import\s+(?:static\s+)?([a-z][\w.]*)")
+_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"]([\w./-]+)[>\"]")
+_SPLIT = re.compile(r"[./\\:]+")
+_NAME = re.compile(r"[@A-Za-z_][\w@./\\-]*")
+#: Names every project has: importing them says nothing about a dependency.
+_TOO_COMMON = frozenset({"crate", "self", "super", "std", "core", "test", "tests", "app", "src"})
+_MANIFESTS = frozenset(
+    {
+        "package.json",
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "pipfile",
+        "gemfile",
+        "cargo.toml",
+        "go.mod",
+        "composer.json",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "mix.exs",
+        "cmakelists.txt",
+        "conanfile.txt",
+        "vcpkg.json",
+        "pubspec.yaml",
+        "podfile",
+        "packages.yml",
+        "environment.yml",
+    }
+)
+_SETTINGS_STEMS = frozenset({"settings", "config", "configuration", "conf"})
+_SETTINGS_EXT = (".yml", ".yaml", ".toml", ".json", ".ini", ".cfg", ".conf", ".properties")
+
+
+def norm(name: str) -> str:
+    """A package or module name as compared: lower-case letters and digits only."""
+    return re.sub(r"[^0-9a-z]", "", name.casefold())
+
+
+def is_manifest(path: str) -> bool:
+    """A file that declares dependencies (``requirements*.txt``, ``package.json`` …)."""
+    base = path.rpartition("/")[2].casefold()
+    if base in _MANIFESTS or base.endswith((".csproj", ".gemspec", ".fsproj")):
+        return True
+    return base.startswith("requirements") and base.endswith((".txt", ".in"))
+
+
+def is_settings(path: str) -> bool:
+    """A file that registers apps, plugins and keys: a settings file by its name
+    (``settings.py``, ``config.js``) or by its format."""
+    base = path.rpartition("/")[2].casefold()
+    return base.split(".")[0] in _SETTINGS_STEMS or base.endswith(_SETTINGS_EXT)
+
+
+def _spec_keys(spec: str) -> list[str]:
+    parts = [p for p in _SPLIT.split(spec) if p]
+    if spec.startswith("@") and len(parts) >= 2:  # @scope/pkg
+        parts = [parts[0] + "/" + parts[1], *parts[2:]]
+    keys = []
+    for k in range(1, min(len(parts), 3) + 1):
+        keys.append(norm("".join(parts[:k])))
+    keys.append(norm(spec))
+    return [k for k in dict.fromkeys(keys) if len(k) >= 3 and k not in _TOO_COMMON]
+
+
+def imported(lines: Iterable[str]) -> dict[str, str]:
+    """The modules ``lines`` import, by every key a manifest may name them by →
+    the import as written."""
+    out: dict[str, str] = {}
+    for line in lines:
+        if len(line) > 500:
+            continue
+        specs: list[str] = []
+        for rule in (_PY, _RUBY, _PHP, _GO, _RUST, _JVM, _INCLUDE):
+            found = rule.match(line)
+            if found:
+                specs += [g for g in found.groups() if g]
+        specs += _JS.findall(line)
+        for spec in specs:
+            for key in _spec_keys(spec.strip()):
+                out.setdefault(key, spec.strip())
+    return out
+
+
+def _variants(key: str) -> tuple[str, ...]:
+    return (key, key + "s", key[:-1]) if key.endswith("s") and len(key) > 4 else (key, key + "s")
+
+
+def names_in(text: str) -> frozenset[str]:
+    """Every name ``text`` holds, as :func:`needed` compares them."""
+    return frozenset(norm(name) for name in _NAME.findall(text))
+
+
+def needed(
+    lines: Iterable[str],
+    imports: dict[str, str],
+    *,
+    manifest: bool,
+    known: frozenset[str] = frozenset(),
+) -> tuple[str, str] | None:
+    """``(the name as declared, the import it is for)`` when ``lines`` (a manifest's
+    or settings file's added lines) declare one of ``imports``; None otherwise.
+    ``known``: the names the file held before (see :func:`names_in`) — a version
+    bump of a library already there declares nothing new. A settings file must
+    quote the name and it must be 5+ characters: its values are words too
+    (``format: json``)."""
+    if not imports:
+        return None
+    for line in lines:
+        if len(line) > 500 or line.lstrip().startswith(("#", "//")):
+            continue
+        for name in _NAME.findall(line):
+            if not manifest and f'"{name}"' not in line and f"'{name}'" not in line:
+                continue
+            key = norm(name)
+            if len(key) < (3 if manifest else 5) or key in known:
+                continue
+            for variant in _variants(key):
+                spec = imports.get(variant)
+                if spec is not None:
+                    return name, spec
+    return None

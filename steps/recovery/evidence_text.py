@@ -1,0 +1,126 @@
+"""The changed files' text, now and at HEAD, for the zone's evidence — bounded,
+read-only.
+
+Every rule that reads a changed file reads its first ``reference_bytes`` (binary
+files skipped) through one :class:`Reader` per plan, so a file is read once
+however many rules and closure hops ask; HEAD's side of the files a rule needs
+comes from one ``git cat-file --batch`` per batch of files not read yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery import shared_names
+from vibflow.steps.recovery.models import ChangedFile
+from vibflow.steps.workspace.git import Git
+
+#: Explicit (or in-scope) files read as sources of references.
+SEEDS_MAX = 200
+_DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
+
+
+def is_doc_page(path: str) -> bool:
+    """Prose for readers: Markdown, reST, AsciiDoc anywhere; plain text in a docs
+    folder (a ``.txt`` elsewhere is as likely a template or data)."""
+    lower = path.lower()
+    if lower.endswith(_DOC_EXT):
+        return True
+    return lower.endswith(".txt") and any(d in ("docs", "doc") for d in lower.split("/")[:-1])
+
+
+def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
+    """The first ``limit`` bytes of a regular file as text (``known``: the file's
+    bytes, already read whole); None for binary or unreadable."""
+    if known is not None:
+        data = known[:limit]
+    else:
+        try:
+            with open(path, "rb") as fh:  # noqa: PTH123 - a bounded read
+                data = fh.read(limit)
+        except OSError:
+            return None
+    if b"\0" in data[:1024]:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def at_head(git: Git, paths: Sequence[str], limit: int) -> dict[str, str]:
+    """HEAD's text of ``paths`` (one ``cat-file --batch``); absent ones are left out."""
+    asked = [p for p in paths if "\n" not in p]
+    if not asked:
+        return {}
+    try:
+        raw = git.run(
+            "cat-file",
+            "--batch",
+            stdin="".join(f"HEAD:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
+        )
+    except VibflowError:
+        return {}
+    out: dict[str, str] = {}
+    pos = 0
+    for path in asked:
+        end = raw.find(b"\n", pos)
+        if end < 0:
+            break
+        header = raw[pos:end].split()
+        pos = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue
+        size = int(header[2])
+        body = raw[pos : pos + size]
+        pos += size + 1
+        if b"\0" not in body[:1024]:
+            out[path] = body[:limit].decode("utf-8", "replace")
+    return out
+
+
+class Reader:
+    """The changed files' text now and at HEAD, each read once however many rules
+    (and closure hops) ask: the first ``limit`` bytes, one ``cat-file`` per batch of
+    HEAD sides not read yet."""
+
+    def __init__(
+        self,
+        root: Path,
+        git: Git,
+        limit: int,
+        whole: Mapping[str, bytes],
+    ) -> None:
+        self.root, self.git, self.limit, self.whole = root, git, limit, whole
+        self._now: dict[str, str | None] = {}
+        self._head: dict[str, str | None] = {}
+
+    def now(self, path: str) -> str | None:
+        if path not in self._now:
+            self._now[path] = read_text(self.root / path, self.limit, self.whole.get(path))
+        return self._now[path]
+
+    def before(self, changes: Sequence[ChangedFile]) -> dict[str, str]:
+        """Each modified or renamed file's text at HEAD, by its path now."""
+        old_names = {
+            c.path: c.old_path or c.path
+            for c in changes
+            if c.status in ("modified", "renamed", "type_changed")
+        }
+        missing = sorted({old for old in old_names.values() if old not in self._head})
+        if missing:
+            found = at_head(self.git, missing, self.limit)
+            for old in missing:
+                self._head[old] = found.get(old)
+        out: dict[str, str] = {}
+        for path, old in old_names.items():
+            text = self._head.get(old)
+            if text is not None:
+                out[path] = text
+        return out
+
+    def added(self, change: ChangedFile) -> list[str]:
+        """The lines the change to ``change`` added (every line of a new file)."""
+        now = self.now(change.path)
+        if now is None:
+            return []
+        return shared_names.added(self.before([change]).get(change.path), now)
