@@ -11,6 +11,8 @@ what any rule can see; debatable ones carry the reviewer's reasoning in a commen
 
 from __future__ import annotations
 
+import json
+
 from scenario_kit import CLASS, DLL, ELF, PNG, Builder, Scenario, Scene, lines
 
 # -- 1. FastAPI: rate limiting on the public search endpoint ----------------------------
@@ -2087,8 +2089,6 @@ def infra_staging_replica(s: Scene) -> None:
 
 
 def _notebook(cells: list[str], count: int | None = None, output: str | None = None) -> str:
-    import json
-
     def cell(src: str, i: int) -> dict[str, object]:
         out = [{"output_type": "stream", "name": "stdout", "text": [output]}] if output else []
         return {
