@@ -114,7 +114,11 @@ def plan(
             )
         ],
         regenerated=[
-            c.path for c in signals.changed if c.lockfile and c.path not in {z.path for z in zone}
+            c.path
+            for c in signals.changed
+            if c.lockfile
+            and c.path not in {z.path for z in zone}
+            and c.path not in {d.path for d in candidates}
         ],
         left_out=[
             LeftOutFile(path=c.path, why=why_left[c.path])

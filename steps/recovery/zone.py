@@ -37,7 +37,9 @@ A rename is one change with two paths: when either name is in the zone, the
 change is (under its new name). Everything changed outside the zone is a
 drift candidate that needs the user's review — never "unrelated", never
 reverted automatically. Generated, cache and build files are excluded before
-any of this; lockfiles are listed apart as regenerated.
+any of this; lockfiles are listed apart as regenerated — unless every manifest
+they were rewritten for is drift: then they are drift with it
+(``lock_manifests``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from functools import lru_cache
 
 from vibflow.steps.paths.globs import glob_regex
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence, judge
+from vibflow.steps.recovery.lock_manifests import follows_drift
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
 
 
@@ -386,4 +389,37 @@ def drift(
                 path=c.path, why_outside_zone="; ".join(reasons), unsure=bool(hint) and same
             )
         )
+    return out + _locks_of_drift(changed, in_zone, memory, out)
+
+
+def _locks_of_drift(
+    changed: Sequence[ChangedFile],
+    in_zone: set[str],
+    memory: MemorySignals,
+    drifted: Sequence[DriftCandidate],
+) -> list[DriftCandidate]:
+    """Lockfiles rewritten only for drifted manifests (``lock_manifests``): drift
+    with them, restored together. The user's word and explicit files still win."""
+    drift = {d.path for d in drifted}
+    if not drift:
+        return []
+    paths = [c.path for c in changed]
+    out = []
+    for c in changed:
+        if not c.lockfile or c.generated or c.path in in_zone:
+            continue
+        if explicit_match(c, memory.explicit) is not None or correction(c, memory.corrections):
+            continue
+        manifests = follows_drift(c.path, paths, drift)
+        if manifests:
+            names = ", ".join(f"'{m}'" for m in manifests)
+            out.append(
+                DriftCandidate(
+                    path=c.path,
+                    why_outside_zone=(
+                        f"a lockfile rewritten for {names}, which is drift: "
+                        "restore them together or the two disagree"
+                    ),
+                )
+            )
     return out

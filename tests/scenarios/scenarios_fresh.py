@@ -61,9 +61,12 @@ def ts_cart_hook(s: Scene) -> None:
         "src/hooks/useCart.ts",
         "src/hooks/useCart.test.ts",
         "src/components/CartBadge.tsx",
-        "package-lock.json",
     )
-    s.drift("src/components/Footer.tsx", "package.json")
+    # The lockfile was rewritten only for the unasked dependency: restoring
+    # package.json without it leaves the two out of sync (`npm ci` refuses), so it
+    # is drift with its manifest (this truth said "fine" until two blind batches
+    # labelled the same case drift; see lock_manifests).
+    s.drift("src/components/Footer.tsx", "package.json", "package-lock.json")
 
 
 def go_migration(s: Scene) -> None:
