@@ -54,6 +54,7 @@ DEFAULT_GENERATED: tuple[str, ...] = (
     "htmlcov/",
     ".coverage",
     ".coverage.*",
+    ".ipynb_checkpoints/",
     # JavaScript / TypeScript
     "node_modules/",
     "bower_components/",

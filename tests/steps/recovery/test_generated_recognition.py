@@ -184,6 +184,11 @@ def test_path_policy_names_still_come_first(tmp_path: Path) -> None:
     """The path policy's cache/build names (node_modules/, dist/, *.pyc) are generated
     as before, with the policy named as the reason."""
     root = init_repo(tmp_path / "r")
-    got = _classify(root, ["dist/app.js", "src/__pycache__/a.cpython-311.pyc"])
+    autosave = "notebooks/.ipynb_checkpoints/churn-checkpoint.ipynb"
+    got = _classify(root, ["dist/app.js", "src/__pycache__/a.cpython-311.pyc", autosave])
     assert got["dist/app.js"] == ("build", "cache or build output 'dist' (paths.generated)")
     assert got["src/__pycache__/a.cpython-311.pyc"][0] == "build"
+    assert got[autosave] == (
+        "build",
+        "cache or build output '.ipynb_checkpoints' (paths.generated)",
+    )
