@@ -78,7 +78,10 @@ def memory_signals(view: Any) -> tuple[MemorySignals, str | None, bool]:
     explicit = {f.path: f.why for f in state.relevant_files if f.source == "explicit"}
     recent: list[str] = []
     for event in state.observed_context[-RECENT_EVENTS:]:
-        if event.kind in ("patch_apply", "touched_files"):
+        # Only a patch's declared targets are evidence of scope. The files an
+        # agent's tools reported (``touched_files``, the agent hooks) are what the
+        # zone judges: counting them would put every drift the agent made in scope.
+        if event.kind == "patch_apply":
             paths = event.detail.get("paths")
             if isinstance(paths, list):
                 recent += [p for p in paths if isinstance(p, str)]

@@ -387,3 +387,41 @@ def test_session_end_forgets_turn_records_past_their_retention(repo: Path) -> No
     listed = vf(repo, "rewind", "--json")
     assert listed.returncode == 0, listed.stderr
     assert len(as_json(listed)["turns"]) == 1
+
+
+def test_an_edit_the_agent_reported_is_still_judged_by_the_zone(repo: Path) -> None:
+    """With the hooks in the loop, a file the agent's Edit tool reported is no evidence
+    of scope: an unrelated edit in the same turn is still drift, and the last turn's
+    note counts it outside the intent."""
+    for args in (
+        ("memory", "intent", "Make the util helper return two", "--yes"),
+        ("memory", "relevant", "src/util.py", "the helper", "--yes"),
+    ):
+        assert vf(repo, *args).returncode == 0
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 2\n")
+    hook(repo, "claude-code", "edit", repo / "src" / "util.py")
+    write(repo, "README.md", "# retitled by the agent\n")
+    hook(repo, "claude-code", "edit", repo / "README.md")
+    hook(repo, "claude-code", "turn-end")
+    _wait_for_touched(repo)  # memory has taken the turn's files (off the agent's time)
+    proc = vf(repo, "recover", "--explain", "--json")
+    assert proc.returncode == 0, proc.stderr
+    plan = as_json(proc)
+    assert [d["path"] for d in plan["drift_candidates"]] == ["README.md"]
+    assert plan["agent_last_turn"]["outside_intent"] == 1
+
+
+def _wait_for_touched(root: Path) -> None:
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            data = json.loads((root / ".vibflow" / "memory.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        if any(e.get("kind") == "touched_files" for e in data.get("observed_context", [])):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the turn's files never reached memory")

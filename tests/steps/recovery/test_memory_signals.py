@@ -31,9 +31,10 @@ def _view(state: MemoryState, *, stale: bool = False) -> Any:
     )
 
 
-def test_recent_patch_targets_come_from_patch_and_touched_events() -> None:
-    """patch_apply and touched_files events with detail {"paths": [...]} give recent targets
-    (deduplicated, in order); other kinds and malformed details are ignored."""
+def test_recent_patch_targets_come_from_patch_events_only() -> None:
+    """patch_apply events with detail {"paths": [...]} give recent targets (deduplicated,
+    in order); the files an agent's tools reported (touched_files) are what the zone
+    judges, never evidence; other kinds and malformed details are ignored."""
     state = MemoryState(
         active_intent=ActiveIntent(text="ui"),
         observed_context=[
@@ -45,7 +46,7 @@ def test_recent_patch_targets_come_from_patch_and_touched_events() -> None:
         ],
     )
     memory, intent, stale = memory_signals(_view(state))
-    assert list(memory.recent_targets) == ["src/a.py", "src/b.py", "src/c.py"]
+    assert list(memory.recent_targets) == ["src/a.py", "src/b.py"]
     assert memory.usable is True
     assert intent == "ui"
     assert stale is False
