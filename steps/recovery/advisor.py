@@ -9,7 +9,7 @@ audit rail. The work tree and git are never written.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,10 +20,12 @@ from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
+from vibflow.steps.recovery.options import before_drift
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.workspace.git import Git
 
 if TYPE_CHECKING:
+    from vibflow.steps.checkpoints.models import CheckpointMeta
     from vibflow.steps.checkpoints.store import CheckpointStore
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
@@ -99,10 +101,36 @@ class RecoveryAdvisor:
 
     def advise(self) -> Advice:
         view = self._memory.read() if self._memory is not None else None
+        checkpoints = self._checkpoints.all()
+        found, plan = self._plan(view, checkpoints)
+        older = before_drift(
+            checkpoints,
+            plan.safe_checkpoint_candidate,
+            found.mtimes,
+            [d.path for d in plan.drift_candidates],
+        )
+        if older is not None:
+            # The safe point holds some of the drift: plan again from the checkpoints
+            # taken before it began (rare, so the second read is paid only then).
+            found, plan = self._plan(view, older)
+        payload, counts = self._redact(plan.model_dump(mode="json"))
+        summary = RedactionSummary(
+            secret_hits=counts.get("secret_hits", 0),
+            privacy_hits=counts.get("privacy_hits", 0),
+            summarized_fields=counts.get("summarized_fields", 0),
+        )
+        plan = plan.model_copy(update={"redaction": summary})
+        payload["redaction"] = summary.model_dump(mode="json")
+        self._last = Advice(plan, payload, counts)
+        return self._last
+
+    def _plan(
+        self, view: Any, checkpoints: Sequence[CheckpointMeta]
+    ) -> tuple[signals.Signals, RecoveryPlan]:
         found = signals.collect(
             self.root,
             self.git,
-            checkpoints=self._checkpoints.all(),
+            checkpoints=checkpoints,
             memory_view=view,
             categories=self._policy.categories,
             generated=self._generated,
@@ -119,17 +147,7 @@ class RecoveryAdvisor:
             apply_blocked_reason=None if self._apply_enabled else APPLY_DISABLED,
             never_stored=self._never_stored([c.path for c in found.changed]),
         )
-        plan = self._with_last_turn(plan)
-        payload, counts = self._redact(plan.model_dump(mode="json"))
-        summary = RedactionSummary(
-            secret_hits=counts.get("secret_hits", 0),
-            privacy_hits=counts.get("privacy_hits", 0),
-            summarized_fields=counts.get("summarized_fields", 0),
-        )
-        plan = plan.model_copy(update={"redaction": summary})
-        payload["redaction"] = summary.model_dump(mode="json")
-        self._last = Advice(plan, payload, counts)
-        return self._last
+        return found, self._with_last_turn(plan)
 
     def _with_last_turn(self, plan: RecoveryPlan) -> RecoveryPlan:
         """The plan with the agent's last turn noted (files outside the intent zone

@@ -99,6 +99,43 @@ def safe_checkpoint(
     )
 
 
+def before_drift(
+    checkpoints: Sequence[CheckpointMeta],
+    chosen: SafeCheckpointCandidate | None,
+    mtimes: Mapping[str, float],
+    drift: Collection[str],
+) -> list[CheckpointMeta] | None:
+    """The checkpoints to choose the safe point from again, when the chosen one is an
+    agent turn's that was taken after a drift candidate last changed — it then holds
+    that drift (made in an earlier turn), and a restore from it would put the drift
+    back as it is. ``None`` when the choice stands.
+
+    Only a turn checkpoint, which the hooks take on their own, is stepped back
+    past, and never past a checkpoint the user took: the user's own checkpoint
+    is their word for "safe from here", and a file they edited just before it
+    (flagged only because no evidence links it) must not be rolled back further.
+    """
+    if chosen is None or chosen.kind != "checkpoint" or chosen.created_at is None:
+        return None
+    meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
+    made = _time(chosen.created_at)
+    times = [mtimes[p] for p in drift if p in mtimes]
+    if meta is None or meta.reason != "agent_turn" or made is None or not times:
+        return None
+    first = min(times)
+    if first >= made:
+        return None
+    timed = [(m, _time(m.created_at)) for m in checkpoints]
+    if any(
+        t is not None and first < t <= made and m.reason not in ("agent_turn", "sandwich")
+        for m, t in timed
+    ):
+        return None  # the user checkpointed after the drift began: their safe point stands
+    older = [m for m, t in timed if t is not None and t <= first]
+    usable = any(m.metadata_complete and m.reason != "sandwich" for m in older)
+    return older if usable else None
+
+
 def sides(c: ChangedFile) -> list[tuple[str, bool]]:
     """The paths one change touches, each with whether HEAD holds it: a rename is
     one change with two paths (the old name in HEAD, the new one not)."""

@@ -425,3 +425,47 @@ def _wait_for_touched(root: Path) -> None:
             return
         time.sleep(0.1)
     raise AssertionError("the turn's files never reached memory")
+
+
+def _two_turns(repo: Path, *, user_checkpoint: bool = False) -> str:
+    """Turn 1 drifts (src/app.py), turn 2 does the in-scope work; the user may take a
+    checkpoint between them. Turn 1's checkpoint id."""
+    for args in (
+        ("memory", "intent", "Make the util helper return two", "--yes"),
+        ("memory", "relevant", "src/util.py", "the helper", "--yes"),
+    ):
+        assert vf(repo, *args).returncode == 0
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/app.py", "app = 'drifted in turn 1'\n")
+    hook(repo, "claude-code", "edit", repo / "src" / "app.py")
+    hook(repo, "claude-code", "turn-end")
+    if user_checkpoint:  # (an identical tree would reuse the turn's checkpoint)
+        write(repo, "notes.md", "my notes, edited between the turns\n")
+        assert vf(repo, "checkpoint", "create", "-m", "mine").returncode == 0
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 2\n")
+    hook(repo, "claude-code", "edit", repo / "src" / "util.py")
+    hook(repo, "claude-code", "turn-end")
+    turns = as_json(vf(repo, "rewind", "--json"))["turns"]
+    return str(next(t for t in turns if t["turn"] == 1)["checkpoint_before"])
+
+
+def test_drift_of_an_earlier_turn_is_restored_from_before_that_turn(repo: Path) -> None:
+    """Turn 1 drifts, turn 2 starts (its checkpoint holds that drift) and does in-scope
+    work: the safe point is turn 1's checkpoint, so a partial restore really puts the
+    drift back instead of "restoring" it as it is."""
+    first = _two_turns(repo)
+    plan = as_json(vf(repo, "recover", "--preview", "--json"))
+    assert [d["path"] for d in plan["drift_candidates"]] == ["src/app.py"]
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == first
+    partial = next(o for o in plan["options"] if o["level"] == 3)
+    assert partial["affected_paths"] == ["src/app.py"]
+    assert "already as the checkpoint holds" not in partial["estimated_impact"]
+
+
+def test_a_checkpoint_the_user_took_after_the_drift_is_never_stepped_past(repo: Path) -> None:
+    """The same turns with the user's own checkpoint between them: the user's word for
+    "safe from here" stands — the safe point is not rolled back to turn 1."""
+    first = _two_turns(repo, user_checkpoint=True)
+    plan = as_json(vf(repo, "recover", "--preview", "--json"))
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] != first

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from vibflow_testing.recovery_inputs import HEAD, ckpt, ts
 
-from vibflow.steps.recovery.options import safe_checkpoint
+from vibflow.steps.checkpoints.models import CheckpointMeta
+from vibflow.steps.recovery.options import before_drift, safe_checkpoint
 
 # -- safe checkpoint --------------------------------------------------------------------------
 
@@ -83,3 +84,42 @@ def test_naive_and_bad_timestamps() -> None:
     assert naive.predates_change is True
     assert bad is not None
     assert bad.kind == "commit"  # a checkpoint of unknown time is never the safe point
+
+
+# -- stepping back past an agent turn's checkpoint that holds drift ---------------------------
+
+
+def _turn(n: int, at: str) -> CheckpointMeta:
+    return ckpt(n, at).model_copy(update={"reason": "agent_turn"})
+
+
+def test_a_turn_checkpoint_holding_earlier_drift_is_stepped_back_past() -> None:
+    """Drift at 09:30, a turn checkpoint at 10:00 chosen (work changed at 10:30): the
+    checkpoints up to 09:30 are chosen from again; a drift after 10:00 keeps 10:00."""
+    cps = [_turn(1, "2026-01-01T09:00:00Z"), _turn(2, "2026-01-01T10:00:00Z")]
+    mtimes = {"drift.py": ts("2026-01-01T09:30:00Z"), "work.py": ts("2026-01-01T10:30:00Z")}
+    chosen = safe_checkpoint(cps, mtimes, HEAD)
+    assert chosen is not None
+    assert chosen.checkpoint_id == cps[1].checkpoint_id
+    assert before_drift(cps, chosen, mtimes, ["drift.py"]) == [cps[0]]
+    later = {**mtimes, "drift.py": ts("2026-01-01T10:45:00Z")}
+    assert before_drift(cps, safe_checkpoint(cps, later, HEAD), later, ["drift.py"]) is None
+
+
+def test_the_users_checkpoint_is_never_stepped_back_past() -> None:
+    """A chosen checkpoint the user took, or one of theirs between the drift and the
+    chosen turn checkpoint, stands; with nothing older, the choice stands too."""
+    mtimes = {"drift.py": ts("2026-01-01T09:30:00Z"), "work.py": ts("2026-01-01T10:30:00Z")}
+    mine = [_turn(1, "2026-01-01T09:00:00Z"), ckpt(2, "2026-01-01T10:00:00Z")]
+    assert before_drift(mine, safe_checkpoint(mine, mtimes, HEAD), mtimes, ["drift.py"]) is None
+    between = [
+        _turn(1, "2026-01-01T09:00:00Z"),
+        ckpt(2, "2026-01-01T09:45:00Z"),
+        _turn(3, "2026-01-01T10:00:00Z"),
+    ]
+    chosen = safe_checkpoint(between, mtimes, HEAD)
+    assert chosen is not None
+    assert chosen.checkpoint_id == between[2].checkpoint_id
+    assert before_drift(between, chosen, mtimes, ["drift.py"]) is None
+    alone = [_turn(2, "2026-01-01T10:00:00Z")]
+    assert before_drift(alone, safe_checkpoint(alone, mtimes, HEAD), mtimes, ["drift.py"]) is None
