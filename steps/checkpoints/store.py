@@ -169,7 +169,7 @@ class CheckpointStore:
         with self._lock():
             if reason != "sandwich":
                 unchanged = self._unchanged_last()
-                if unchanged is not None:
+                if unchanged is not None and _may_reuse(unchanged, reason):
                     return unchanged
             snap, state = self._snapshots.take(progress)
             last = state.get("last") or {}
@@ -182,7 +182,7 @@ class CheckpointStore:
                 reasons(last),
             ) == (snap.tree, snap.head, skipped_now, reasons_now):
                 existing = self._find(last.get("checkpoint_id", ""))
-                if existing is not None and reason != "sandwich":
+                if existing is not None and reason != "sandwich" and _may_reuse(existing, reason):
                     self._save_state(state)
                     return existing.model_copy(update={"reused": True})
             meta = CheckpointMeta(
@@ -293,3 +293,11 @@ def tree_diff(git: Git, old: str, new: str) -> list[FileChange]:
         )
         for c in diffs.tree_to_tree(git, old, new)
     ]
+
+
+def _may_reuse(existing: CheckpointMeta, reason: str) -> bool:
+    """Whether an unchanged tree's last checkpoint may answer a request for ``reason``.
+    Not when the user asks and the last one was the agent's (a turn's): the user's
+    checkpoint is their word for "safe from here", which recovery never steps back
+    past, so it must say it was theirs."""
+    return not (reason == "manual" and existing.reason != "manual")

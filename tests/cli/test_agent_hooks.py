@@ -469,3 +469,19 @@ def test_a_checkpoint_the_user_took_after_the_drift_is_never_stepped_past(repo: 
     first = _two_turns(repo, user_checkpoint=True)
     plan = as_json(vf(repo, "recover", "--preview", "--json"))
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] != first
+
+
+def test_the_users_checkpoint_is_theirs_even_on_an_unchanged_tree(repo: Path) -> None:
+    """Right after a turn, nothing changed since its checkpoint: `checkpoint create`
+    still makes the user's own (reason manual) instead of answering with the turn's,
+    so recovery treats it as the user's word for "safe from here"."""
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/app.py", "app = 2\n")
+    hook(repo, "claude-code", "turn-end")
+    turn_end = as_json(vf(repo, "rewind", "--json"))["turns"][0]["checkpoint_after"]
+    made = as_json(vf(repo, "checkpoint", "create", "-m", "mine", "--json"))
+    assert made["checkpoint_id"] != turn_end
+    listed = as_json(vf(repo, "checkpoint", "list", "--json"))["checkpoints"]
+    assert {c["checkpoint_id"]: c["reason"] for c in listed}[made["checkpoint_id"]] == "manual"
+    again = as_json(vf(repo, "checkpoint", "create", "-m", "mine again", "--json"))
+    assert again["checkpoint_id"] == made["checkpoint_id"]  # the user's own is reused
