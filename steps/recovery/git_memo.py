@@ -27,6 +27,7 @@ never memoized (checked per call, one ``stat``).
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -34,7 +35,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from vibflow.steps.workspace.git import Git
 
@@ -45,6 +46,9 @@ _OBJECT_ID = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 #: these is used by the advisor; refusing them keeps the proof simple).
 _IMPURE_OPTIONS = ("--stdin", "--format", "--pretty", "--textconv", "--ext-diff", "-c")
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+#: Parsed answers kept (each a whole-tree listing at most: a few MB at 20,000 files).
+MAX_PARSED = 8
+_T = TypeVar("_T")
 
 
 def immutable_key(args: Sequence[str]) -> tuple[str, ...] | None:
@@ -78,9 +82,31 @@ class GitMemo(Git):
         self._max = max_bytes
         self._bytes = 0
         self._kept: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
+        self._parsed: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+
+    def parsed(self, args: Sequence[str], parse: Callable[[bytes], _T]) -> _T:
+        """``parse`` of the answer to ``args`` (run with ``spool``), kept beside the
+        bytes when the command reads object ids only: parsing a 20,000-entry
+        listing again cost as much as the rest of the comparison. ``parse`` must be
+        a pure function of the bytes (it is part of the key)."""
+        key = immutable_key(args)
+        if key is None or self._replaced():
+            return parse(self.run(*args, spool=True))
+        full = (parse, key)
+        with self._lock:
+            if full in self._parsed:
+                self._parsed.move_to_end(full)
+                self.hits += 1
+                return self._parsed[full]  # type: ignore[no-any-return]
+        value = parse(self.run(*args, spool=True))
+        with self._lock:
+            self._parsed[full] = value
+            while len(self._parsed) > MAX_PARSED:
+                self._parsed.popitem(last=False)
+        return value
 
     def run(
         self,
@@ -158,11 +184,13 @@ class HeldJudgements:
         self._lock = threading.Lock()
         self.hits = 0
 
-    def __call__(self, root: Path, item: Any) -> bool:
-        try:
-            st = (root / item.path).lstat()
-        except OSError:
-            return self._judge(root, item)
+    def __call__(self, root: Path, item: Any, st: os.stat_result | None = None) -> bool:
+        """``st``: the file's ``lstat`` the caller took just before (else taken here)."""
+        if st is None:
+            try:
+                st = os.lstat(os.path.join(str(root), item.path))  # noqa: PTH118
+            except OSError:
+                return self._judge(root, item)
         if time.time() - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
             return self._judge(root, item)
         key = (

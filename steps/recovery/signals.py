@@ -22,6 +22,7 @@ so the 10-commit window holds all of them.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -267,11 +268,12 @@ def collect(
         changed = _classified(recogniser, changed, dirs)
         cochanged = history.result()
     mtimes: dict[str, float] = {}
+    top, join, lstat = str(root), os.path.join, os.lstat  # a Path per file cost more
     for item in changed:
         if item.generated:
             continue
         try:
-            mtimes[item.path] = (root / item.path).lstat().st_mtime
+            mtimes[item.path] = lstat(join(top, item.path)).st_mtime
         except OSError:
             continue  # deleted: no time of its own
     base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes, held)
