@@ -81,6 +81,7 @@ class RecoveryAdvisor:
         # without it every answer is computed afresh.
         self.git = cache.git if cache is not None else Git(root)
         self._held = cache.held if cache is not None else None
+        self._pinned = cache.files if cache is not None else None
         self.dir = state_dir / "recovery"
         self._checkpoints = checkpoints
         self._memory = memory
@@ -111,6 +112,7 @@ class RecoveryAdvisor:
             rules=self._policy.generated,
             zone_policy=self._policy.zone,
             held=self._held,
+            pinned=self._pinned,
         )
         plan = planner.plan(
             found,

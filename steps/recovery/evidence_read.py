@@ -25,6 +25,7 @@ from typing import Literal
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange, shared_names
 from vibflow.steps.recovery.evidence import Evidence, Link
+from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, plain_stem, words
 from vibflow.steps.recovery.references import (
@@ -55,7 +56,7 @@ def is_doc_page(path: str) -> bool:
     return lower.endswith(".txt") and any(d in ("docs", "doc") for d in lower.split("/")[:-1])
 
 
-def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
+def read_text(path: Path | str, limit: int, known: bytes | None = None) -> str | None:
     """The first ``limit`` bytes of a regular file as text (``known``: the file's
     bytes, already read whole); None for binary or unreadable."""
     if known is not None:
@@ -69,6 +70,13 @@ def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
     if b"\0" in data[:1024]:
         return None
     return data.decode("utf-8", "replace")
+
+
+def _text_of(top: str, path: str, limit: int, whole: Mapping[str, bytes]) -> str | None:
+    """:func:`read_text` of ``path`` under the folder ``top``, or of its bytes in
+    ``whole`` — the hot loops' form: no ``Path`` made per file."""
+    known = whole.get(path)
+    return read_text(top if known is not None else os.path.join(top, path), limit, known)  # noqa: PTH118
 
 
 def _mentioned(path: str, text: str) -> bool:
@@ -139,11 +147,13 @@ def gather(
     history: Iterable[tuple[str, ...]] = (),
     anchors: Sequence[str] = (),
     whole: Mapping[str, bytes] | None = None,
+    memo: Pinned | None = None,
 ) -> Evidence:
     """The evidence for the changed files, against ``seeds`` (each explicit file →
     the names it may be referred to by: its path, and its old path if renamed);
     co-change is counted against ``anchors`` (the explicit entries themselves);
-    ``whole``: files already read whole (by the generated-file rules)."""
+    ``whole``: files already read whole (by the generated-file rules); ``memo``: a
+    long-lived process's answers, each kept under its whole input."""
     by_path = {c.path: c for c in changed}
     whole = whole or {}
     candidates = [
@@ -172,7 +182,7 @@ def gather(
     shared: dict[str, tuple[str, str, str]] = {}
     if seeds and policy.reference_files > 0:
         shared = _shared_names(
-            root, git, by_path, candidates[: policy.reference_files], seeds, policy, whole
+            root, git, by_path, candidates[: policy.reference_files], seeds, policy, whole, memo
         )
     co = cochange.count(
         history,
@@ -200,6 +210,7 @@ def _shared_names(
     seeds: Mapping[str, Sequence[str]],
     policy: ZonePolicy,
     whole: Mapping[str, bytes],
+    memo: Pinned | None = None,
 ) -> dict[str, tuple[str, str, str]]:
     """Changed file → (explicit file, "uses" | "defines", name): the names the
     explicit files' changes define or use that a candidate's change uses or
@@ -234,13 +245,14 @@ def _shared_names(
     theirs_defined = frozenset(defines)
     theirs_used = frozenset(uses)
     holding: dict[str, str] = {}
+    top = str(root)
     for c in candidates:
-        text = read_text(root / c.path, limit, whole.get(c.path))
+        text = _text_of(top, c.path, limit, whole)
         if text is None or not needle.search(text):
             continue
         # The whole text first: only a file that could link reads its HEAD side.
         keys = shared_names.is_settings(c.path)
-        if shared_names.link(text.splitlines(), theirs_defined, theirs_used, keys=keys):
+        if _links_whole(text, theirs_defined, theirs_used, keys, memo):
             holding[c.path] = text
     if not holding:
         return {}
@@ -257,6 +269,30 @@ def _shared_names(
             how, name = found
             out[path] = (defines[name] if how == "uses" else uses[name], how, name)
     return out
+
+
+def _links_whole(
+    text: str,
+    theirs_defined: frozenset[str],
+    theirs_used: frozenset[str],
+    keys: bool,
+    memo: Pinned | None,
+) -> bool:
+    """Whether any of ``text``'s lines link to the explicit files' change by a name
+    (``shared_names.link`` of all its lines). A pure function of its arguments, so
+    a long-lived process keeps it under all of them: an unchanged file among
+    unchanged explicit files is not read for names again."""
+    if memo is None:
+        return (
+            shared_names.link(text.splitlines(), theirs_defined, theirs_used, keys=keys) is not None
+        )
+    key = ("shared_names.link", text, theirs_defined, theirs_used, keys)
+    hit, kept = memo.get(key)
+    if hit:
+        return bool(kept)
+    found = shared_names.link(text.splitlines(), theirs_defined, theirs_used, keys=keys) is not None
+    memo.put(key, found, len(text))
+    return found
 
 
 def _old_texts(git: Git, changes: Sequence[ChangedFile], limit: int) -> dict[str, str]:
@@ -315,8 +351,9 @@ def _links(
     # path → (anchor, direction, how, the lines that refer)
     found: dict[str, list[tuple[str, Literal["from", "to"], str, frozenset[str]]]] = {}
     needles = _needles(seeds)
+    top = str(root)
     for c in candidates:
-        text = read_text(root / c.path, limit, whole.get(c.path))
+        text = _text_of(top, c.path, limit, whole)
         if text is None or needles is None or not needles.search(text):
             continue
         for anchor, ref in scan(c.path, text, seed_index).items():

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import threading
 import time
 from collections import OrderedDict
@@ -219,6 +220,66 @@ class HeldJudgements:
         return verdict
 
 
+class Pinned:
+    """Answers about one file's bytes, kept per file state (``lstat``), as
+    :class:`HeldJudgements` keeps its verdicts: size, modification and change
+    times in nanoseconds, inode and mode pin the bytes the way git's index pins
+    a clean entry. Only regular files are kept (a link's ``lstat`` says nothing
+    of what it points to), and never one written within :data:`RACY_SECONDS`.
+
+    ``what`` names the question (and every setting its answer depends on), so
+    two rules never share an answer. Bounded by entries and by the bytes of the
+    answers that hold bytes (oldest out first); shared by request threads.
+    """
+
+    def __init__(self, *, max_entries: int = 100_000, max_bytes: int = 32 * 1024 * 1024) -> None:
+        self._max = max_entries
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._kept: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    @staticmethod
+    def key(st: os.stat_result, path: str, what: Any) -> tuple[Any, ...] | None:
+        """The key pinning ``path``'s bytes by ``st`` (its ``lstat``), or None when
+        they cannot be pinned (not a regular file, or written just now)."""
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if time.time() - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
+            return None
+        return (
+            what,
+            path,
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ctime_ns,
+            st.st_ino,
+            st.st_mode,
+            st.st_dev,
+        )
+
+    def get(self, key: tuple[Any, ...]) -> tuple[bool, Any]:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                return False, None
+            self._kept.move_to_end(key)
+            self.hits += 1
+            return True, found[0]
+
+    def put(self, key: tuple[Any, ...], value: Any, size: int = 0) -> None:
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._kept[key] = (value, size)
+            self._bytes += size
+            while len(self._kept) > self._max or self._bytes > self._max_bytes:
+                _, (_, dropped) = self._kept.popitem(last=False)
+                self._bytes -= dropped
+
+
 @dataclass(frozen=True)
 class AdviceCache:
     """What one long-lived process keeps for its advisor: handed to the advisor's
@@ -226,9 +287,11 @@ class AdviceCache:
 
     git: GitMemo
     held: HeldJudgements
+    #: Answers about files' bytes (generated-code markers, shared names), by lstat.
+    files: Pinned
 
     @classmethod
     def for_root(cls, root: Path) -> AdviceCache:
         from vibflow.steps.recovery.checkpoint_base import is_as_held
 
-        return cls(GitMemo(root), HeldJudgements(is_as_held))
+        return cls(GitMemo(root), HeldJudgements(is_as_held), Pinned())

@@ -39,6 +39,7 @@ from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, ag
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
 from vibflow.steps.recovery.generated_policy import GeneratedRules
+from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of, explicit_match
 from vibflow.steps.recovery.zone_policy import ZonePolicy
@@ -224,6 +225,7 @@ def collect(
     rules: GeneratedRules | None = None,
     zone_policy: ZonePolicy | None = None,
     held: HeldJudge | None = None,
+    pinned: Pinned | None = None,
 ) -> Signals:
     head = git.head()
     mem, intent, stale = memory_signals(memory_view)
@@ -253,7 +255,7 @@ def collect(
         ]
         found_commits = logging.result()
         tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated)
+        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned)
         changed = [
             _changed(
                 c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categories
@@ -296,6 +298,7 @@ def collect(
                 history=cochanged,
                 anchors=anchors,
                 whole=recogniser.whole,
+                memo=pinned,
             )
     return Signals(
         head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found
