@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -263,29 +263,35 @@ def _held_items(git: Git, treeish: str, paths: list[str]) -> list[restore.Item]:
     if len(paths) <= _PATHSPECS_MAX:
         return restore.plan(git, treeish, paths)
     args = ("ls-tree", "-r", "-z", "--full-tree", treeish)
+    wanted = dict.fromkeys(paths)
     if isinstance(git, GitMemo):
-        # The parsed listing is kept beside the bytes: the same object id, the same answer.
+        # A long-lived process keeps the whole listing parsed beside its bytes:
+        # the same object id, the same answer.
         blobs = git.parsed(args, _blobs)
     else:
-        blobs = _blobs(git.run(*args, spool=True))
+        blobs = _blobs(git.run(*args, spool=True), wanted)
     items: list[restore.Item] = []
-    for path in dict.fromkeys(paths):
+    for path in wanted:
         found = blobs.get(path)
         if found is not None:
             items.append(restore.Item(path, "write", found[0], found[1]))
     return items
 
 
-def _blobs(listing: bytes) -> dict[str, tuple[str, str]]:
-    """``ls-tree -r -z`` output → each blob's path → (mode, object id)."""
+def _blobs(listing: bytes, wanted: Container[str] | None = None) -> dict[str, tuple[str, str]]:
+    """``ls-tree -r -z`` output → each blob's path → (mode, object id); only the
+    ``wanted`` paths when given (the rest are not decoded further than their name)."""
     out: dict[str, tuple[str, str]] = {}
     for record in listing.split(b"\0"):
         meta, _, raw = record.partition(b"\t")
         if not raw:
             continue
+        name = raw.decode("utf-8", "surrogateescape")
+        if wanted is not None and name not in wanted:
+            continue
         mode, kind, sha = meta.decode("ascii", "replace").split()
         if kind == "blob":
-            out[raw.decode("utf-8", "surrogateescape")] = (mode, sha)
+            out[name] = (mode, sha)
     return out
 
 

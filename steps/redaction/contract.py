@@ -303,6 +303,7 @@ class _Walker:
         "memo",
         "omit",
         "plain",
+        "plain_keys",
         "quiet",
         "seen",
         "tally",
@@ -333,6 +334,7 @@ class _Walker:
         # (most strings of a payload): one lookup, no trail spelled out.
         self.plain: dict[str, str] = plain if plain is not None else {}
         self.keys: dict[str, tuple[str, int, int]] = {}
+        self.plain_keys: dict[str, str] = {}  # keys with no hits: their redacted form
         # With a memo: a text not yet in ``seen`` is judged (clean, quiet) first.
         self.seen = seen
         self.judge = judge
@@ -395,12 +397,11 @@ class _Walker:
     def _walk_mapping(self, node: Mapping[Any, Any], trail: Trail, raw: Trail) -> dict[str, Any]:
         out: dict[str, Any] = {}
         plain = self.plain
-        keys = self.keys
+        plain_keys = self.plain_keys
         for raw_key, value in node.items():
             key = str(raw_key)
-            known = keys.get(key)
             # A payload repeats its keys in every item: most are known, with no hits.
-            safe_key = known[0] if known is not None and known[1:] == (0, 0) else None
+            safe_key = plain_keys.get(key)
             if safe_key is None:
                 safe_key = self._redact_key(key)
             if self.omit and (key in self.omit or _dotted((raw, key)) in self.omit):
@@ -444,6 +445,8 @@ class _Walker:
         self.tally.secret_hits += sub.secret_hits
         self.tally.privacy_hits += sub.privacy_hits
         self.keys[key] = (safe, sub.secret_hits, sub.privacy_hits)
+        if not (sub.secret_hits or sub.privacy_hits):
+            self.plain_keys[key] = safe
         return safe
 
 
@@ -465,36 +468,54 @@ def _texts(node: Any) -> list[str]:
     """Every string in ``node``, keys included (:func:`_strings` without the paths).
 
     A loop over a stack, not nested generators: a 100,000-file plan has
-    ~58,000 strings, and every ``yield from`` level was paid per string.
+    ~58,000 strings, and every ``yield from`` level was paid per string. Exact
+    types are tested first and a dict's plain values never go through the
+    stack: the abstract-class checks cost more than the rest. (The order of the
+    texts decides nothing: each one's verdict is its own.)
     """
     out: list[str] = []
+    append = out.append
     stack = [node]
     seen: set[int] = set()  # a container met again (shared, or a cycle) adds nothing new
     while stack:
         item = stack.pop()
-        # Exact types first: the abstract-class checks cost more than the rest.
         kind = type(item)
-        if kind is str or isinstance(item, str):
-            out.append(item)
-        elif (
-            kind is dict
-            or kind is list
-            or isinstance(item, Mapping | list | tuple | set | frozenset)
-        ):
+        if kind is str:
+            append(item)
+        elif item is None or kind is bool or kind is int or kind is float:
+            continue
+        elif kind is dict or kind is list or isinstance(item, _CONTAINERS):
             if id(item) in seen:
                 continue
             seen.add(id(item))
             if kind is dict or (kind is not list and isinstance(item, Mapping)):
-                for k, v in item.items():
-                    out.append(str(k))
-                    stack.append(v)
+                _mapping_texts(item, append, stack)
             else:
                 stack.extend(item)
-        elif item is None or isinstance(item, bool | int | float):
+        elif isinstance(item, str):
+            append(item)
+        elif isinstance(item, bool | int | float):
             continue
         else:
             stack.append(_plain(item))
     return out
+
+
+_CONTAINERS = Mapping | list | tuple | set | frozenset
+
+
+def _mapping_texts(
+    item: Mapping[Any, Any], append: Callable[[str], None], stack: list[Any]
+) -> None:
+    """A mapping's keys and plain string values to ``append``; its other values
+    that may hold text onto ``stack``."""
+    for k, v in item.items():
+        append(k if type(k) is str else str(k))
+        kind = type(v)
+        if kind is str:
+            append(v)
+        elif not (v is None or kind is bool or kind is int or kind is float):
+            stack.append(v)
 
 
 def _strings(node: Any, path: str) -> Iterator[tuple[str, str]]:
