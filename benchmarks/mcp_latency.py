@@ -317,7 +317,10 @@ def main() -> None:
         )
         settle(root)
         touch = Toucher(root, [layout.path(i) for i in layout.modified_ids])
-        found = measure(root, args.reps, args.starts, touch, args.base_python)
+        # The server runs in the repository: a relative interpreter path must not follow
+        # it there (and abspath, not resolve: a venv's python is a link to keep).
+        base_python = os.path.abspath(args.base_python) if args.base_python else None  # noqa: PTH100
+        found = measure(root, args.reps, args.starts, touch, base_python)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     text = report(found, args.files, args.reps, args.starts)

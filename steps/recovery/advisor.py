@@ -168,8 +168,10 @@ class RecoveryAdvisor:
         self.dir.mkdir(parents=True, exist_ok=True)
         target = self.dir / "last_preview.json"
         body = {"recorded_at": self._clock(), "plan": advice.payload}
-        # Not flushed to disk: a lost preview only means the next one is recomputed.
-        atomic_write(target, json.dumps(body, indent=2, ensure_ascii=False) + "\n", durable=False)
+        # Not flushed to disk: a lost preview only means the next one is recomputed. One
+        # line: json's C encoder writes it, where an indented one costs four times the CPU
+        # (~7 ms for a 600-file plan, paid after every warm server's preview).
+        atomic_write(target, json.dumps(body, ensure_ascii=False) + "\n", durable=False)
         return target
 
     def last_preview(self) -> dict[str, Any] | None:
