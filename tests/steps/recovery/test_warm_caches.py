@@ -169,3 +169,42 @@ def test_shared_name_links_with_a_memo_equal_those_without() -> None:
                     want = evidence_read._links_whole(text, *theirs, keys, None)
                     assert evidence_read._links_whole(text, *theirs, keys, pinned) == want
     assert pinned.hits == len(texts) * 2 * 3
+
+
+def test_co_change_history_is_read_without_diffing_the_root_commit(tmp_path: Path) -> None:
+    """The co-change log no longer diffs a root commit (the whole project in a young
+    repository): the commits it yields equal those of the log that did, for two roots."""
+    from vibflow_testing.repo import make_repo
+
+    from vibflow.steps.recovery import cochange
+
+    repo = make_repo(tmp_path / "p")
+    for i in range(40):
+        write(repo, f"pkg/f{i}.py", f"x = {i}\n")
+    write(repo, "src/ui/a.py", "A = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "many")
+    main = Git(repo).text("rev-parse", "--abbrev-ref", "HEAD")
+    git(repo, "checkout", "-q", "--orphan", "other")
+    git(repo, "rm", "-rfq", ".")
+    write(repo, "src/ui/a.py", "A = 2\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "second root")
+    git(repo, "checkout", "-q", "-f", main)
+    git(repo, "merge", "-q", "--allow-unrelated-histories", "-X", "ours", "-m", "m", "other")
+    for i in range(3):
+        write(repo, "src/ui/a.py", f"A = {i + 3}\n")
+        write(repo, f"pkg/f{i}.py", f"x = {i + 100}\n")
+        git(repo, "commit", "-q", "-am", f"step {i}")
+    plain = Git(repo)
+    head = plain.head()
+    anchors = ["src/ui/a.py", "pkg/"]
+    shown = plain.run(
+        "--literal-pathspecs", "log", "--max-count=200", "--since=365.days.ago", "--no-merges",
+        "--full-diff", "--no-renames", "--no-color", "--no-ext-diff", "--name-status", "-z",
+        f"--format={cochange._FORMAT}", head, "--", *anchors,
+    )  # fmt: skip
+    want = cochange.parse(shown, 50, created=anchors)
+    got = cochange.read(plain, head, anchors, commits=200, days=365, max_files=50)
+    assert got == want
+    assert len(got) == 3
