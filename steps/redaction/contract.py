@@ -501,7 +501,7 @@ def _texts(node: Any) -> list[str]:
     return out
 
 
-_CONTAINERS = Mapping | list | tuple | set | frozenset
+_CONTAINERS: tuple[type, ...] = (Mapping, list, tuple, set, frozenset)
 
 
 def _mapping_texts(
