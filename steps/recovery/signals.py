@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -41,7 +41,12 @@ from vibflow.steps.recovery.generated import Recogniser
 from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of, explicit_match
+from vibflow.steps.recovery.zone import (
+    MemorySignals,
+    RecentCommit,
+    categorizer,
+    explicit_matcher,
+)
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
@@ -256,15 +261,16 @@ def collect(
         found_commits = logging.result()
         tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
         recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned)
+        categorize = categorizer(categories)  # one policy for every path
         changed = [
             _changed(
-                c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categories
+                c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categorize
             )
             for c in tracked
         ]
         dirs = {p.rstrip("/") for p in untracked if p.endswith("/")}
         changed += [
-            _changed(p.rstrip("/"), "untracked", None, None, None, False, categories)
+            _changed(p.rstrip("/"), "untracked", None, None, None, False, categorize)
             for p in untracked
         ]
         changed = _classified(recogniser, changed, dirs)
@@ -280,7 +286,7 @@ def collect(
             continue  # deleted: no time of its own
     base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes, held)
     changed += _classified(
-        recogniser, [_changed(p, s, None, None, None, False, categories) for p, s in lost], set()
+        recogniser, [_changed(p, s, None, None, None, False, categorize) for p, s in lost], set()
     )
     set_at, anchor = intent_anchor(memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
@@ -321,8 +327,9 @@ def _seeds(mem: MemorySignals, changed: Sequence[ChangedFile]) -> dict[str, list
     explicit name is one, under both names."""
     seeds: dict[str, list[str]] = {p: [p] for p in _anchors(mem) if not p.endswith("/")}
     if mem.explicit:
+        covering = explicit_matcher(mem.explicit)
         for c in changed:
-            if not c.generated and explicit_match(c, mem.explicit) is not None:
+            if not c.generated and covering(c) is not None:
                 seeds[c.path] = [c.path] + ([c.old_path] if c.old_path else [])
     return seeds
 
@@ -355,7 +362,7 @@ def _changed(
     added: int | None,
     deleted: int | None,
     binary: bool,
-    categories: Mapping[str, Sequence[str]],
+    categorize: Callable[[str], str | None],
 ) -> ChangedFile:
     return ChangedFile(
         path=path,
@@ -364,5 +371,5 @@ def _changed(
         added_lines=added,
         deleted_lines=deleted,
         binary=binary,
-        category=category_of(path, categories),
+        category=categorize(path),
     )
