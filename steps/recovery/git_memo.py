@@ -1,9 +1,11 @@
 """What the advisor may keep between requests in a long-lived process (the MCP server).
 
-Two kinds of answers, each kept only where nothing can change it unseen: git
-reads of object ids (:class:`GitMemo`) and per-file "is this file exactly
-the checkpoint's blob" judgements pinned by the file's ``lstat``
-(:class:`HeldJudgements`).
+Three kinds of answers, each kept only where nothing can change it unseen: git
+reads of object ids (:class:`GitMemo`, and their parsed form), per-file "is this
+file exactly the checkpoint's blob" judgements pinned by the file's ``lstat``
+(:class:`HeldJudgements`), and other answers about a file's bytes kept under a
+key that pins them — its ``lstat``, or the whole input of a pure function
+(:class:`Pinned`: generated-code markers, shared-name links).
 
 The advisor compares the work tree with the safe checkpoint through two git
 reads whose every input is an object id: ``diff-tree`` of HEAD's commit

@@ -22,11 +22,10 @@ and the error names the field, never the path.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from vibflow.engine.audit import RedactionCounts
@@ -39,6 +38,7 @@ from vibflow.steps.redaction.privacy import (
     quiet_texts,
 )
 from vibflow.steps.redaction.summarize import summarize
+from vibflow.steps.redaction.texts import join_key, plain_value, strings_of, texts_of
 from vibflow.steps.redaction.verdicts import KnownClean
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ def redact_payload(
     tally = _Tally()
     # A payload is mostly short clean strings (paths, ids): one scan of all of
     # them settles most, instead of one scan each.
-    clean = clean_texts(_texts(data), known)
+    clean = clean_texts(texts_of(data), known)
     quiet = quiet_texts((collapse_whitespace(t) for t in clean), ctx)
     walker = _Walker(ctx, frozenset(omit), max_field_chars, tally, clean=clean, quiet=quiet)
     value = walker.walk(data, None, None)
@@ -249,7 +249,7 @@ def _redact_with_memo(
     for batch in (False, True):
         if batch:
             seen = judged.seen
-            new = [t for t in dict.fromkeys(_texts(data)) if t not in seen]
+            new = [t for t in dict.fromkeys(texts_of(data)) if t not in seen]
             found = clean_texts(new, known)
             judged.add(new, found, quiet_texts((collapse_whitespace(t) for t in found), ctx))
         tally = _Tally()
@@ -273,10 +273,6 @@ def _redact_with_memo(
     raise AssertionError("unreachable: the batch walk judges every text first")
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
 # Where a walk stands: (parent trail, key or index), spelled out as a dotted
 # path only when a mark needs it (most strings of a payload get none).
 Trail = tuple[Any, str | int] | None
@@ -289,7 +285,7 @@ def _dotted(trail: Trail) -> str:
         keys.append(str(key))
     path = ""
     for key in reversed(keys):
-        path = _join(path, key)
+        path = join_key(path, key)
     return path
 
 
@@ -359,7 +355,7 @@ class _Walker:
             return self._walk_list(node, trail, raw)
         if isinstance(node, set | frozenset):
             return self._walk_list(sorted(node, key=repr), trail, raw)
-        return self.walk(_plain(node), trail, raw)
+        return self.walk(plain_value(node), trail, raw)
 
     def _string(self, node: str, trail: Trail) -> str:
         done = self.plain.get(node)
@@ -450,92 +446,6 @@ class _Walker:
         return safe
 
 
-def _plain(node: Any) -> Any:
-    """A JSON-like stand-in for an object that is not one."""
-    if isinstance(node, bytes | bytearray):
-        return bytes(node).decode("utf-8", errors="replace")
-    if isinstance(node, PurePath):
-        return str(node)
-    dump = getattr(node, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json")
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return dataclasses.asdict(node)
-    return str(node)
-
-
-def _texts(node: Any) -> list[str]:
-    """Every string in ``node``, keys included (:func:`_strings` without the paths).
-
-    A loop over a stack, not nested generators: a 100,000-file plan has
-    ~58,000 strings, and every ``yield from`` level was paid per string. Exact
-    types are tested first and a dict's plain values never go through the
-    stack: the abstract-class checks cost more than the rest. (The order of the
-    texts decides nothing: each one's verdict is its own.)
-    """
-    out: list[str] = []
-    append = out.append
-    stack = [node]
-    seen: set[int] = set()  # a container met again (shared, or a cycle) adds nothing new
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            append(item)
-        elif item is None or kind is bool or kind is int or kind is float:
-            continue
-        elif kind is dict or kind is list or isinstance(item, _CONTAINERS):
-            if id(item) in seen:
-                continue
-            seen.add(id(item))
-            if kind is dict or (kind is not list and isinstance(item, Mapping)):
-                _mapping_texts(item, append, stack)
-            else:
-                stack.extend(item)
-        elif isinstance(item, str):
-            append(item)
-        elif isinstance(item, bool | int | float):
-            continue
-        else:
-            stack.append(_plain(item))
-    return out
-
-
-_CONTAINERS: tuple[type, ...] = (Mapping, list, tuple, set, frozenset)
-
-
-def _mapping_texts(
-    item: Mapping[Any, Any], append: Callable[[str], None], stack: list[Any]
-) -> None:
-    """A mapping's keys and plain string values to ``append``; its other values
-    that may hold text onto ``stack``."""
-    for k, v in item.items():
-        append(k if type(k) is str else str(k))
-        kind = type(v)
-        if kind is str:
-            append(v)
-        elif not (v is None or kind is bool or kind is int or kind is float):
-            stack.append(v)
-
-
-def _strings(node: Any, path: str) -> Iterator[tuple[str, str]]:
-    """(field path, string) for every string in ``node``, keys included."""
-    if isinstance(node, str):
-        yield path, node
-    elif isinstance(node, Mapping):
-        for k, v in node.items():
-            key = str(k)
-            yield _join(path, "<key>"), key
-            yield from _strings(v, _join(path, key))
-    elif isinstance(node, list | tuple | set | frozenset):
-        for i, v in enumerate(node):
-            yield from _strings(v, _join(path, str(i)))
-    elif node is None or isinstance(node, bool | int | float):
-        return
-    else:
-        yield from _strings(_plain(node), path)
-
-
 def assert_no_absolute_paths(data: Any, *, root: Path | None = None) -> None:
     """Fail closed: refuse ``data`` if any string in it holds an absolute local path.
 
@@ -543,7 +453,7 @@ def assert_no_absolute_paths(data: Any, *, root: Path | None = None) -> None:
     unredacted is a vibflow bug). The message names the field, never the path.
     """
     ctx = PrivacyContext.for_root(root)
-    found = list(_strings(data, ""))
+    found = list(strings_of(data, ""))
     # One search of every distinct text settles the quiet ones (nearly all of a
     # large plan's paths): a text the privacy filter leaves unchanged holds no
     # absolute path. Only a text with a hit on its line is looked at alone.
