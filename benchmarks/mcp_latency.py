@@ -15,7 +15,18 @@ In the same run:
   answer, each from a fresh process (median of ``--starts``);
 * **recovery_preview (warm)** — the same call again and again on one
   long-lived server (p50 and p90 of ``--reps`` after two discarded warm-ups);
+* **recovery_preview (warm, one file touched)** — likewise, but before each
+  call one of the modified files gets a new line (a different file each time,
+  as an agent editing between two questions would): whatever the server keeps
+  about that file no longer applies, and its diff, content rules and names are
+  read again;
 * **memory_summary_read (warm)** — likewise (p50 of ``--reps * 5``).
+
+``--base-python`` names a second interpreter (another checkout's venv, e.g. the
+``before`` venv ``compare_refs.py`` prepares under ``build/bench-refs/``): a
+second server from it answers the same calls on the same repository, call for
+call alternating with this one (the order swapped each round), and the report
+gives both and their ratio.
 
 Goals (issue 15): warm ``recovery_preview`` p50 ≤ 1.5 x ``git status`` + 40 ms;
 warm ``memory_summary_read`` p50 ≤ 10 ms; start → first answer ≤ 0.5 s.
@@ -25,7 +36,7 @@ pipes is part of what an agent waits for.
 Usage (from the repository root, with the dev venv)::
 
     .venv/bin/python benchmarks/mcp_latency.py [--files 20000] [--reps 15] [--starts 5]
-        [--out benchmarks/results/mcp.md]
+        [--base-python build/bench-refs/<sha>/venv/bin/python] [--out benchmarks/results/mcp.md]
 """
 
 from __future__ import annotations
@@ -57,10 +68,12 @@ GOAL_SUMMARY_MS = 10.0
 GOAL_START_S = 0.5
 
 
-def params(root: Path) -> StdioServerParameters:
+def params(root: Path, python: str = sys.executable) -> StdioServerParameters:
     env = {k: v for k, v in GIT_ENV.items() if not k.startswith("VIBFLOW_")}
+    for leak in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"):  # each venv imports its own
+        env.pop(leak, None)
     return StdioServerParameters(
-        command=sys.executable,
+        command=python,
         args=["-m", "vibflow", "mcp", "serve", "--client", "bench", "--rescan-rate", "0"],
         cwd=str(root),
         env=env,
@@ -109,23 +122,60 @@ async def one_start(root: Path) -> dict[str, float]:
     return {"handshake_s": t1 - t0, "first_answer_s": t2 - t0, "server_cpu_s": cpu}
 
 
-async def warm(root: Path, reps: int) -> dict[str, list[float]]:
-    """Milliseconds per call on one long-lived server, after two warm-ups each."""
-    out: dict[str, list[float]] = {"recovery_preview": [], "memory_summary_read": []}
+#: The measurements of the warm loop: (name, tool, touch a file before each call).
+WARM = (
+    ("recovery_preview", "recovery_preview", False),
+    ("recovery_preview_touched", "recovery_preview", True),
+    ("memory_summary_read", "memory_summary_read", False),
+)
+
+
+class Toucher:
+    """Gives one modified file a new line before a call, a different file each time."""
+
+    def __init__(self, root: Path, paths: list[str]) -> None:
+        self.root, self.paths, self.n = root, paths, 0
+
+    def __call__(self) -> None:
+        path = self.root / self.paths[self.n % len(self.paths)]
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(f"# touched between two requests ({self.n})\n")
+        self.n += 1
+
+
+async def warm(
+    root: Path, reps: int, pythons: dict[str, str], touch: Toucher
+) -> dict[str, dict[str, list[float]]]:
+    """Milliseconds per call on each long-lived server (one per interpreter), call for
+    call alternating between them, after two warm-ups each."""
+    out = {side: {name: [] for name, _, _ in WARM} for side in pythons}
     with Path(os.devnull).open("w", encoding="utf-8") as errlog:
-        async with Client(stdio_client(params(root), errlog=errlog)) as client:
-            for tool, n in (("recovery_preview", reps), ("memory_summary_read", reps * 5)):
+        async with contextlib.AsyncExitStack() as stack:
+            clients = {
+                side: await stack.enter_async_context(
+                    Client(stdio_client(params(root, python), errlog=errlog))
+                )
+                for side, python in pythons.items()
+            }
+            for name, tool, touching in WARM:
+                n = reps * 5 if tool == "memory_summary_read" else reps
                 for i in range(n + 2):
-                    t0 = time.perf_counter()
-                    result = await client.call_tool(tool, {})
-                    ms = (time.perf_counter() - t0) * 1000
-                    assert not result.is_error, result.structured_content
-                    if i >= 2:
-                        out[tool].append(ms)
+                    order = list(clients.items())
+                    for side, client in order if i % 2 else order[::-1]:
+                        if touching:
+                            touch()
+                        t0 = time.perf_counter()
+                        result = await client.call_tool(tool, {})
+                        ms = (time.perf_counter() - t0) * 1000
+                        assert not result.is_error, result.structured_content
+                        if i >= 2:
+                            out[side][name].append(ms)
     return out
 
 
-def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
+def measure(
+    root: Path, reps: int, starts: int, touch: Toucher, base_python: str | None = None
+) -> dict[str, Any]:
     load_before = os.getloadavg()[0]
     git_status_s = median_s(["git", "status", "--porcelain"], root, reps)
     python_s = median_s([sys.executable, "-c", "pass"], root, reps)
@@ -136,12 +186,29 @@ def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
         [sys.executable, "-c", "import mcp.server.lowlevel, mcp.server.stdio"], root, reps
     )
     starts_s = [anyio.run(one_start, root) for _ in range(starts + 1)][1:]
-    calls = anyio.run(warm, root, reps)
+    pythons = {"head": sys.executable}
+    if base_python:
+        pythons["base"] = base_python
+    sides = anyio.run(warm, root, reps, pythons, touch)
+    calls = sides["head"]
     preview, summary = calls["recovery_preview"], calls["memory_summary_read"]
+    touched = calls["recovery_preview_touched"]
     git_ms = git_status_s * 1000
     preview_goal = GOAL_FACTOR * git_ms + GOAL_SLACK_MS
     first = statistics.median(s["first_answer_s"] for s in starts_s)
+    base: dict[str, Any] = {}
+    if "base" in sides:
+        for name, values in sides["base"].items():
+            pairs = [h / b for h, b in zip(sides["head"][name], values, strict=True)]
+            base[name] = {
+                "base_p50_ms": round(pct(values, 0.5), 1),
+                "head_p50_ms": round(pct(sides["head"][name], 0.5), 1),
+                "ratio_median": round(statistics.median(pairs), 3),
+                "ratio_min_max": [round(min(pairs), 3), round(max(pairs), 3)],
+            }
     return {
+        "base_python": base_python,
+        "paired": base,
         "git_status_ms": round(git_ms, 1),
         "python_start_ms": round(python_s * 1000, 1),
         "sdk_import_ms": round(sdk_s * 1000, 1),
@@ -156,11 +223,14 @@ def measure(root: Path, reps: int, starts: int) -> dict[str, Any]:
         "preview_p50_ms": round(pct(preview, 0.5), 1),
         "preview_p90_ms": round(pct(preview, 0.9), 1),
         "preview_goal_ms": round(preview_goal, 1),
+        "preview_touched_p50_ms": round(pct(touched, 0.5), 1),
+        "preview_touched_p90_ms": round(pct(touched, 0.9), 1),
         "summary_p50_ms": round(pct(summary, 0.5), 2),
         "summary_p90_ms": round(pct(summary, 0.9), 2),
         "load_avg_1min": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "goals": {
             "recovery_preview": pct(preview, 0.5) <= preview_goal,
+            "recovery_preview_touched": pct(touched, 0.5) <= preview_goal,
             "memory_summary_read": pct(summary, 0.5) <= GOAL_SUMMARY_MS,
             "start_to_first_answer": first <= GOAL_START_S,
         },
@@ -188,6 +258,9 @@ from the official MCP client's side over stdio (a JSON-RPC round trip included).
 | warm `recovery_preview` p50 (p90) | {found["preview_p50_ms"]} ms \
 ({found["preview_p90_ms"]} ms) | `git status --porcelain` {found["git_status_ms"]} ms | \
 ≤ 1.5 x git status + 40 ms = {found["preview_goal_ms"]} ms | {yes[g["recovery_preview"]]} |
+| warm `recovery_preview`, one file touched before each call, p50 (p90) | \
+{found["preview_touched_p50_ms"]} ms ({found["preview_touched_p90_ms"]} ms) | — | \
+same | {yes[g["recovery_preview_touched"]]} |
 | warm `memory_summary_read` p50 (p90) | {found["summary_p50_ms"]} ms \
 ({found["summary_p90_ms"]} ms) | — | ≤ 10 ms | {yes[g["memory_summary_read"]]} |
 | start → first answer (median of {starts} fresh servers) | {found["first_answer_s"]} s \
@@ -197,8 +270,25 @@ from the official MCP client's side over stdio (a JSON-RPC round trip included).
 | CPU by the first answer (median) | server {found["server_cpu_at_first_answer_s"]} s \
 | the SDK import alone {found["sdk_import_cpu_s"]} s | — | |
 
+{paired(found)}
 Raw: `{json.dumps(found)}`
 """
+
+
+def paired(found: dict[str, Any]) -> str:
+    """The before/after table, when a base server answered the same calls."""
+    if not found["paired"]:
+        return ""
+    rows = [
+        f"| {name} | {p['base_p50_ms']} ms | {p['head_p50_ms']} ms | {p['ratio_median']} "
+        f"({p['ratio_min_max'][0]} to {p['ratio_min_max'][1]}) |"
+        for name, p in found["paired"].items()
+    ]
+    return (
+        f"Paired with a second server from `{found['base_python']}` (base), call for call "
+        "on the same repository:\n\n| warm call | base p50 | head p50 | head/base per call, "
+        "median (min to max) |\n|---|---:|---:|---:|\n" + "\n".join(rows) + "\n"
+    )
 
 
 def main() -> None:
@@ -207,13 +297,17 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=15)
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--out", type=Path, default=None, help="Write the Markdown report here.")
+    parser.add_argument(
+        "--base-python", help="a second server's interpreter, measured call for call beside"
+    )
     args = parser.parse_args()
     compile_installed()
     base = Path(tempfile.mkdtemp(prefix="vibflow-mcp-bench-"))
     try:
         root = base / "repo"
         root.mkdir()
-        build(root, Layout(args.files, default_dirs(args.files)))
+        layout = Layout(args.files, default_dirs(args.files))
+        build(root, layout)
         subprocess.run(
             [*VIBFLOW, "checkpoint", "create", "-m", "bench", "--json"],
             cwd=root,
@@ -222,7 +316,11 @@ def main() -> None:
             capture_output=True,
         )
         settle(root)
-        found = measure(root, args.reps, args.starts)
+        touch = Toucher(root, [layout.path(i) for i in layout.modified_ids])
+        # The server runs in the repository: a relative interpreter path must not follow
+        # it there (and abspath, not resolve: a venv's python is a link to keep).
+        base_python = os.path.abspath(args.base_python) if args.base_python else None  # noqa: PTH100
+        found = measure(root, args.reps, args.starts, touch, base_python)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     text = report(found, args.files, args.reps, args.starts)

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.plans import RunPlans
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
+    from vibflow.steps.redaction.scans import ScanMemo
     from vibflow.steps.redaction.verdicts import KnownClean
     from vibflow.steps.triggers.policy import TriggersPolicy
     from vibflow.steps.triggers.repo import GitDiffFacts
@@ -94,6 +95,9 @@ class Project:
     #: What a long-lived process keeps for the advisor between requests (answers no
     #: change can alter: ``steps/recovery/git_memo``); None: computed afresh.
     advice_cache: AdviceCache | None = None
+    #: The redaction contract's per-text verdicts a long-lived process keeps
+    #: (``steps/redaction/scans``); None: every payload is judged afresh.
+    scan_memo: ScanMemo | None = None
 
     @classmethod
     def discover(
@@ -306,7 +310,7 @@ class Project:
         """``data`` (any JSON-like value) through the redaction contract, with counts."""
         from vibflow.steps.redaction.contract import redact_payload
 
-        red = redact_payload(data, root=self.root, known=self.clean_verdicts)
+        red = redact_payload(data, root=self.root, known=self.clean_verdicts, memo=self.scan_memo)
         return red.value, red.counts.model_dump()
 
     @cached_property

@@ -83,6 +83,7 @@ class RecoveryAdvisor:
         # without it every answer is computed afresh.
         self.git = cache.git if cache is not None else Git(root)
         self._held = cache.held if cache is not None else None
+        self._pinned = cache.files if cache is not None else None
         self.dir = state_dir / "recovery"
         self._checkpoints = checkpoints
         self._memory = memory
@@ -139,6 +140,7 @@ class RecoveryAdvisor:
             rules=self._policy.generated,
             zone_policy=self._policy.zone,
             held=self._held,
+            pinned=self._pinned,
         )
         plan = planner.plan(
             found,
@@ -184,8 +186,10 @@ class RecoveryAdvisor:
         self.dir.mkdir(parents=True, exist_ok=True)
         target = self.dir / "last_preview.json"
         body = {"recorded_at": self._clock(), "plan": advice.payload}
-        # Not flushed to disk: a lost preview only means the next one is recomputed.
-        atomic_write(target, json.dumps(body, indent=2, ensure_ascii=False) + "\n", durable=False)
+        # Not flushed to disk: a lost preview only means the next one is recomputed. One
+        # line: json's C encoder writes it, where an indented one costs four times the CPU
+        # (~7 ms for a 600-file plan, paid after every warm server's preview).
+        atomic_write(target, json.dumps(body, ensure_ascii=False) + "\n", durable=False)
         return target
 
     def last_preview(self) -> dict[str, Any] | None:

@@ -12,13 +12,17 @@ enough to be unchanged since the checkpoint — never a git call per file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+import stat
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from vibflow.steps.checkpoints import restore
 from vibflow.steps.checkpoints.models import CheckpointMeta
+from vibflow.steps.recovery.git_memo import GitMemo
 from vibflow.steps.recovery.models import ChangedFile, SafeCheckpointCandidate
 from vibflow.steps.recovery.options import safe_checkpoint, sides
 from vibflow.steps.workspace import diffs
@@ -190,13 +194,16 @@ def _as_held(
     if made is None:
         return frozenset()
     same: set[str] = set()
-    maybe: list[str] = []
+    maybe: dict[str, os.stat_result] = {}
+    # Plain strings and ``os.lstat``: a ``Path`` per file cost more than the stat.
+    top = str(root)
+    join, lstat = os.path.join, os.lstat
     for c in changed:
         if c.generated:
             continue
         for path, in_head in sides(c):
             try:
-                st = (root / path).lstat()
+                st = lstat(join(top, path))
             except (FileNotFoundError, NotADirectoryError):
                 if not base.holds(path, in_head):
                     same.add(path)  # gone, and the checkpoint lacks it too
@@ -207,20 +214,42 @@ def _as_held(
             # times are taken as they are.
             slack = _SLACK_SECONDS if st.st_mtime_ns % 1_000_000_000 == 0 else 0.0
             if st.st_mtime < made + slack and base.holds(path, in_head):
-                maybe.append(path)
+                maybe[path] = st
     if maybe:
-        held = _held_items(git, meta.commit or meta.tree, maybe)
+        held = _held_items(git, meta.commit or meta.tree, list(maybe))
         is_held = judge or is_as_held
-        same.update(i.path for i in held if i.action == "write" and is_held(root, i))
+        same.update(
+            i.path for i in held if i.action == "write" and is_held(root, i, maybe.get(i.path))
+        )
     return frozenset(same)
 
 
-#: Whether the file at an item's path is exactly what the item holds (reads the file);
-#: a long-lived process passes one that keeps verdicts (git_memo.HeldJudgements).
-HeldJudge = Callable[[Path, restore.Item], bool]
+class HeldJudge(Protocol):
+    """Whether the file at an item's path is exactly what the item holds (reads the
+    file); ``st``: its ``lstat`` taken just before, when the caller has one. A
+    long-lived process passes one that keeps verdicts (git_memo.HeldJudgements)."""
+
+    def __call__(
+        self, root: Path, item: restore.Item, st: os.stat_result | None = None
+    ) -> bool: ...
 
 
-def is_as_held(root: Path, item: restore.Item) -> bool:
+def is_as_held(root: Path, item: restore.Item, st: os.stat_result | None = None) -> bool:
+    """:meth:`restore.Current.read` then ``is_object``, with a regular file read by
+    plain ``open`` (the same bytes and executable bit; anything else, a link
+    included, is read by ``Current`` itself)."""
+    del st  # read afresh: the verdict must be of the bytes as they are now
+    if item.action == "write" and item.mode in ("100644", "100755") and item.sha is not None:
+        where = os.path.join(str(root), item.path)  # noqa: PTH118 - a Path per file costs more
+        try:
+            now = os.lstat(where)
+            if stat.S_ISREG(now.st_mode):
+                with open(where, "rb") as fh:  # noqa: PTH123
+                    data = fh.read()
+                current = restore.Current("file", data, bool(now.st_mode & stat.S_IXUSR))
+                return current.is_object(item)
+        except OSError:
+            pass  # gone or unreadable meanwhile: ``Current`` says which, as before
     return restore.Current.read(root, item.path).is_object(item)
 
 
@@ -233,17 +262,37 @@ def _held_items(git: Git, treeish: str, paths: list[str]) -> list[restore.Item]:
     """What ``treeish`` holds for each of ``paths`` (files only), as the restore reads it."""
     if len(paths) <= _PATHSPECS_MAX:
         return restore.plan(git, treeish, paths)
-    wanted = set(paths)
+    args = ("ls-tree", "-r", "-z", "--full-tree", treeish)
+    wanted = dict.fromkeys(paths)
+    if isinstance(git, GitMemo):
+        # A long-lived process keeps the whole listing parsed beside its bytes:
+        # the same object id, the same answer.
+        blobs = git.parsed(args, _blobs)
+    else:
+        blobs = _blobs(git.run(*args, spool=True), wanted)
     items: list[restore.Item] = []
-    listing = git.run("ls-tree", "-r", "-z", "--full-tree", treeish, spool=True)
+    for path in wanted:
+        found = blobs.get(path)
+        if found is not None:
+            items.append(restore.Item(path, "write", found[0], found[1]))
+    return items
+
+
+def _blobs(listing: bytes, wanted: Container[str] | None = None) -> dict[str, tuple[str, str]]:
+    """``ls-tree -r -z`` output → each blob's path → (mode, object id); only the
+    ``wanted`` paths when given (the rest are not decoded further than their name)."""
+    out: dict[str, tuple[str, str]] = {}
     for record in listing.split(b"\0"):
         meta, _, raw = record.partition(b"\t")
+        if not raw:
+            continue
         name = raw.decode("utf-8", "surrogateescape")
-        if name in wanted:
-            mode, kind, sha = meta.decode("ascii", "replace").split()
-            if kind == "blob":
-                items.append(restore.Item(name, "write", mode, sha))
-    return items
+        if wanted is not None and name not in wanted:
+            continue
+        mode, kind, sha = meta.decode("ascii", "replace").split()
+        if kind == "blob":
+            out[name] = (mode, sha)
+    return out
 
 
 def _epoch(ts: str) -> float | None:

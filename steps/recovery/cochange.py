@@ -63,6 +63,11 @@ def read(
         return []
     try:
         raw = git.run(
+            # A root commit's paths are never read (see parse), and diffing it against
+            # nothing walks the whole project (30 ms at 20,000 files): not shown. Which
+            # commits are listed does not change (showRoot only governs the diff shown).
+            "-c",
+            "log.showRoot=false",
             "--literal-pathspecs",
             "log",
             f"--max-count={commits}",

@@ -165,11 +165,7 @@ def find_shared(
         if text is None or not (needle.search(text) or (route and route in theirs_used)):
             continue
         # The whole text first: only a file that could link reads its HEAD side.
-        keys = shared_names.is_settings(c.path)
-        lines = text.splitlines()
-        if shared_names.link(
-            lines, theirs_defined, theirs_used, keys=keys, path=c.path, route=route
-        ):
+        if _links_whole(reader, c.path, text, route, theirs_defined, theirs_used):
             holding[c.path] = text
     if not holding:
         return {}
@@ -188,6 +184,39 @@ def find_shared(
             how, name = linked
             out[path] = (defines[name] if how == "uses" else uses[name], how, name)
     return out
+
+
+def _links_whole(
+    reader: Reader,
+    path: str,
+    text: str,
+    route: str | None,
+    theirs_defined: frozenset[str],
+    theirs_used: frozenset[str],
+) -> bool:
+    """Whether any of ``text``'s lines link to the explicit files' change by a name
+    (``shared_names.link`` of all its lines). A pure function of its arguments, so
+    a long-lived process (``reader.memo``) keeps it under all of them: an unchanged
+    file among unchanged explicit files is not read for names again."""
+    keys = shared_names.is_settings(path)
+
+    def link() -> bool:
+        lines = text.splitlines()
+        found = shared_names.link(
+            lines, theirs_defined, theirs_used, keys=keys, path=path, route=route
+        )
+        return found is not None
+
+    memo = reader.memo
+    if memo is None:
+        return link()
+    key = ("shared_names.link", text, theirs_defined, theirs_used, keys, path, route)
+    hit, kept = memo.get(key)
+    if hit:
+        return bool(kept)
+    found = link()
+    memo.put(key, found, len(text))
+    return found
 
 
 def served_route(c: ChangedFile) -> str | None:

@@ -35,6 +35,7 @@ from vibflow.steps.recovery.evidence_closure import (
 )
 from vibflow.steps.recovery.evidence_links import find_links, find_shared, tested_stems
 from vibflow.steps.recovery.evidence_text import SEEDS_MAX, Reader, is_doc_page
+from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.mirrors import intent_tokens
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, words
@@ -60,14 +61,16 @@ def gather(
     anchors: Sequence[str] = (),
     whole: Mapping[str, bytes] | None = None,
     held_out: frozenset[str] = frozenset(),
+    memo: Pinned | None = None,
 ) -> Evidence:
     """The evidence for the changed files, against ``seeds`` (each explicit file →
     the names it may be referred to by: its path, and its old path if renamed);
     co-change is counted against ``anchors`` (the explicit entries themselves);
     ``whole``: files already read whole (by the generated-file rules);
-    ``held_out``: files the user said are drift (never a step of the closure)."""
+    ``held_out``: files the user said are drift (never a step of the closure);
+    ``memo``: a long-lived process's answers, each kept under its whole input."""
     by_path = {c.path: c for c in changed}
-    reader = Reader(root, git, policy.reference_bytes, whole or {})
+    reader = Reader(root, git, policy.reference_bytes, whole or {}, memo)
     candidates = [
         c
         for c in changed

@@ -9,11 +9,13 @@ comes from one ``git cat-file --batch`` per batch of files not read yet.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import shared_names
+from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.workspace.git import Git
 
@@ -31,7 +33,7 @@ def is_doc_page(path: str) -> bool:
     return lower.endswith(".txt") and any(d in ("docs", "doc") for d in lower.split("/")[:-1])
 
 
-def read_text(path: Path, limit: int, known: bytes | None = None) -> str | None:
+def read_text(path: Path | str, limit: int, known: bytes | None = None) -> str | None:
     """The first ``limit`` bytes of a regular file as text (``known``: the file's
     bytes, already read whole); None for binary or unreadable."""
     if known is not None:
@@ -89,14 +91,20 @@ class Reader:
         git: Git,
         limit: int,
         whole: Mapping[str, bytes],
+        memo: Pinned | None = None,
     ) -> None:
         self.root, self.git, self.limit, self.whole = root, git, limit, whole
+        #: A long-lived process's answers, each kept under its whole input.
+        self.memo = memo
+        self._top = str(root)  # joined as text: a Path per file cost more
         self._now: dict[str, str | None] = {}
         self._head: dict[str, str | None] = {}
 
     def now(self, path: str) -> str | None:
         if path not in self._now:
-            self._now[path] = read_text(self.root / path, self.limit, self.whole.get(path))
+            known = self.whole.get(path)
+            where = self._top if known is not None else os.path.join(self._top, path)  # noqa: PTH118
+            self._now[path] = read_text(where, self.limit, known)
         return self._now[path]
 
     def before(self, changes: Sequence[ChangedFile]) -> dict[str, str]:

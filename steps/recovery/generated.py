@@ -48,6 +48,7 @@ from vibflow.steps.recovery.generated_policy import GeneratedRules
 
 if TYPE_CHECKING:
     from vibflow.steps.paths.policy import PathPolicy
+    from vibflow.steps.recovery.git_memo import Pinned
     from vibflow.steps.workspace.git import Git
 
 Kind = Literal["generated", "vendored", "build", "lockfile"]
@@ -154,6 +155,7 @@ class Recogniser:
         git: Git,
         rules: GeneratedRules,
         path_policy: PathPolicy | None,
+        pinned: Pinned | None = None,
     ) -> None:
         self.root = root
         self.git = git
@@ -165,6 +167,16 @@ class Recogniser:
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0
+        # A long-lived process keeps each file's content verdict by its lstat,
+        # under every setting the verdict depends on.
+        self._pinned = pinned
+        self._content_rules = (
+            "generated.content",
+            rules.marker_bytes,
+            rules.marker_lines,
+            rules.binary_magic,
+            tuple((m.name, m.pattern) for m in rules.markers),
+        )
 
     def classify(self, paths: Sequence[tuple[str, bool, bool]]) -> dict[str, Verdict]:
         """``paths``: (path, exists now, is a folder). The verdict of each path that is
@@ -280,15 +292,41 @@ class Recogniser:
     # -- rules by content -------------------------------------------------------------------
 
     def _by_content(self, path: str) -> Verdict | None:
+        # A plain string join: Path objects cost more than the read at 3,000 files.
+        where = os.path.join(self._root, path)  # noqa: PTH118
+        key = None
+        if self._pinned is not None:
+            try:
+                key = self._pinned.key(os.lstat(where), path, self._content_rules)
+            except OSError:
+                return None  # gone: nothing to read, as below
+            if key is not None:
+                hit, kept = self._pinned.get(key)
+                if hit:
+                    verdict, whole = kept
+                    if whole is not None:
+                        self._keep(path, whole)
+                    return verdict  # type: ignore[no-any-return]
         try:
-            # A plain string join: Path objects cost more than the read at 3,000 files.
-            with open(os.path.join(self._root, path), "rb") as fh:  # noqa: PTH118, PTH123
+            with open(where, "rb") as fh:  # noqa: PTH123
                 head = fh.read(WHOLE_BYTES)
         except OSError:
             return None
-        if len(head) < WHOLE_BYTES and self._kept + len(head) <= KEEP_BYTES:
-            self.whole[path] = head  # the whole file: the zone's references reuse it
-            self._kept += len(head)
+        verdict = self._content_verdict(head)
+        whole = head if len(head) < WHOLE_BYTES else None
+        if whole is not None:
+            self._keep(path, whole)
+        if key is not None and self._pinned is not None:
+            self._pinned.put(key, (verdict, whole), len(whole or b""))
+        return verdict
+
+    def _keep(self, path: str, whole: bytes) -> None:
+        if self._kept + len(whole) <= KEEP_BYTES:
+            self.whole[path] = whole  # the whole file: the zone's references reuse it
+            self._kept += len(whole)
+
+    def _content_verdict(self, head: bytes) -> Verdict | None:
+        """Rule 7 on a file's first bytes (compiled programs, generated-code markers)."""
         head = head[: self.rules.marker_bytes]
         if self.rules.binary_magic:
             kind = _magic(head)

@@ -1,9 +1,11 @@
 """What the advisor may keep between requests in a long-lived process (the MCP server).
 
-Two kinds of answers, each kept only where nothing can change it unseen: git
-reads of object ids (:class:`GitMemo`) and per-file "is this file exactly
-the checkpoint's blob" judgements pinned by the file's ``lstat``
-(:class:`HeldJudgements`).
+Three kinds of answers, each kept only where nothing can change it unseen: git
+reads of object ids (:class:`GitMemo`, and their parsed form), per-file "is this
+file exactly the checkpoint's blob" judgements pinned by the file's ``lstat``
+(:class:`HeldJudgements`), and other answers about a file's bytes kept under a
+key that pins them — its ``lstat``, or the whole input of a pure function
+(:class:`Pinned`: generated-code markers, shared-name links).
 
 The advisor compares the work tree with the safe checkpoint through two git
 reads whose every input is an object id: ``diff-tree`` of HEAD's commit
@@ -27,14 +29,16 @@ never memoized (checked per call, one ``stat``).
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from vibflow.steps.workspace.git import Git
 
@@ -45,6 +49,9 @@ _OBJECT_ID = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 #: these is used by the advisor; refusing them keeps the proof simple).
 _IMPURE_OPTIONS = ("--stdin", "--format", "--pretty", "--textconv", "--ext-diff", "-c")
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+#: Parsed answers kept (each a whole-tree listing at most: a few MB at 20,000 files).
+MAX_PARSED = 8
+_T = TypeVar("_T")
 
 
 def immutable_key(args: Sequence[str]) -> tuple[str, ...] | None:
@@ -78,9 +85,31 @@ class GitMemo(Git):
         self._max = max_bytes
         self._bytes = 0
         self._kept: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
+        self._parsed: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+
+    def parsed(self, args: Sequence[str], parse: Callable[[bytes], _T]) -> _T:
+        """``parse`` of the answer to ``args`` (run with ``spool``), kept beside the
+        bytes when the command reads object ids only: parsing a 20,000-entry
+        listing again cost as much as the rest of the comparison. ``parse`` must be
+        a pure function of the bytes (it is part of the key)."""
+        key = immutable_key(args)
+        if key is None or self._replaced():
+            return parse(self.run(*args, spool=True))
+        full = (parse, key)
+        with self._lock:
+            if full in self._parsed:
+                self._parsed.move_to_end(full)
+                self.hits += 1
+                return self._parsed[full]  # type: ignore[no-any-return]
+        value = parse(self.run(*args, spool=True))
+        with self._lock:
+            self._parsed[full] = value
+            while len(self._parsed) > MAX_PARSED:
+                self._parsed.popitem(last=False)
+        return value
 
     def run(
         self,
@@ -158,11 +187,13 @@ class HeldJudgements:
         self._lock = threading.Lock()
         self.hits = 0
 
-    def __call__(self, root: Path, item: Any) -> bool:
-        try:
-            st = (root / item.path).lstat()
-        except OSError:
-            return self._judge(root, item)
+    def __call__(self, root: Path, item: Any, st: os.stat_result | None = None) -> bool:
+        """``st``: the file's ``lstat`` the caller took just before (else taken here)."""
+        if st is None:
+            try:
+                st = os.lstat(os.path.join(str(root), item.path))  # noqa: PTH118
+            except OSError:
+                return self._judge(root, item)
         if time.time() - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
             return self._judge(root, item)
         key = (
@@ -191,6 +222,66 @@ class HeldJudgements:
         return verdict
 
 
+class Pinned:
+    """Answers about one file's bytes, kept per file state (``lstat``), as
+    :class:`HeldJudgements` keeps its verdicts: size, modification and change
+    times in nanoseconds, inode and mode pin the bytes the way git's index pins
+    a clean entry. Only regular files are kept (a link's ``lstat`` says nothing
+    of what it points to), and never one written within :data:`RACY_SECONDS`.
+
+    ``what`` names the question (and every setting its answer depends on), so
+    two rules never share an answer. Bounded by entries and by the bytes of the
+    answers that hold bytes (oldest out first); shared by request threads.
+    """
+
+    def __init__(self, *, max_entries: int = 100_000, max_bytes: int = 32 * 1024 * 1024) -> None:
+        self._max = max_entries
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._kept: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    @staticmethod
+    def key(st: os.stat_result, path: str, what: Any) -> tuple[Any, ...] | None:
+        """The key pinning ``path``'s bytes by ``st`` (its ``lstat``), or None when
+        they cannot be pinned (not a regular file, or written just now)."""
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if time.time() - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
+            return None
+        return (
+            what,
+            path,
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ctime_ns,
+            st.st_ino,
+            st.st_mode,
+            st.st_dev,
+        )
+
+    def get(self, key: tuple[Any, ...]) -> tuple[bool, Any]:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                return False, None
+            self._kept.move_to_end(key)
+            self.hits += 1
+            return True, found[0]
+
+    def put(self, key: tuple[Any, ...], value: Any, size: int = 0) -> None:
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._kept[key] = (value, size)
+            self._bytes += size
+            while len(self._kept) > self._max or self._bytes > self._max_bytes:
+                _, (_, dropped) = self._kept.popitem(last=False)
+                self._bytes -= dropped
+
+
 @dataclass(frozen=True)
 class AdviceCache:
     """What one long-lived process keeps for its advisor: handed to the advisor's
@@ -198,9 +289,11 @@ class AdviceCache:
 
     git: GitMemo
     held: HeldJudgements
+    #: Answers about files' bytes (generated-code markers, shared names), by lstat.
+    files: Pinned
 
     @classmethod
     def for_root(cls, root: Path) -> AdviceCache:
         from vibflow.steps.recovery.checkpoint_base import is_as_held
 
-        return cls(GitMemo(root), HeldJudgements(is_as_held))
+        return cls(GitMemo(root), HeldJudgements(is_as_held), Pinned())

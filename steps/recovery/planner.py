@@ -46,17 +46,13 @@ def plan(
     # The labels memory would give: shown normally; kept for feedback (but not
     # shown) while the breaker is degraded, so it can learn its way back.
     evidence = signals.evidence
-    labels = drift(
-        signals.changed,
-        infer_zone(signals.changed, memory, categories, commits, evidence),
-        memory,
-        categories,
-        evidence,
-    )
+    zone = infer_zone(signals.changed, memory, categories, commits, evidence)
+    labels = drift(signals.changed, zone, memory, categories, evidence)
     degraded = breaker.state == "degraded"
     if degraded:
         memory = MemorySignals(memory.explicit, memory.recent_targets, False, memory.note)
-    zone = infer_zone(signals.changed, memory, categories, commits, evidence)
+        # Only a degraded breaker changes what the zone is built from.
+        zone = infer_zone(signals.changed, memory, categories, commits, evidence)
     candidates = [] if degraded else labels
     candidate = safe_checkpoint(signals.checkpoints, signals.mtimes, signals.head)
     base = signals.base

@@ -22,8 +22,9 @@ so the 10-commit window holds all of them.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -38,8 +39,14 @@ from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, ag
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
 from vibflow.steps.recovery.generated_policy import GeneratedRules
+from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, category_of, explicit_match
+from vibflow.steps.recovery.zone import (
+    MemorySignals,
+    RecentCommit,
+    categorizer,
+    explicit_matcher,
+)
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
@@ -226,6 +233,7 @@ def collect(
     rules: GeneratedRules | None = None,
     zone_policy: ZonePolicy | None = None,
     held: HeldJudge | None = None,
+    pinned: Pinned | None = None,
 ) -> Signals:
     head = git.head()
     mem, intent, stale = memory_signals(memory_view)
@@ -255,31 +263,33 @@ def collect(
         ]
         found_commits = logging.result()
         tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated)
+        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned)
+        categorize = categorizer(categories)  # one policy for every path
         changed = [
             _changed(
-                c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categories
+                c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categorize
             )
             for c in tracked
         ]
         dirs = {p.rstrip("/") for p in untracked if p.endswith("/")}
         changed += [
-            _changed(p.rstrip("/"), "untracked", None, None, None, False, categories)
+            _changed(p.rstrip("/"), "untracked", None, None, None, False, categorize)
             for p in untracked
         ]
         changed = _classified(recogniser, changed, dirs)
         cochanged = history.result()
     mtimes: dict[str, float] = {}
+    top, join, lstat = str(root), os.path.join, os.lstat  # a Path per file cost more
     for item in changed:
         if item.generated:
             continue
         try:
-            mtimes[item.path] = (root / item.path).lstat().st_mtime
+            mtimes[item.path] = lstat(join(top, item.path)).st_mtime
         except OSError:
             continue  # deleted: no time of its own
     base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes, held)
     changed += _classified(
-        recogniser, [_changed(p, s, None, None, None, False, categories) for p, s in lost], set()
+        recogniser, [_changed(p, s, None, None, None, False, categorize) for p, s in lost], set()
     )
     set_at, anchor = intent_anchor(memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
@@ -298,6 +308,7 @@ def collect(
                 anchors=anchors,
                 whole=recogniser.whole,
                 held_out=frozenset(p for p, said in mem.corrections.items() if said == "drift"),
+                memo=pinned,
             )
     return Signals(
         head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found
@@ -320,8 +331,9 @@ def _seeds(mem: MemorySignals, changed: Sequence[ChangedFile]) -> dict[str, list
     explicit name is one, under both names."""
     seeds: dict[str, list[str]] = {p: [p] for p in _anchors(mem) if not p.endswith("/")}
     if mem.explicit:
+        covering = explicit_matcher(mem.explicit)
         for c in changed:
-            if not c.generated and explicit_match(c, mem.explicit) is not None:
+            if not c.generated and covering(c) is not None:
                 seeds[c.path] = [c.path] + ([c.old_path] if c.old_path else [])
     return seeds
 
@@ -354,7 +366,7 @@ def _changed(
     added: int | None,
     deleted: int | None,
     binary: bool,
-    categories: Mapping[str, Sequence[str]],
+    categorize: Callable[[str], str | None],
 ) -> ChangedFile:
     return ChangedFile(
         path=path,
@@ -363,5 +375,5 @@ def _changed(
         added_lines=added,
         deleted_lines=deleted,
         binary=binary,
-        category=category_of(path, categories),
+        category=categorize(path),
     )

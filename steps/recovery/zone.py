@@ -58,8 +58,12 @@ from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZon
 
 def category_of(path: str, categories: Mapping[str, Sequence[str]]) -> str | None:
     """The first category (in policy order) with a glob matching ``path``."""
-    key = tuple((name, tuple(patterns)) for name, patterns in categories.items())
-    return _categorizer(key)(path)
+    return categorizer(categories)(path)
+
+
+def categorizer(categories: Mapping[str, Sequence[str]]) -> Callable[[str], str | None]:
+    """:func:`category_of` for many paths under one policy (its key built once)."""
+    return _categorizer(tuple((name, tuple(patterns)) for name, patterns in categories.items()))
 
 
 @lru_cache(maxsize=8)  # one per policy a process has seen
@@ -158,12 +162,23 @@ def _nfc(path: str) -> str:
 def explicit_match(c: ChangedFile, explicit: Iterable[str]) -> str | None:
     """The explicit entry covering a changed file — by its name, or by its name
     before a rename (a file moved out of an explicit folder stays explicit)."""
-    names = [_nfc(c.path)] if c.old_path is None else [_nfc(c.path), _nfc(c.old_path)]
-    for entry, name, folder in _spans(tuple(explicit)):
-        for path in names:
-            if path == name or path.startswith(folder):
-                return entry
-    return None
+    return explicit_matcher(explicit)(c)
+
+
+def explicit_matcher(explicit: Iterable[str]) -> Callable[[ChangedFile], str | None]:
+    """:func:`explicit_match` for many changes against the same entries (their
+    spans found once, not per change)."""
+    spans = _spans(tuple(explicit))
+
+    def match(c: ChangedFile) -> str | None:
+        names = [_nfc(c.path)] if c.old_path is None else [_nfc(c.path), _nfc(c.old_path)]
+        for entry, name, folder in spans:
+            for path in names:
+                if path == name or path.startswith(folder):
+                    return entry
+        return None
+
+    return match
 
 
 def _explicit_reason(entry: str, c: ChangedFile) -> str:
@@ -309,8 +324,9 @@ def infer_zone(
             f"explicit relevant_files entry: '{why}'" if why else "explicit relevant_files entry"
         )
         zone.setdefault(path, IntentZoneEntry(path=path, source="explicit", reason=reason))
+    covering = explicit_matcher(memory.explicit)
     for c in changed:
-        entry = None if c.generated or c.path in zone else explicit_match(c, memory.explicit)
+        entry = None if c.generated or c.path in zone else covering(c)
         if entry is not None:
             zone[c.path] = IntentZoneEntry(
                 path=c.path, source="explicit", reason=_explicit_reason(entry, c)
@@ -347,10 +363,11 @@ def drift(
     near = _by_folder(seeds)
     zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
     out: list[DriftCandidate] = []
+    covering = explicit_matcher(memory.explicit)
     for c in changed:
         if c.generated or c.lockfile:
             continue
-        if explicit_match(c, memory.explicit) is not None:
+        if covering(c) is not None:
             continue  # explicit entries are never drift, whatever else happens
         said = correction(c, memory.corrections)
         if said == "drift" and c.path not in in_zone:

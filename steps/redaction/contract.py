@@ -22,11 +22,11 @@ and the error names the field, never the path.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
-from typing import Any, Literal, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from vibflow.engine.audit import RedactionCounts
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -38,7 +38,11 @@ from vibflow.steps.redaction.privacy import (
     quiet_texts,
 )
 from vibflow.steps.redaction.summarize import summarize
+from vibflow.steps.redaction.texts import join_key, plain_value, strings_of, texts_of
 from vibflow.steps.redaction.verdicts import KnownClean
+
+if TYPE_CHECKING:
+    from vibflow.steps.redaction.scans import ScanMemo
 
 Mark = Literal["redacted", "summarized", "omitted"]
 # Passes after which a text that still changes is withheld instead (never hit
@@ -96,8 +100,8 @@ def _redact_string(
     path: str,
     tally: _Tally,
     memo: dict[tuple[str, int], _Scan] | None = None,
-    clean: frozenset[str] = frozenset(),
-    quiet: frozenset[str] = frozenset(),
+    clean: AbstractSet[str] = frozenset(),
+    quiet: AbstractSet[str] = frozenset(),
 ) -> str:
     # A payload repeats its strings (the same path in several lists): scan each
     # distinct string once, but count and mark every occurrence as before.
@@ -128,8 +132,8 @@ def _scan(
     text: str,
     ctx: PrivacyContext,
     max_chars: int,
-    clean: frozenset[str] = frozenset(),
-    quiet: frozenset[str] = frozenset(),
+    clean: AbstractSet[str] = frozenset(),
+    quiet: AbstractSet[str] = frozenset(),
 ) -> _Scan:
     """``clean``: texts known to hold no secret; ``quiet``: texts (whitespace
     collapsed) known to need no privacy mask — both found for a whole payload."""
@@ -177,11 +181,15 @@ def redact_payload(
     omit: Collection[str] = (),
     max_field_chars: int = 4000,
     known: KnownClean | None = None,
+    memo: ScanMemo | None = None,
 ) -> Redacted:
     """Redact a JSON-like value: every string in it, dict keys included.
 
     ``known`` (a :class:`~.verdicts.KnownClean`) skips the secret scan of texts
     the same detectors already passed; the privacy filter still sees them.
+    ``memo`` (a long-lived process's :class:`~.scans.ScanMemo`) keeps each text's
+    verdicts under this privacy context, so a text sent again is looked up, not
+    judged again — with the same result, counts and marks.
 
     Keys listed in ``omit`` (a key name, or a dotted path such as
     ``"verification.0.output"``) are dropped and marked ``omitted``. Mark keys
@@ -189,19 +197,80 @@ def redact_payload(
     Tuples and sets become lists; paths, bytes and other objects become
     redacted strings (pydantic models and dataclasses are dumped first).
     """
+    ctx = PrivacyContext.for_root(root)
+    if memo is not None:
+        return _redact_with_memo(data, ctx, memo, frozenset(omit), max_field_chars, known)
     tally = _Tally()
     # A payload is mostly short clean strings (paths, ids): one scan of all of
     # them settles most, instead of one scan each.
-    clean = clean_texts(_texts(data), known)
-    ctx = PrivacyContext.for_root(root)
+    clean = clean_texts(texts_of(data), known)
     quiet = quiet_texts((collapse_whitespace(t) for t in clean), ctx)
     walker = _Walker(ctx, frozenset(omit), max_field_chars, tally, clean=clean, quiet=quiet)
     value = walker.walk(data, None, None)
     return Redacted(value, tally.counts(), tally.marks)
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
+#: Texts a warm walk may judge one by one before it judges them all in one batch.
+_ALONE_MAX = 32
+
+
+class _ManyUnjudged(Exception):
+    """More texts new to the memo than are worth judging one by one."""
+
+
+def _redact_with_memo(
+    data: Any,
+    ctx: PrivacyContext,
+    memo: ScanMemo,
+    omit: frozenset[str],
+    max_chars: int,
+    known: KnownClean | None,
+) -> Redacted:
+    """:func:`redact_payload` with a long-lived process's verdicts.
+
+    Each verdict (clean, quiet) is the text's own, whether it was judged alone or
+    among others: the batch judgement only saves work, and at worst leaves a
+    text to be scanned alone (see :func:`~.clean.clean_texts`). So a warm
+    request walks at once and judges the few texts new to the memo (a fresh
+    plan id, an edited line) one by one; when there are many (the first
+    request, a large new change), it starts again and judges them all together.
+    """
+    judged = memo.under(ctx)
+    unjudged = 0
+
+    def judge(text: str) -> None:
+        nonlocal unjudged
+        unjudged += 1
+        if unjudged > _ALONE_MAX:
+            raise _ManyUnjudged
+        found = clean_texts([text], known)
+        judged.add([text], found, quiet_texts((collapse_whitespace(t) for t in found), ctx))
+
+    for batch in (False, True):
+        if batch:
+            seen = judged.seen
+            new = [t for t in dict.fromkeys(texts_of(data)) if t not in seen]
+            found = clean_texts(new, known)
+            judged.add(new, found, quiet_texts((collapse_whitespace(t) for t in found), ctx))
+        tally = _Tally()
+        walker = _Walker(
+            ctx,
+            omit,
+            max_chars,
+            tally,
+            clean=judged.clean,
+            quiet=judged.quiet,
+            memo=judged.scans,
+            plain=judged.plain_for(max_chars),
+            seen=judged.seen,
+            judge=None if batch else judge,
+        )
+        try:
+            value = walker.walk(data, None, None)
+        except _ManyUnjudged:
+            continue
+        return Redacted(value, tally.counts(), tally.marks)
+    raise AssertionError("unreachable: the batch walk judges every text first")
 
 
 # Where a walk stands: (parent trail, key or index), spelled out as a dotted
@@ -216,12 +285,25 @@ def _dotted(trail: Trail) -> str:
         keys.append(str(key))
     path = ""
     for key in reversed(keys):
-        path = _join(path, key)
+        path = join_key(path, key)
     return path
 
 
 class _Walker:
-    __slots__ = ("clean", "ctx", "keys", "max_chars", "memo", "omit", "quiet", "tally")
+    __slots__ = (
+        "clean",
+        "ctx",
+        "judge",
+        "keys",
+        "max_chars",
+        "memo",
+        "omit",
+        "plain",
+        "plain_keys",
+        "quiet",
+        "seen",
+        "tally",
+    )
 
     def __init__(
         self,
@@ -230,8 +312,12 @@ class _Walker:
         max_chars: int,
         tally: _Tally,
         *,
-        clean: frozenset[str] = frozenset(),
-        quiet: frozenset[str] = frozenset(),
+        clean: AbstractSet[str] = frozenset(),
+        quiet: AbstractSet[str] = frozenset(),
+        memo: dict[tuple[str, int], _Scan] | None = None,
+        plain: dict[str, str] | None = None,
+        seen: AbstractSet[str] = frozenset(),
+        judge: Callable[[str], None] | None = None,
     ) -> None:
         self.ctx = ctx
         self.omit = omit
@@ -239,38 +325,81 @@ class _Walker:
         self.tally = tally
         self.clean = clean
         self.quiet = quiet
-        self.memo: dict[tuple[str, int], _Scan] = {}
+        self.memo: dict[tuple[str, int], _Scan] = memo if memo is not None else {}
+        # Text → its redacted form, for texts nothing is counted or marked for
+        # (most strings of a payload): one lookup, no trail spelled out.
+        self.plain: dict[str, str] = plain if plain is not None else {}
         self.keys: dict[str, tuple[str, int, int]] = {}
+        self.plain_keys: dict[str, str] = {}  # keys with no hits: their redacted form
+        # With a memo: a text not yet in ``seen`` is judged (clean, quiet) first.
+        self.seen = seen
+        self.judge = judge
 
     def walk(self, node: Any, trail: Trail, raw: Trail) -> Any:
         """``trail`` leads to ``node`` by redacted keys (for marks), ``raw`` by the
         keys as given (for ``omit``)."""
+        # Exact types first (a payload is plain JSON): the checks below decide
+        # the same for them, only slower.
+        kind = type(node)
+        if kind is dict:
+            return self._walk_mapping(node, trail, raw)
+        if kind is list:
+            return self._walk_list(node, trail, raw)
         if node is None or isinstance(node, bool | int | float):
             return node
         if isinstance(node, str):
-            key = (node, self.max_chars)
-            scan = self.memo.get(key)
-            if scan is None:
-                scan = _scan(node, self.ctx, self.max_chars, self.clean, self.quiet)
-                self.memo[key] = scan
-            if scan.untouched:
-                return scan.text  # nothing to count or mark: most strings of a payload
-            _count(scan, _dotted(trail), self.tally)
-            return scan.text
+            return self._string(node, trail)
         if isinstance(node, Mapping):
             return self._walk_mapping(node, trail, raw)
         if isinstance(node, list | tuple):
-            return [self.walk(v, (trail, i), (raw, i)) for i, v in enumerate(node)]
+            return self._walk_list(node, trail, raw)
         if isinstance(node, set | frozenset):
-            items = sorted(node, key=repr)
-            return [self.walk(v, (trail, i), (raw, i)) for i, v in enumerate(items)]
-        return self.walk(_plain(node), trail, raw)
+            return self._walk_list(sorted(node, key=repr), trail, raw)
+        return self.walk(plain_value(node), trail, raw)
+
+    def _string(self, node: str, trail: Trail) -> str:
+        done = self.plain.get(node)
+        if done is not None:
+            return done
+        key = (node, self.max_chars)
+        scan = self.memo.get(key)
+        if scan is None:
+            if self.judge is not None and node not in self.seen:
+                self.judge(node)
+            scan = _scan(node, self.ctx, self.max_chars, self.clean, self.quiet)
+            self.memo[key] = scan
+        if scan.untouched:
+            self.plain[node] = scan.text  # nothing to count or mark, now or next time
+            return scan.text
+        _count(scan, _dotted(trail), self.tally)
+        return scan.text
+
+    def _walk_list(self, node: Any, trail: Trail, raw: Trail) -> list[Any]:
+        out: list[Any] = []
+        plain = self.plain
+        for i, v in enumerate(node):
+            kind = type(v)
+            if kind is str:
+                done = plain.get(v)
+                if done is not None:
+                    out.append(done)
+                    continue
+            elif v is None or kind is int or kind is bool or kind is float:
+                out.append(v)  # as walk returns them
+                continue
+            out.append(self.walk(v, (trail, i), (raw, i)))
+        return out
 
     def _walk_mapping(self, node: Mapping[Any, Any], trail: Trail, raw: Trail) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        plain = self.plain
+        plain_keys = self.plain_keys
         for raw_key, value in node.items():
             key = str(raw_key)
-            safe_key = self._redact_key(key)
+            # A payload repeats its keys in every item: most are known, with no hits.
+            safe_key = plain_keys.get(key)
+            if safe_key is None:
+                safe_key = self._redact_key(key)
             if self.omit and (key in self.omit or _dotted((raw, key)) in self.omit):
                 self.tally.marks[_dotted((trail, safe_key))] = "omitted"
                 self.tally.omitted += 1
@@ -282,6 +411,15 @@ class _Walker:
                 safe_key = f"{safe_key}#{n}"
             if safe_key != key:
                 self.tally.marks[_dotted((trail, safe_key))] = "redacted"
+            kind = type(value)
+            if kind is str:
+                done = plain.get(value)
+                if done is not None:
+                    out[safe_key] = done
+                    continue
+            elif value is None or kind is int or kind is bool or kind is float:
+                out[safe_key] = value  # as walk returns them
+                continue
             out[safe_key] = self.walk(value, (trail, safe_key), (raw, key))
         return out
 
@@ -289,9 +427,12 @@ class _Walker:
         known = self.keys.get(key)
         if known is not None:  # a payload repeats its keys in every item
             safe, secret_hits, privacy_hits = known
-            self.tally.secret_hits += secret_hits
-            self.tally.privacy_hits += privacy_hits
+            if secret_hits or privacy_hits:
+                self.tally.secret_hits += secret_hits
+                self.tally.privacy_hits += privacy_hits
             return safe
+        if self.judge is not None and key not in self.seen:
+            self.judge(key)
         sub = _Tally()
         # Keys are never summarized (a key is a name, not output).
         safe = _redact_string(
@@ -300,69 +441,9 @@ class _Walker:
         self.tally.secret_hits += sub.secret_hits
         self.tally.privacy_hits += sub.privacy_hits
         self.keys[key] = (safe, sub.secret_hits, sub.privacy_hits)
+        if not (sub.secret_hits or sub.privacy_hits):
+            self.plain_keys[key] = safe
         return safe
-
-
-def _plain(node: Any) -> Any:
-    """A JSON-like stand-in for an object that is not one."""
-    if isinstance(node, bytes | bytearray):
-        return bytes(node).decode("utf-8", errors="replace")
-    if isinstance(node, PurePath):
-        return str(node)
-    dump = getattr(node, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json")
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return dataclasses.asdict(node)
-    return str(node)
-
-
-def _texts(node: Any) -> list[str]:
-    """Every string in ``node``, keys included (:func:`_strings` without the paths).
-
-    A loop over a stack, not nested generators: a 100,000-file plan has
-    ~58,000 strings, and every ``yield from`` level was paid per string.
-    """
-    out: list[str] = []
-    stack = [node]
-    seen: set[int] = set()  # a container met again (shared, or a cycle) adds nothing new
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, Mapping | list | tuple | set | frozenset):
-            if id(item) in seen:
-                continue
-            seen.add(id(item))
-            if isinstance(item, Mapping):
-                for k, v in item.items():
-                    out.append(str(k))
-                    stack.append(v)
-            else:
-                stack.extend(item)
-        elif item is None or isinstance(item, bool | int | float):
-            continue
-        else:
-            stack.append(_plain(item))
-    return out
-
-
-def _strings(node: Any, path: str) -> Iterator[tuple[str, str]]:
-    """(field path, string) for every string in ``node``, keys included."""
-    if isinstance(node, str):
-        yield path, node
-    elif isinstance(node, Mapping):
-        for k, v in node.items():
-            key = str(k)
-            yield _join(path, "<key>"), key
-            yield from _strings(v, _join(path, key))
-    elif isinstance(node, list | tuple | set | frozenset):
-        for i, v in enumerate(node):
-            yield from _strings(v, _join(path, str(i)))
-    elif node is None or isinstance(node, bool | int | float):
-        return
-    else:
-        yield from _strings(_plain(node), path)
 
 
 def assert_no_absolute_paths(data: Any, *, root: Path | None = None) -> None:
@@ -372,7 +453,7 @@ def assert_no_absolute_paths(data: Any, *, root: Path | None = None) -> None:
     unredacted is a vibflow bug). The message names the field, never the path.
     """
     ctx = PrivacyContext.for_root(root)
-    found = list(_strings(data, ""))
+    found = list(strings_of(data, ""))
     # One search of every distinct text settles the quiet ones (nearly all of a
     # large plan's paths): a text the privacy filter leaves unchanged holds no
     # absolute path. Only a text with a hit on its line is looked at alone.

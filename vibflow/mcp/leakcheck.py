@@ -37,15 +37,14 @@ class AbsolutePathCheck:
         from vibflow.steps.redaction.privacy import PrivacyContext, quiet_texts
 
         ctx = PrivacyContext.for_root(self.root)
-        found = _texts(value)
-        if found is None:  # not plain JSON: the contract's own walk knows how to read it
-            assert_no_absolute_paths(value, root=self.root)
-            return
-        texts = set(found)
         with self._lock:
             if ctx != self._ctx:
                 self._ctx, self._quiet = ctx, set()
-            unknown = texts - self._quiet
+            cleared = self._quiet  # only ever grown in place, or replaced whole
+        unknown = _unknown_texts(value, cleared)
+        if unknown is None:  # not plain JSON: the contract's own walk knows how to read it
+            assert_no_absolute_paths(value, root=self.root)
+            return
         if not unknown:
             return
         quiet = quiet_texts(unknown, ctx)
@@ -58,18 +57,27 @@ class AbsolutePathCheck:
                 self._quiet |= quiet
 
 
-def _texts(node: Any) -> list[str] | None:
-    """Every string in a JSON value, dict keys included (iteratively: no depth limit);
-    None when it holds anything else (an object the contract would turn into text)."""
-    out: list[str] = []
+def _unknown_texts(node: Any, cleared: set[str]) -> set[str] | None:
+    """The strings of a JSON value (dict keys included) not in ``cleared``
+    (iteratively: no depth limit); None when it holds anything else (an object the
+    contract would turn into text)."""
+    out: set[str] = set()
     stack = [node]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            out.append(item)
+            if item not in cleared:
+                out.add(item)
         elif isinstance(item, dict):
-            out.extend(str(k) for k in item)
-            stack.extend(item.values())
+            for k, v in item.items():
+                key = str(k)
+                if key not in cleared:
+                    out.add(key)
+                if type(v) is str:  # most values: no trip through the stack
+                    if v not in cleared:
+                        out.add(v)
+                else:
+                    stack.append(v)
         elif isinstance(item, list | tuple):
             stack.extend(item)
         elif not (item is None or isinstance(item, bool | int | float)):

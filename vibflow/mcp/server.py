@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
     from vibflow.engine.policy import PolicySet
     from vibflow.steps.recovery.git_memo import AdviceCache
+    from vibflow.steps.redaction.scans import ScanMemo
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
@@ -135,6 +136,7 @@ class McpApp:
         self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
         self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
         self._advice_cache: AdviceCache | None = None
+        self._scan_memo: ScanMemo | None = None
         self._no_absolute_paths = AbsolutePathCheck(root)
         # One worker, so what answers leave behind (a recorded preview) lands in order.
         self._later = ThreadPoolExecutor(1, "vibflow-after")
@@ -153,6 +155,7 @@ class McpApp:
         project.shared_journal = found
         project.shared_policy = self._policy(project)
         project.advice_cache = self._advice()
+        project.scan_memo = self._scans()
         return project
 
     def _advice(self) -> AdviceCache:
@@ -163,6 +166,15 @@ class McpApp:
 
                 self._advice_cache = AdviceCache.for_root(self.root)
             return self._advice_cache
+
+    def _scans(self) -> ScanMemo:
+        """The redaction contract's per-text verdicts, kept for the server's life."""
+        with self._policy_lock:
+            if self._scan_memo is None:
+                from vibflow.steps.redaction.scans import ScanMemo
+
+                self._scan_memo = ScanMemo()
+            return self._scan_memo
 
     def _policy(self, project: Project) -> PolicySet:
         """The project's policy, parsed again only when its file changed (the shipped
@@ -272,7 +284,9 @@ class McpApp:
         data = {k: v for k, v in reply.data.items() if k not in reply.redacted}
         if warnings:
             data["warnings"] = warnings
-        red = redact_payload(data, root=self.root, known=project.clean_verdicts)
+        red = redact_payload(
+            data, root=self.root, known=project.clean_verdicts, memo=project.scan_memo
+        )
         value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
         self._no_absolute_paths(value)
         _fits_output(name, value)
