@@ -163,7 +163,10 @@ class Recogniser:
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
         self._root = str(root)
-        self._build_names = frozenset(o.folder.rstrip("/") for o in rules.build_outputs)
+        # The last segment of each (``public/assets/`` is found by ``assets``).
+        self._build_names = frozenset(
+            o.folder.rstrip("/").rpartition("/")[2] for o in rules.build_outputs
+        )
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0
@@ -254,9 +257,10 @@ class Recogniser:
         if self._build_names.isdisjoint(dirs):
             return None
         for out in self.rules.build_outputs:
-            name = out.folder.rstrip("/")
-            for i, segment in enumerate(dirs):
-                if segment != name:
+            segments = out.folder.rstrip("/").split("/")
+            n = len(segments)
+            for i in range(len(dirs) - n + 1):
+                if dirs[i : i + n] != segments:
                     continue
                 holder = "/".join(dirs[:i])
                 if not out.when:

@@ -70,6 +70,10 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("zig-out/", (), "Zig"),
     ("target/", ("dbt_project.yml",), "dbt"),
     ("logs/", ("dbt_project.yml",), "dbt"),
+    ("public/assets/", ("Gemfile",), "Rails"),
+    ("public/packs/", ("Gemfile",), "Rails"),
+    ("public/packs-test/", ("Gemfile",), "Rails"),
+    ("public/build/", ("artisan",), "Laravel"),
 )
 DEFAULT_COMPILED = (
     "*.o",

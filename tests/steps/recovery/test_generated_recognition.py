@@ -103,6 +103,32 @@ def test_build_outputs_need_their_project_file(tmp_path: Path) -> None:
     assert "tools/bin/deploy.sh" not in got
 
 
+def test_a_build_folder_of_two_segments_needs_its_project_file_above_both(
+    tmp_path: Path,
+) -> None:
+    """public/assets/ of a Rails app (a Gemfile beside public/) is precompiled output;
+    public/assets/ of a web app without one is hand-made, and assets/ alone is no match."""
+    root = init_repo(tmp_path / "r")
+    write(root, "shop/Gemfile", "source 'https://rubygems.org'\n")
+    write(root, "shop/public/assets/application-9f8e7d.css", "body{}\n")
+    write(root, "web/public/assets/logo.svg", "<svg/>\n")
+    write(root, "shop/assets/app.css", "body{}\n")
+    got = _classify(
+        root,
+        [
+            "shop/public/assets/application-9f8e7d.css",
+            "web/public/assets/logo.svg",
+            "shop/assets/app.css",
+        ],
+    )
+    assert got == {
+        "shop/public/assets/application-9f8e7d.css": (
+            "build",
+            "build output 'public/assets/' next to Gemfile (Rails)",
+        )
+    }
+
+
 def test_dbt_target_and_logs_are_its_output(tmp_path: Path) -> None:
     """dbt writes target/ and logs/ beside dbt_project.yml; a logs/ folder elsewhere is
     whatever the project keeps there."""
