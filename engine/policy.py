@@ -18,9 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,6 +27,10 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, SourceLocation, VibflowError
 from vibflow.engine.sourcefile import read_source
 from vibflow.engine.yamlsource import YamlDocument, located_error, parse_yaml, problems_in
+
+if TYPE_CHECKING:
+    # A type only: importing importlib.resources costs a command ~20 M instructions.
+    from importlib.resources.abc import Traversable
 
 M = TypeVar("M", bound=BaseModel)
 USER_POLICY_DISPLAY = ".vibflow/policy.yaml"

@@ -17,7 +17,6 @@ nodes). Each limit is reported at the ``file:line:col`` where it is crossed.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -427,6 +426,8 @@ def _describe(err: Mapping[str, Any], path: Path_, known: list[str], prefix: Pat
     dotted = ".".join(str(p) for p in path) or "top level"
     if kind == "extra_forbidden":
         key = str(loc[-1]) if loc else "?"
+        import difflib  # only to suggest a name for a mistyped key
+
         near = difflib.get_close_matches(key, known, n=1)
         suggestion = f" (did you mean '{near[0]}'?)" if near else ""
         parent = ".".join(str(p) for p in path[:-1]) or "top level"

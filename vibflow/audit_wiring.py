@@ -12,14 +12,14 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from vibflow.engine.audit_policy import SECTION, AuditPolicy
-from vibflow.engine.audit_quarantine import Quarantine
-from vibflow.engine.audit_rollover import FOLDER, RolloverStore
 from vibflow.engine.errors import VibflowError
-from vibflow.engine.faults import CrashPlan
-from vibflow.engine.kinds import Mutation
 
+# Every append checks whether a rollover is due (the policy above); the
+# rollover store, the quarantine and the crash plan only when one runs.
 if TYPE_CHECKING:
+    from vibflow.engine.audit_quarantine import Quarantine
     from vibflow.engine.audit_retention import Retention
+    from vibflow.engine.audit_rollover import RolloverStore
     from vibflow.engine.audit_slo import FilesStates
     from vibflow.engine.audit_summary import P0Summary
     from vibflow.wiring import Project
@@ -28,10 +28,14 @@ QUARANTINE = "audit_quarantine.jsonl"
 
 
 def rollover_store(project: Project) -> RolloverStore:
+    from vibflow.engine.audit_rollover import FOLDER, RolloverStore
+
     return RolloverStore(project.state_dir / "recovery" / FOLDER)
 
 
 def quarantine(project: Project) -> Quarantine:
+    from vibflow.engine.audit_quarantine import Quarantine
+
     return Quarantine(project.state_dir / "recovery" / QUARANTINE)
 
 
@@ -42,6 +46,8 @@ def audit_policy(project: Project) -> AuditPolicy:
 def files_states(project: Project) -> FilesStates:
     """Whether a flow's state runs a step that changes files, as the registry
     declares it (a flow that no longer loads has none: its rows are not counted)."""
+    from vibflow.engine.kinds import Mutation
+
     known: dict[str, frozenset[str]] = {}
 
     def files_state(flow: str, state: str) -> bool:
@@ -73,6 +79,7 @@ def roll_if_due(project: Project, size: int) -> None:
 
 def retention(project: Project) -> Retention:
     from vibflow.engine.audit_retention import Retention
+    from vibflow.engine.faults import CrashPlan
 
     return Retention(
         project.audit,

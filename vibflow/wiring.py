@@ -16,12 +16,10 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.audit import AuditLog, project_root_hash
-from vibflow.engine.faults import CrashPlan
 from vibflow.engine.flags import flag_enabled
 from vibflow.engine.journal import Journal
 from vibflow.engine.policy import USER_POLICY_DISPLAY, EnginePolicy, PolicySet
@@ -29,6 +27,7 @@ from vibflow.registry_wiring import (
     RECOVERY_APPLY_FLAG,
     RegistryHook,
     build_registry,
+    package_files,
     policy_sections,
 )
 
@@ -138,7 +137,7 @@ class Project:
 
         return FlowCatalog(
             self.registry,
-            builtin=files("vibflow.flows"),
+            builtin=package_files("vibflow.flows"),
             project_dir=self.root / ".vibflow" / "flows",
         )
 
@@ -149,7 +148,7 @@ class Project:
         if self.shared_policy is not None:
             return self.shared_policy
         return PolicySet(
-            files("vibflow.policies"),
+            package_files("vibflow.policies"),
             self.root / ".vibflow" / "policy.yaml",
             sections=policy_sections,
             atomic=POLICY_ATOMIC,
@@ -159,7 +158,7 @@ class Project:
         """The policy this project would have with ``text`` as its own file
         (every section checked: raises with every problem at once)."""
         return PolicySet(
-            files("vibflow.policies"),
+            package_files("vibflow.policies"),
             None,
             sections=policy_sections,
             atomic=POLICY_ATOMIC,
@@ -456,6 +455,7 @@ class Project:
 
     @cached_property
     def runner(self) -> Runner:
+        from vibflow.engine.faults import CrashPlan
         from vibflow.engine.runner import Runner
 
         return Runner(

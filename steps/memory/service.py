@@ -11,7 +11,6 @@ in, so this package itself never runs a command or writes outside the store.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,11 +20,8 @@ from typing import Any, Literal
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory import gate
 from vibflow.steps.memory.caps import apply_caps
-from vibflow.steps.memory.contradiction import clashes
 from vibflow.steps.memory.facts import NoFacts, RepoFacts
 from vibflow.steps.memory.freshness import Freshness, assess, cascade_intent_change
-from vibflow.steps.memory.merging import merge_import
-from vibflow.steps.memory.migrations import migrate_v0_to_v1
 from vibflow.steps.memory.models import (
     ActiveIntent,
     Decision,
@@ -39,6 +35,9 @@ from vibflow.steps.memory.models import (
 )
 from vibflow.steps.memory.policy import MemoryPolicy
 from vibflow.steps.memory.store import MemoryStore
+
+# Imported where a write needs them (contradiction checks, imports, the
+# did-you-mean of a removal): a read — the recovery preview's — never does.
 
 #: Structured identifiers in observed context, by the exact shape they must have.
 IDENTIFIER_FIELDS: dict[str, re.Pattern[str]] = {
@@ -222,6 +221,8 @@ class MemoryService:
         the earlier one), or the memory review asks."""
         text = gate.check_text(text, "the decision", Decision, "text")
 
+        from vibflow.steps.memory.contradiction import clashes
+
         def check(state: MemoryState, clean: str) -> None:
             known = {d.id for d in state.decisions}
             if replaces is not None and replaces not in known:
@@ -338,6 +339,8 @@ class MemoryService:
         rel = self._normalize(path) if self._normalize else path
         listed = [f.path for f in self.read().state.relevant_files]
         if rel not in listed:
+            import difflib
+
             close = difflib.get_close_matches(rel, listed, n=1, cutoff=0.6)
             raise VibflowError(
                 ErrorCode.BAD_INPUT,
@@ -468,6 +471,9 @@ class MemoryService:
         redaction and path contract for every entry (a bad path is left out
         and reported in the result's warning, never stored).
         """
+        from vibflow.steps.memory.merging import merge_import
+        from vibflow.steps.memory.migrations import migrate_v0_to_v1
+
         admitted = gate.admit(
             MemoryState.model_validate(migrate_v0_to_v1(raw)),
             redact=self._redact,

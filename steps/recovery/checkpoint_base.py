@@ -18,15 +18,19 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from vibflow.steps.checkpoints import restore
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.git_memo import GitMemo
 from vibflow.steps.recovery.models import ChangedFile, SafeCheckpointCandidate
 from vibflow.steps.recovery.options import safe_checkpoint, sides
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
+
+if TYPE_CHECKING:
+    # Imported where used: a preview with no safe checkpoint never loads the restore
+    # machinery (~47 M instructions of every fresh preview).
+    from vibflow.steps.checkpoints import restore
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,8 @@ def is_as_held(root: Path, item: restore.Item, st: os.stat_result | None = None)
     """:meth:`restore.Current.read` then ``is_object``, with a regular file read by
     plain ``open`` (the same bytes and executable bit; anything else, a link
     included, is read by ``Current`` itself)."""
+    from vibflow.steps.checkpoints import restore
+
     del st  # read afresh: the verdict must be of the bytes as they are now
     if item.action == "write" and item.mode in ("100644", "100755") and item.sha is not None:
         where = os.path.join(str(root), item.path)  # noqa: PTH118 - a Path per file costs more
@@ -260,6 +266,8 @@ _PATHSPECS_MAX = 256
 
 def _held_items(git: Git, treeish: str, paths: list[str]) -> list[restore.Item]:
     """What ``treeish`` holds for each of ``paths`` (files only), as the restore reads it."""
+    from vibflow.steps.checkpoints import restore
+
     if len(paths) <= _PATHSPECS_MAX:
         return restore.plan(git, treeish, paths)
     args = ("ls-tree", "-r", "-z", "--full-tree", treeish)
