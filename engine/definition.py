@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from vibflow.engine.factories import empty_dict
 from vibflow.engine.kinds import FinalStatus, GuardParam, Mutation
 
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
@@ -69,14 +70,14 @@ class StateSpec(_Frozen):
     description: str | None = None
     step: StepName | None = None
     wait: Name | None = None
-    inputs: dict[Name, InputType] = Field(default_factory=dict)
+    inputs: dict[Name, InputType] = Field(default_factory=empty_dict)
     final: bool = False
     status: FinalStatus | None = Field(
         default=None, description="Run status when this final state is reached (default done)."
     )
     mutates: Mutation | None = None
     resumable: Literal["per_item"] | None = None
-    on: dict[Name, TransitionSpec] = Field(default_factory=dict)
+    on: dict[Name, TransitionSpec] = Field(default_factory=empty_dict)
     on_blocked: Name | None = Field(
         default=None, description="State to move to when a guard refuses, instead of staying."
     )
@@ -114,7 +115,7 @@ class FlowDefinition(_Frozen):
     description: str = ""
     initial: Name
     inputs: dict[Name, InputType] = Field(
-        default_factory=dict,
+        default_factory=empty_dict,
         description="What `vibflow run FLOW --input k=v` may pass when the run starts "
         "(the inputs of a wait are declared on that wait).",
     )

@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
 )
 
+from vibflow.engine.factories import empty_dict, empty_list
 from vibflow.engine.kinds import FINISHED, RunStatus
 from vibflow.engine.records import Entry, RunRecord
 
@@ -50,7 +51,7 @@ class ResumeHint(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     run_id: str
     state: str
-    cursor: dict[str, int] = Field(default_factory=dict)
+    cursor: dict[str, int] = Field(default_factory=empty_dict)
     command: str
 
 
@@ -77,11 +78,11 @@ class Recap(BaseModel):
     reason: str
     headline: Headline
     bullets: list[str] = Field(min_length=3, max_length=7)
-    next_actions: list[str] = Field(default_factory=list, max_length=3)
-    artifacts: list[Artifact] = Field(default_factory=list)
+    next_actions: list[str] = Field(default_factory=empty_list, max_length=3)
+    artifacts: list[Artifact] = Field(default_factory=empty_list)
     resume_hint: ResumeHint | None = None
     #: A project recap: the runs left open, each with the command that moves it on.
-    open_runs: list[OpenRun] = Field(default_factory=list)
+    open_runs: list[OpenRun] = Field(default_factory=empty_list)
     #: A project or session recap: the start of the stretch of work it covers.
     since: str | None = None
     #: Set when the text was edited by a person (``vibflow recap edit``).

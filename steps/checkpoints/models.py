@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from vibflow.engine.factories import empty_list
 from vibflow.steps.checkpoints.secret_names import DEFAULT_SECRET_ALLOW, DEFAULT_SECRET_NAMES
 
 REF_PREFIX = "refs/vibflow/checkpoints/"
@@ -58,7 +59,7 @@ class CheckpointMeta(BaseModel):
     base_head: str | None = None
     file_count: int = 0
     untracked_count: int = 0
-    skipped: list[Skipped] = Field(default_factory=list)
+    skipped: list[Skipped] = Field(default_factory=empty_list)
     unscanned_count: int = Field(
         default=0,
         description="new untracked files stored without a secret scan (over the scan budget)",

@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.engine.factories import empty_list
 
 SCHEMA_VERSION = 1
 GRANT_ID = re.compile(r"^grt_[0-9a-f]{32}$")
@@ -71,7 +72,7 @@ class GrantsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     schema_version: Literal[1] = 1
-    grants: list[Grant] = Field(default_factory=list)
+    grants: list[Grant] = Field(default_factory=empty_list)
 
 
 def parse_duration(text: str) -> timedelta:

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from vibflow.engine.factories import empty_dict, empty_list
+
 SCHEMA_VERSION = 1
 
 Writer = Annotated[
@@ -90,7 +92,7 @@ class Verification(Stamped):
     )
     timestamp: str = Field(default_factory=now_iso)
     source: Source = "explicit"
-    related_files: list[str] = Field(default_factory=list)
+    related_files: list[str] = Field(default_factory=empty_list)
     scope_unknown: bool = False
     stale: bool = False
 
@@ -116,20 +118,20 @@ class ObservedEvent(_Model):
     kind: EventKind
     at: str = Field(default_factory=now_iso)
     source: Writer = "hook"
-    detail: Detail = Field(default_factory=dict)
+    detail: Detail = Field(default_factory=empty_dict)
 
 
 class MemoryState(_Model):
     schema_version: Literal[1] = 1
     active_intent: ActiveIntent | None = None
-    decisions: list[Decision] = Field(default_factory=list)
-    relevant_files: list[RelevantFile] = Field(default_factory=list)
-    verification: list[Verification] = Field(default_factory=list)
-    risks: list[Risk] = Field(default_factory=list)
+    decisions: list[Decision] = Field(default_factory=empty_list)
+    relevant_files: list[RelevantFile] = Field(default_factory=empty_list)
+    verification: list[Verification] = Field(default_factory=empty_list)
+    risks: list[Risk] = Field(default_factory=empty_list)
     next_action: NextAction | None = None
-    observed_context: list[ObservedEvent] = Field(default_factory=list)
-    archived_decisions: list[Decision] = Field(default_factory=list)
-    unknown_fields: dict[str, Any] = Field(default_factory=dict)
+    observed_context: list[ObservedEvent] = Field(default_factory=empty_list)
+    archived_decisions: list[Decision] = Field(default_factory=empty_list)
+    unknown_fields: dict[str, Any] = Field(default_factory=empty_dict)
 
     def explicit_files(self) -> list[RelevantFile]:
         return [f for f in self.relevant_files if f.source == "explicit"]

@@ -20,6 +20,7 @@ from pydantic import (
     field_validator,
 )
 
+from vibflow.engine.factories import empty_dict
 from vibflow.steps.triggers.conditions import Condition, check_value
 
 TriggerId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
@@ -38,7 +39,7 @@ class TriggerRule(BaseModel):
     )
     thresholds: dict[
         Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")], Threshold
-    ] = Field(default_factory=dict)
+    ] = Field(default_factory=empty_dict)
     when: Condition
 
     @field_validator("command")
@@ -90,7 +91,7 @@ class TriggersPolicy(BaseModel):
     session_idle_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60)
     snooze_minutes: int = Field(default=240, ge=1, le=7 * 24 * 60)
     ignored_rate: IgnoredRatePolicy = IgnoredRatePolicy()
-    rules: dict[TriggerId, TriggerRule] = Field(default_factory=dict)
+    rules: dict[TriggerId, TriggerRule] = Field(default_factory=empty_dict)
 
 
 SECTION = "triggers"
