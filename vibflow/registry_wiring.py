@@ -8,16 +8,13 @@ section listing, the test kit's harness) need them too.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from pathlib import Path
+from importlib.resources import files
 from typing import TYPE_CHECKING
 
 from vibflow.engine.policy import EnginePolicy
 
 if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
-
     from pydantic import BaseModel
 
     from vibflow.engine.catalog import FlowCatalog
@@ -76,23 +73,4 @@ def policy_sections() -> dict[str, type[BaseModel]]:
 def catalog_without_project(registry: Registry) -> FlowCatalog:
     from vibflow.engine.catalog import FlowCatalog
 
-    return FlowCatalog(registry, builtin=package_files("vibflow.flows"), project_dir=None)
-
-
-def package_files(package: str) -> Traversable:
-    """The shipped files of ``package`` (the policies, the flows).
-
-    For a package installed as a folder — every install vibflow has — that
-    folder itself, which is what ``importlib.resources.files`` returns for
-    it too; importing ``importlib.resources`` (and through it ``tempfile``,
-    ``shutil``, ``random`` and the compression modules) cost every command
-    ~20 M instructions for that answer. Anything else (a zip import) is
-    left to ``importlib.resources``."""
-    module = importlib.import_module(package)
-    where = getattr(module, "__file__", None)
-    spec = module.__spec__
-    if where and spec is not None and spec.has_location and Path(where).is_file():
-        return Path(where).parent
-    from importlib.resources import files
-
-    return files(package)
+    return FlowCatalog(registry, builtin=files("vibflow.flows"), project_dir=None)

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,6 @@ from vibflow.registry_wiring import (
     RECOVERY_APPLY_FLAG,
     RegistryHook,
     build_registry,
-    package_files,
     policy_sections,
 )
 
@@ -137,7 +137,7 @@ class Project:
 
         return FlowCatalog(
             self.registry,
-            builtin=package_files("vibflow.flows"),
+            builtin=files("vibflow.flows"),
             project_dir=self.root / ".vibflow" / "flows",
         )
 
@@ -148,7 +148,7 @@ class Project:
         if self.shared_policy is not None:
             return self.shared_policy
         return PolicySet(
-            package_files("vibflow.policies"),
+            files("vibflow.policies"),
             self.root / ".vibflow" / "policy.yaml",
             sections=policy_sections,
             atomic=POLICY_ATOMIC,
@@ -158,7 +158,7 @@ class Project:
         """The policy this project would have with ``text`` as its own file
         (every section checked: raises with every problem at once)."""
         return PolicySet(
-            package_files("vibflow.policies"),
+            files("vibflow.policies"),
             None,
             sections=policy_sections,
             atomic=POLICY_ATOMIC,
