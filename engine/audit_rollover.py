@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.audit import GENESIS, Hex, Ident, Timestamp
+from vibflow.engine.factories import empty_dict
 
 Day = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d\d-\d\d$")]
 ResultKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
@@ -61,9 +62,9 @@ class RolloverSummary(BaseModel):
     reason: Literal["age", "size", "cap"]
     rows: int = Field(ge=1)
     #: Rows per event and result (``none`` for a row without a result).
-    events: dict[Ident, dict[ResultKey, int]] = Field(default_factory=dict)
+    events: dict[Ident, dict[ResultKey, int]] = Field(default_factory=empty_dict)
     #: Per P0 SLO, per UTC day of the covered rows: samples and occurrences.
-    slo_days: dict[Ident, dict[Day, SloCount]] = Field(default_factory=dict)
+    slo_days: dict[Ident, dict[Day, SloCount]] = Field(default_factory=empty_dict)
     #: Quarantine records (redacted copies of corrupt rows) dropped by age.
     quarantine_dropped: int = Field(default=0, ge=0)
     hash: Hex

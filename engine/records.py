@@ -34,6 +34,8 @@ class Owner:
 
 @dataclass
 class RunRecord:
+    """A run as the journal stores it."""
+
     run_id: str
     flow: str
     flow_version: int
