@@ -74,8 +74,8 @@ COMMANDS: list[tuple[str, str, list[str]]] = [  # (label, project, vibflow argum
     ("--help", "empty", ["--help"]),
     ("runs list (empty repo)", "empty", ["runs", "list"]),
     ("recover --preview --json (52 files)", "small", ["recover", "--preview", "--json"]),
-    ("recover --preview --json (20k files)", "big", ["recover", "--preview", "--json"]),
-    ("runs list (1,000 runs)", "big", ["runs", "list"]),
+    ("recover --preview --json ({files:,} files)", "big", ["recover", "--preview", "--json"]),
+    ("runs list ({runs:,} runs)", "big", ["runs", "list"]),
     ("triggers check", "big", ["triggers", "check"]),
     ("handoff", "big", ["handoff"]),
     ("recap", "big-recaps", ["recap"]),
@@ -95,7 +95,11 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         }
         for side in sides
     }
-    rows = [("python -c pass (control)", "empty", None), *COMMANDS]
+    # The labels name the sizes this run built (--files, --runs).
+    rows = [
+        ("python -c pass (control)", "empty", None),
+        *((label.format(files=args.files, runs=args.runs), p, a) for label, p, a in COMMANDS),
+    ]
     walls: dict[tuple[str, str], list[float]] = {}
     cpus: dict[tuple[str, str], list[float]] = {}
     for round_no in range(args.warmup + args.rounds):
