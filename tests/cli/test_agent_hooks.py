@@ -389,15 +389,20 @@ def test_session_end_forgets_turn_records_past_their_retention(repo: Path) -> No
     assert len(as_json(listed)["turns"]) == 1
 
 
-def test_an_edit_the_agent_reported_is_still_judged_by_the_zone(repo: Path) -> None:
-    """With the hooks in the loop, a file the agent's Edit tool reported is no evidence
-    of scope: an unrelated edit in the same turn is still drift, and the last turn's
-    note counts it outside the intent."""
+def _working_on_util(repo: Path) -> None:
+    """Memory says: the intent is the util helper, src/util.py explicitly relevant."""
     for args in (
         ("memory", "intent", "Make the util helper return two", "--yes"),
         ("memory", "relevant", "src/util.py", "the helper", "--yes"),
     ):
         assert vf(repo, *args).returncode == 0
+
+
+def test_an_edit_the_agent_reported_is_still_judged_by_the_zone(repo: Path) -> None:
+    """With the hooks in the loop, a file the agent's Edit tool reported is no evidence
+    of scope: an unrelated edit in the same turn is still drift, and the last turn's
+    note counts it outside the intent."""
+    _working_on_util(repo)
     hook(repo, "claude-code", "turn-start")
     write(repo, "src/util.py", "util = 2\n")
     hook(repo, "claude-code", "edit", repo / "src" / "util.py")
@@ -430,11 +435,7 @@ def _wait_for_touched(root: Path) -> None:
 def _two_turns(repo: Path, *, user_checkpoint: bool = False) -> str:
     """Turn 1 drifts (src/app.py), turn 2 does the in-scope work; the user may take a
     checkpoint between them. Turn 1's checkpoint id."""
-    for args in (
-        ("memory", "intent", "Make the util helper return two", "--yes"),
-        ("memory", "relevant", "src/util.py", "the helper", "--yes"),
-    ):
-        assert vf(repo, *args).returncode == 0
+    _working_on_util(repo)
     hook(repo, "claude-code", "turn-start")
     write(repo, "src/app.py", "app = 'drifted in turn 1'\n")
     hook(repo, "claude-code", "edit", repo / "src" / "app.py")
