@@ -74,7 +74,7 @@ def against_checkpoint(
     meta = _probe(checkpoints, candidate, head)
     if meta is None:
         return None, []
-    base, lost = since_checkpoint(root, git, head, meta, changed, judge)
+    base, lost = since_checkpoint(root, git, head, meta, changed, judge, settle=False)
     if meta.base_head != head:
         lost = []  # commits since the checkpoint differ from it too: not drift
     for path, status in lost:
@@ -86,9 +86,14 @@ def against_checkpoint(
             meta = _probe(checkpoints, chosen, head, newest_only=False)
             if meta is None:
                 return None, []
-            base, lost = since_checkpoint(root, git, head, meta, changed, judge)
+            base, lost = since_checkpoint(root, git, head, meta, changed, judge, settle=False)
             if meta.base_head != head:
                 lost = []
+    final = safe_checkpoint(checkpoints, mtimes, head)
+    if final is not None and final.checkpoint_id == meta.checkpoint_id:
+        # Only the safe point's comparison is used (the planner drops any other):
+        # a probed checkpoint that stays a probe is never read file by file.
+        base = replace(base, settled=_as_held(root, git, meta, changed, base, judge))
     return base, lost
 
 
@@ -141,6 +146,8 @@ def since_checkpoint(
     meta: CheckpointMeta,
     changed: Sequence[ChangedFile],
     judge: HeldJudge | None = None,
+    *,
+    settle: bool = True,
 ) -> tuple[CheckpointBase, list[tuple[str, str]]]:
     """How the checkpoint differs from HEAD, and the changes since the checkpoint that
     the diff against HEAD cannot see: a file the checkpoint held beyond HEAD (an
@@ -174,6 +181,8 @@ def since_checkpoint(
         frozenset(s.path for s in meta.skipped),
         left_out_why=tuple((s.path, s.why) for s in meta.skipped),
     )
+    if not settle:
+        return base, lost  # ``settled`` left empty: the caller fills it if it keeps this one
     return replace(base, settled=_as_held(root, git, meta, changed, base, judge)), lost
 
 

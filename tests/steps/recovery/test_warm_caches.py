@@ -211,3 +211,42 @@ def test_co_change_history_is_read_without_diffing_the_root_commit(tmp_path: Pat
     got = cochange.read(plain, head, anchors, commits=200, days=365, max_files=50)
     assert got == want
     assert len(got) == 3
+
+
+def test_a_checkpoint_only_probed_is_never_read_file_by_file(tmp_path: Path) -> None:
+    """A checkpoint taken after the change is probed (it might hold a file deleted
+    since) but is no safe point: no changed file is read to judge what it holds. A
+    checkpoint from before the change is the safe point, and its files are judged."""
+    import os as _os
+
+    from vibflow_testing.repo import init_repo
+
+    from vibflow.steps.recovery.checkpoint_base import against_checkpoint, is_as_held
+    from vibflow.steps.recovery.models import ChangedFile
+    from vibflow.wiring import Project
+
+    root = init_repo(tmp_path / "p", {"a.py": "a = 1\n", "b.py": "b = 1\n"}, old=True)
+    store = Project(root).checkpoints
+    judged: list[str] = []
+
+    def counting(root: Path, item: restore.Item, st: os.stat_result | None = None) -> bool:
+        judged.append(item.path)
+        return is_as_held(root, item, st)
+
+    def compare() -> object:
+        changed = [ChangedFile(path=p, status="modified") for p in ("a.py", "b.py")]
+        mtimes = {p: _os.lstat(root / p).st_mtime for p in ("a.py", "b.py")}
+        head = Git(root).head()
+        base, _ = against_checkpoint(root, Git(root), head, store.all(), changed, mtimes, counting)
+        return base
+
+    write(root, "a.py", "a = 2\n")
+    write(root, "b.py", "b = 2\n")
+    time.sleep(0.05)
+    store.create("after the change")
+    compare()
+    assert judged == []
+    time.sleep(0.05)
+    write(root, "a.py", "a = 3\n")  # now the checkpoint predates a change
+    assert compare() is not None
+    assert judged == ["b.py"]  # written before it: read to judge; a.py changed since
