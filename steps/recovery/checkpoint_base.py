@@ -74,7 +74,7 @@ def against_checkpoint(
     meta = _probe(checkpoints, candidate, head)
     if meta is None:
         return None, []
-    base, lost = since_checkpoint(root, git, head, meta, changed, judge, settle=False)
+    base, lost = since_checkpoint(root, git, head, meta, changed)
     if meta.base_head != head:
         lost = []  # commits since the checkpoint differ from it too: not drift
     for path, status in lost:
@@ -86,7 +86,7 @@ def against_checkpoint(
             meta = _probe(checkpoints, chosen, head, newest_only=False)
             if meta is None:
                 return None, []
-            base, lost = since_checkpoint(root, git, head, meta, changed, judge, settle=False)
+            base, lost = since_checkpoint(root, git, head, meta, changed)
             if meta.base_head != head:
                 lost = []
     final = safe_checkpoint(checkpoints, mtimes, head)
@@ -145,9 +145,6 @@ def since_checkpoint(
     head: str | None,
     meta: CheckpointMeta,
     changed: Sequence[ChangedFile],
-    judge: HeldJudge | None = None,
-    *,
-    settle: bool = True,
 ) -> tuple[CheckpointBase, list[tuple[str, str]]]:
     """How the checkpoint differs from HEAD, and the changes since the checkpoint that
     the diff against HEAD cannot see: a file the checkpoint held beyond HEAD (an
@@ -156,7 +153,9 @@ def since_checkpoint(
 
     One ``diff-tree`` of HEAD against the checkpoint (its cost grows with what they
     differ in, not with the project), then one ``lstat`` per file the checkpoint
-    held beyond HEAD and the listing above does not name.
+    held beyond HEAD and the listing above does not name. ``settled`` is left empty:
+    which files it already holds is judged only for the safe point
+    (:func:`against_checkpoint`).
     """
     delta = diffs.names_between(git, head or diffs.EMPTY_TREE, meta.tree or meta.commit)
     added = frozenset(c.path for c in delta if c.status == "added")
@@ -181,9 +180,7 @@ def since_checkpoint(
         frozenset(s.path for s in meta.skipped),
         left_out_why=tuple((s.path, s.why) for s in meta.skipped),
     )
-    if not settle:
-        return base, lost  # ``settled`` left empty: the caller fills it if it keeps this one
-    return replace(base, settled=_as_held(root, git, meta, changed, base, judge)), lost
+    return base, lost
 
 
 #: Filesystems that keep coarse times (FAT: 2 s) may date a later edit earlier.
