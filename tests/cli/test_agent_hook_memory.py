@@ -5,13 +5,11 @@ recap. Real hook processes on a real repository."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
-from vibflow_testing.agents import run_hook
+from vibflow_testing.agents import run_hook, touched_events, wait_for_touched
 from vibflow_testing.repo import init_repo, write
 
 pytestmark = pytest.mark.cli
@@ -32,24 +30,6 @@ def hook(root: Path, event: str, file: Path | None = None) -> str:
     return proc.stderr.decode("utf-8", "replace")
 
 
-def touched_events(root: Path) -> list[dict[str, Any]]:
-    try:
-        data = json.loads((root / ".vibflow" / "memory.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        return []
-    return [e for e in data.get("observed_context", []) if e.get("kind") == "touched_files"]
-
-
-def wait_for(root: Path, count: int) -> list[dict[str, Any]]:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = touched_events(root)
-        if len(found) >= count:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"memory got {len(touched_events(root))} touched_files, not {count}")
-
-
 def test_turn_files_reach_memory_once_each_off_the_agents_time(tmp_path: Path) -> None:
     """Turn-end imports no memory code; the background hand-over appends each turn's
     files once (two turns, two events, in order), and session-end leaves none behind."""
@@ -61,7 +41,7 @@ def test_turn_files_reach_memory_once_each_off_the_agents_time(tmp_path: Path) -
         imported = hook(root, "turn-end")
         assert "vibflow.steps.memory" not in imported, "turn-end ran memory's write path"
         assert "pydantic" not in imported
-        found = wait_for(root, n)
+        found = wait_for_touched(root, n)
     assert [e["detail"]["paths"] for e in found] == [["a.py"], ["b.py"]]
     assert {e["source"] for e in found} == {"agent.claude-code"}
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vibflow_testing.agents import payload, run_hook
+from vibflow_testing.agents import payload, wait_for_touched
+from vibflow_testing.agents import run_hook as hook
 from vibflow_testing.cli import as_json, clean_env, vf
 from vibflow_testing.paths import corpus_rows
 from vibflow_testing.repo import init_repo, write
@@ -21,20 +22,6 @@ from vibflow_testing.repo import init_repo, write
 APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}
 
 pytestmark = pytest.mark.cli
-
-
-def hook(
-    root: Path,
-    agent: str,
-    sample: str,
-    file: Path | str = "",
-    *,
-    raw: bytes | None = None,
-    env: dict[str, str] | None = None,
-    cwd: Path | None = None,
-) -> subprocess.CompletedProcess[bytes]:
-    """One hook call exactly as the installed settings make it (the lean entry)."""
-    return run_hook(root, agent, sample, file, raw=raw, env=env, cwd=cwd)
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -409,27 +396,12 @@ def test_an_edit_the_agent_reported_is_still_judged_by_the_zone(repo: Path) -> N
     write(repo, "README.md", "# retitled by the agent\n")
     hook(repo, "claude-code", "edit", repo / "README.md")
     hook(repo, "claude-code", "turn-end")
-    _wait_for_touched(repo)  # memory has taken the turn's files (off the agent's time)
+    wait_for_touched(repo)  # memory has taken the turn's files (off the agent's time)
     proc = vf(repo, "recover", "--explain", "--json")
     assert proc.returncode == 0, proc.stderr
     plan = as_json(proc)
     assert [d["path"] for d in plan["drift_candidates"]] == ["README.md"]
     assert plan["agent_last_turn"]["outside_intent"] == 1
-
-
-def _wait_for_touched(root: Path) -> None:
-    import time
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            data = json.loads((root / ".vibflow" / "memory.json").read_text("utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        if any(e.get("kind") == "touched_files" for e in data.get("observed_context", [])):
-            return
-        time.sleep(0.1)
-    raise AssertionError("the turn's files never reached memory")
 
 
 def _two_turns(repo: Path, *, user_checkpoint: bool = False) -> str:

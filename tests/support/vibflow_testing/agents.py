@@ -4,10 +4,13 @@ real process per call, as the installed settings run it."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from vibflow_testing import TESTS
 from vibflow_testing.cli import clean_env
@@ -70,3 +73,24 @@ def run_hook(
     )
     assert proc.returncode == 0, proc.stderr
     return proc
+
+
+def touched_events(root: Path) -> list[dict[str, Any]]:
+    """The ``touched_files`` events memory holds (what the hooks handed over)."""
+    try:
+        data = json.loads((root / ".vibflow" / "memory.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [e for e in data.get("observed_context", []) if e.get("kind") == "touched_files"]
+
+
+def wait_for_touched(root: Path, count: int = 1) -> list[dict[str, Any]]:
+    """Wait (≤ 60 s) until memory holds ``count`` touched_files events: the hand-over
+    runs in the background, off the agent's time."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = touched_events(root)
+        if len(found) >= count:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"memory got {len(touched_events(root))} touched_files, not {count}")
