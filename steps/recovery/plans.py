@@ -78,6 +78,47 @@ def context_form(payload: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Every list a page cuts: the changed files and the long lists of the plan.
+_PAGED = ("changed", *_LISTS)
+_OPTION_PATHS = ("affected_paths", "deletes")
+
+
+def page_form(payload: Mapping[str, Any], offset: int, limit: int) -> dict[str, Any]:
+    """The plan as one page, for a caller that reads an answer whole (an agent, whose
+    context a 20,000-file drift would flood: its full plan is hundreds of KB).
+
+    Each long list (the changed files and those :func:`context_form` samples) and
+    each option's ``affected_paths`` and ``deletes`` keep entries ``offset`` to
+    ``offset + limit`` and gain a ``<list>_total`` count; everything else — the
+    summary, the options' ids, levels, labels and blocks — is whole on every page.
+    ``page.next_offset`` is where the next page starts, None once every list is
+    shown in full.
+    """
+    end = offset + limit
+    out = dict(payload)
+    longest = 0
+    for key in _PAGED:
+        items = payload.get(key)
+        if isinstance(items, list):
+            out[key] = items[offset:end]
+            out[f"{key}_total"] = len(items)
+            longest = max(longest, len(items))
+    options = []
+    for opt in payload.get("options") or []:
+        cut = dict(opt)
+        for key in _OPTION_PATHS:
+            items = opt.get(key)
+            if isinstance(items, list):
+                cut[key] = items[offset:end]
+                cut[f"{key}_total"] = len(items)
+                longest = max(longest, len(items))
+        options.append(cut)
+    if "options" in payload:
+        out["options"] = options
+    out["page"] = {"offset": offset, "limit": limit, "next_offset": end if longest > end else None}
+    return out
+
+
 #: Above this many bytes of paths, the guided flow saves a selection instead.
 INLINE_PATHS_BYTES = 8192
 

@@ -16,6 +16,8 @@ from vibflow_testing.git import git
 from vibflow_testing.mcp import call, with_servers
 from vibflow_testing.repo import write
 
+from vibflow.steps.recovery.plans import page_form
+
 
 def comparable(plan: dict[str, Any]) -> dict[str, Any]:
     """The plan without what is fresh in every plan by design (its random ids)."""
@@ -25,9 +27,10 @@ def comparable(plan: dict[str, Any]) -> dict[str, Any]:
 
 
 def cold(repo: Path) -> dict[str, Any]:
+    """A fresh process's plan, as the server's first page of it (the default limit)."""
     proc = vf(repo, "recover", "--preview", "--json")
     assert proc.returncode == 0, proc.stderr
-    return comparable(json.loads(proc.stdout))
+    return comparable(page_form(json.loads(proc.stdout), 0, 25))
 
 
 def test_warm_previews_equal_cold_ones_across_every_kind_of_change(repo: Path) -> None:

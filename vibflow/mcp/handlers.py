@@ -190,6 +190,7 @@ def memory_write(call: Call) -> Reply:
 
 def recovery_preview(call: Call) -> Reply:
     from vibflow.steps.recovery.interrupted import interrupted_restores
+    from vibflow.steps.recovery.plans import page_form
 
     project = call.project
     advisor = project.recovery
@@ -201,8 +202,9 @@ def recovery_preview(call: Call) -> Reply:
         # read back from what the caller gets: its intent_stale field.
         facts["intent_stale"] = advice.plan.intent_stale
         facts["stale_labelled"] = advice.payload.get("intent_stale") is True
+    args: schemas.RecoveryPreviewIn = call.args
     return Reply(
-        {**advice.payload, "interrupted_restores": stopped},
+        page_form({**advice.payload, "interrupted_restores": stopped}, args.offset, args.limit),
         facts,
         redacted=frozenset(advice.payload),  # the advisor's plan passed the contract
         # Kept for `vibflow recover feedback` (its file is not flushed either: a lost
@@ -429,7 +431,7 @@ def handoff_export(call: Call) -> Reply:
 #: Every tool: its input model and its handler (capabilities.py says who may call it).
 TOOLS: dict[str, tuple[type[schemas.ToolInput], Callable[[Call], Reply]]] = {
     "memory_summary_read": (schemas.NoInput, memory_summary_read),
-    "recovery_preview": (schemas.NoInput, recovery_preview),
+    "recovery_preview": (schemas.RecoveryPreviewIn, recovery_preview),
     "checkpoint_create": (schemas.CheckpointCreateIn, checkpoint_create),
     "recap_read": (schemas.RecapReadIn, recap_read),
     "runs_list": (schemas.RunsListIn, runs_list),

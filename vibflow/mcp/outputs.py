@@ -77,8 +77,20 @@ class MemoryWriteOut(ToolOutput):
     redacted_before_storing: dict[str, int]
 
 
+class PreviewPage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    offset: int
+    limit: int
+    next_offset: int | None = Field(
+        description="The offset of the next page; null once every list is shown in full."
+    )
+
+
 class RecoveryPreviewOut(ToolOutput):
-    """The advisor's redacted plan (the same document as `vibflow recover --preview --json`)."""
+    """The advisor's redacted plan (the document of `vibflow recover --preview --json`),
+    one page of it: each per-file list holds the page's entries, and ``<list>_total``
+    counts the whole list."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -91,6 +103,7 @@ class RecoveryPreviewOut(ToolOutput):
     circuit_breaker_state: Literal["active", "degraded"]
     redaction: dict[str, int]
     interrupted_restores: list[Obj]
+    page: PreviewPage
 
 
 class CheckpointOut(ToolOutput):

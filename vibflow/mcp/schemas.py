@@ -26,6 +26,24 @@ class NoInput(ToolInput):
     """No parameters."""
 
 
+class RecoveryPreviewIn(ToolInput):
+    """Which page of the plan's per-file lists to answer with."""
+
+    offset: int = Field(
+        0,
+        ge=0,
+        le=10_000_000,
+        description="Where each per-file list starts (the previous answer's page.next_offset).",
+    )
+    limit: int = Field(
+        25,
+        ge=1,
+        le=1000,
+        description="Entries of each per-file list (changed files, drift candidates, each "
+        "option's paths ...); the answer counts every list in full (<list>_total).",
+    )
+
+
 class CheckpointCreateIn(ToolInput):
     message: str = Field("", max_length=500, description="What the checkpoint is for.")
 

@@ -1,0 +1,104 @@
+"""recovery_preview answers one page of the plan: an agent reads an answer whole, and
+the plan of a large drift is hundreds of KB (a 20,000-file repository's 600 changed
+files made a 700 KB answer, far past what an agent's client takes in). Every page
+keeps the summary and every option; the per-file lists are cut, counted in full, and
+the pages together are the whole plan of `vibflow recover --preview --json`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from vibflow_testing.apply import drifted
+from vibflow_testing.cli import vf
+from vibflow_testing.mcp import call, with_servers
+from vibflow_testing.repo import write
+
+LISTS = ("changed", "drift_candidates", "feedback_paths", "intent_zone")
+
+
+def flood(repo: Path, n: int) -> None:
+    """The drifted app, then ``n`` more out-of-scope files the agent wrote."""
+    drifted(repo)
+    for i in range(n):
+        write(repo, f"src/reports/r{i:03d}.py", f"ROWS = {i}\n")
+
+
+def pages(repo: Path, limit: int) -> list[dict[str, Any]]:
+    async def body(client: Client) -> list[dict[str, Any]]:
+        got: list[dict[str, Any]] = []
+        offset: int | None = 0
+        while offset is not None:
+            failed, data, text = await call(
+                client, "recovery_preview", {"offset": offset, "limit": limit}
+            )
+            assert not failed, data
+            assert json.loads(text) == data
+            got.append(data)
+            offset = data["page"]["next_offset"]
+        return got
+
+    result: list[dict[str, Any]] = with_servers(repo, body)
+    return result
+
+
+def test_the_pages_together_are_the_whole_plan(repo: Path) -> None:
+    flood(repo, 30)
+    proc = vf(repo, "recover", "--preview", "--json")
+    assert proc.returncode == 0, proc.stderr
+    whole = json.loads(proc.stdout)
+    assert len(whole["changed"]) > 30
+
+    got = pages(repo, 7)
+    assert len(got) == -(-len(whole["changed"]) // 7)  # every list fits in the changed list's pages
+    for key in LISTS:
+        assert [e for p in got for e in p[key]] == whole[key], key
+        assert {p[f"{key}_total"] for p in got} == {len(whole[key])}, key
+        assert all(len(p[key]) <= 7 for p in got), key
+    for i, opt in enumerate(whole["options"]):
+        for key in ("affected_paths", "deletes"):
+            joined = [e for p in got for e in p["options"][i][key]]
+            assert joined == opt[key], (opt["level"], key)
+            assert got[0]["options"][i][f"{key}_total"] == len(opt[key])
+    # What is not a per-file list is whole on every page.
+    for p in got:
+        assert p["summary"] == whole["summary"]
+        assert [o["label"] for o in p["options"]] == [o["label"] for o in whole["options"]]
+    assert [p["page"]["offset"] for p in got] == list(range(0, 7 * len(got), 7))
+    assert got[-1]["page"]["next_offset"] is None
+
+
+def test_a_large_drift_answers_a_bounded_first_page(repo: Path) -> None:
+    """Without paging arguments the answer holds 25 entries per list and says how many
+    there are; the answer's size no longer grows with the drift."""
+    flood(repo, 200)
+
+    async def body(client: Client) -> tuple[Any, str]:
+        _, data, text = await call(client, "recovery_preview", {})
+        return data, text
+
+    data, text = with_servers(repo, body)
+    assert data["changed_total"] > 200
+    assert data["drift_candidates_total"] > 200
+    assert len(data["changed"]) == len(data["drift_candidates"]) == 25
+    assert data["page"] == {"offset": 0, "limit": 25, "next_offset": 25}
+    recommended = next(o for o in data["options"] if o["recommended"])
+    assert recommended["affected_paths_total"] > 200
+    assert len(recommended["affected_paths"]) == 25
+    assert len(text.encode()) < 32_000
+
+
+def test_paging_arguments_out_of_range_are_typed_errors(repo: Path) -> None:
+    drifted(repo)
+
+    async def body(client: Client) -> list[tuple[bool, Any, str]]:
+        return [
+            await call(client, "recovery_preview", args)
+            for args in ({"limit": 0}, {"limit": 1001}, {"offset": -1}, {"page": 2})
+        ]
+
+    for failed, data, text in with_servers(repo, body):
+        assert failed, data
+        assert "Traceback" not in text
