@@ -241,6 +241,7 @@ class Project:
         """The read-only recovery advisor for this project."""
         from vibflow.agent_wiring import last_turn_note
         from vibflow.engine.journal import utcnow
+        from vibflow.steps.agents.settings import installed_only
         from vibflow.steps.recovery.advisor import RecoveryAdvisor
 
         return RecoveryAdvisor(
@@ -255,6 +256,7 @@ class Project:
             apply_enabled=flag_enabled(self.env, RECOVERY_APPLY_FLAG),
             last_turn=last_turn_note(self),
             cache=self.advice_cache,
+            own_files=lambda: installed_only(self.root, self.state_dir),
         )
 
     @cached_property

@@ -226,6 +226,30 @@ class AgentSettings:
         self._saved.unlink(missing_ok=True)
         return Change(self.shown, True, sorted(set(removed)))
 
+    def only_ours_changed(self) -> bool:
+        """Whether install's record is here and the file, without vibflow's hooks, is
+        still what install found (or, when install created it, is empty): its only
+        change is ours. A file edited since — a setting added, a hook of the user's —
+        is not."""
+        saved = self._saved_record()
+        if saved is None:
+            return False
+        try:
+            raw, data = _load(self.path, self.shown)
+        except VibflowError:
+            return False
+        if raw is None or not self._remove_ours(data.get("hooks", {})):
+            return False
+        if not data.get("hooks"):
+            data.pop("hooks", None)
+        original = saved.get("original")
+        if original is None:
+            return not _bare(data)
+        try:
+            return isinstance(original, str) and _same(base64.b64decode(original), data)
+        except ValueError:  # a damaged record proves nothing
+            return False
+
     def _remove_ours(self, hooks: dict[str, Any]) -> list[str]:
         """Take every command of ours out of ``hooks`` (in place); the events it was in."""
         removed = []
@@ -283,3 +307,22 @@ def _same(original: bytes, data: dict[str, Any]) -> bool:
 def _bare(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` without an empty ``hooks`` object (install may have added it)."""
     return {k: v for k, v in data.items() if not (k == "hooks" and v == {})}
+
+
+def installed_only(root: Path, state_dir: Path) -> dict[str, str]:
+    """The agents' settings files whose only change is vibflow's own hooks, each with
+    why in words: what ``vibflow agent install`` wrote is vibflow's, not an agent's
+    drift, and restoring the file would take the hooks out. Nothing is read unless
+    install left its record."""
+    if not (state_dir / "agents" / "installed").is_dir():
+        return {}
+    out = {}
+    for name, agent in AGENTS.items():
+        for local in (False, True) if name == "claude-code" else (False,):
+            settings = AgentSettings(root, state_dir, name, local=local)
+            if settings.only_ours_changed():
+                out[settings.shown] = (
+                    f"vibflow's own hooks for {agent.display} (`vibflow agent install {name}`;"
+                    f" `vibflow agent uninstall {name}` takes them out)"
+                )
+    return out

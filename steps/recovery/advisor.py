@@ -77,8 +77,11 @@ class RecoveryAdvisor:
         apply_enabled: bool = False,
         last_turn: Callable[[], AgentTurnNote | None] | None = None,
         cache: AdviceCache | None = None,
+        own_files: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
         self.root = root
+        # Files vibflow itself wrote that still hold only its change (path → why).
+        self._own_files = own_files
         # A long-lived process passes what it may keep between requests (git_memo);
         # without it every answer is computed afresh.
         self.git = cache.git if cache is not None else Git(root)
@@ -141,6 +144,7 @@ class RecoveryAdvisor:
             zone_policy=self._policy.zone,
             held=self._held,
             pinned=self._pinned,
+            own=self._own_files() if self._own_files is not None else None,
         )
         plan = planner.plan(
             found,

@@ -234,6 +234,7 @@ def collect(
     zone_policy: ZonePolicy | None = None,
     held: HeldJudge | None = None,
     pinned: Pinned | None = None,
+    own: Mapping[str, str] | None = None,
 ) -> Signals:
     head = git.head()
     mem, intent, stale = memory_signals(memory_view)
@@ -277,6 +278,15 @@ def collect(
             for p in untracked
         ]
         changed = _classified(recogniser, changed, dirs)
+        if own:
+            # vibflow's own files (its agent hooks): listed with the generated ones,
+            # never drift and never restored, as long as they hold only vibflow's change.
+            changed = [
+                c.model_copy(update={"generated": True, "generated_why": own[c.path]})
+                if c.path in own and not c.generated
+                else c
+                for c in changed
+            ]
         cochanged = history.result()
     mtimes: dict[str, float] = {}
     top, join, lstat = str(root), os.path.join, os.lstat  # a Path per file cost more
