@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from vibflow.engine.errors import VibflowError
 from vibflow.engine.journal import utcnow
 from vibflow.engine.kinds import FinalStatus
 from vibflow.engine.registry import StepContext, StepResult
-from vibflow.steps.checkpoints import restore
+from vibflow.steps.checkpoints import restore, unstage
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.job import RestoreJob
 from vibflow.steps.recovery.lease import Lease, LeaseLost
@@ -175,6 +176,7 @@ class RestoreAttempt:
         except Exception:
             lease.release()  # a failed restore must not keep others waiting for the lease
             raise
+        index_note = self._unstage(work, skipped, done_before)
         lease.release()
         total = changed + already
         self.job = svc.jobs.save(
@@ -202,6 +204,7 @@ class RestoreAttempt:
                         # a second confirmation, the first sandwich, not the last).
                         "sandwich_checkpoint_id": undo_point,
                         "sandwiches": self.job.sandwiches,
+                        **index_note,
                     },
                 }
             },
@@ -212,6 +215,30 @@ class RestoreAttempt:
                 "paths_count": {"in_zone": 0, "drift": len(paths), "total": len(paths)},
             },
         )
+
+    def _unstage(
+        self,
+        work: list[tuple[restore.Item, bytes | None]],
+        skipped: list[dict[str, str]],
+        done_before: list[restore.Item],
+    ) -> dict[str, object]:
+        """Unstage whatever an agent staged on the restored paths (:mod:`unstage`), under
+        the lease like the files. The index is git's to lock: when it cannot be written
+        (a git command of the user's holds it), the files stay restored and the answer
+        says which paths still carry a staged change."""
+        left = {s["path"] for s in skipped}
+        restored = [i.path for i, _ in work if i.action != "skip" and i.path not in left]
+        restored += [i.path for i in done_before]
+        git = self.svc.checkpoints.git
+        try:
+            reset = unstage.unstage(git, restored)
+        except VibflowError:
+            try:
+                still = unstage.staged(git, restored, git.head())
+            except VibflowError:
+                still = restored  # git cannot even read the index: name them all
+            return {"index_not_reset": sample(still), "index_not_reset_total": len(still)}
+        return {"unstaged": sample(reset), "unstaged_total": len(reset)} if reset else {}
 
     def _undo_point(self, writes: bool) -> str:
         """The sandwich that holds the tree from before this restore's first write.

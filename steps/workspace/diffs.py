@@ -138,6 +138,11 @@ def pair_moves(
     --batch-check`` (the deleted blobs' sizes) and one ``hash-object`` over the
     untracked files of a matching size — none at all without a deletion.
     """
+    # Deleted from the index yet still on disk (``git rm --cached``): one change, the
+    # deletion, not a "rename" of the file to its own name.
+    removed = {c.path for c in changes if c.status == "deleted"}
+    if removed.intersection(untracked):
+        untracked = [p for p in untracked if p not in removed]
     gone: dict[str, list[int]] = {}
     for n, c in enumerate(changes):
         if c.status == "deleted" and c.old_sha:

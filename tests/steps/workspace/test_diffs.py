@@ -85,3 +85,17 @@ def test_moves_without_git_pair_with_exact_copies_only(tmp_path: Path) -> None:
     assert {moves["x/a2.py"], moves["x/b2.py"]} == {"a.py", "b.py"}
     assert {c.path for c in paired if c.status == "deleted"} == {"d.py"}
     assert sorted(left) == ["d2.py", "unrelated.py"]
+
+
+def test_a_file_removed_from_the_index_but_kept_is_one_deletion(tmp_path: Path) -> None:
+    """`git rm --cached a.py` leaves a.py untracked on disk: one change (the deletion),
+    never a "rename" of a.py to itself."""
+    root = init_repo(tmp_path / "r", {"a.py": "same\n", "b.py": "bb\n"}, old=True)
+    run_git(root, "rm", "-q", "--cached", "a.py")
+    git = Git(root)
+    tracked = diffs.head_to_worktree(git, tmp_path / "scratch.index")
+    untracked = git.z("ls-files", "-z", "--others", "--exclude-standard")
+    assert untracked == ["a.py"]
+    paired, left = diffs.pair_moves(git, root, tracked, untracked)
+    assert [(c.path, c.status, c.old_path) for c in paired] == [("a.py", "deleted", None)]
+    assert left == []
