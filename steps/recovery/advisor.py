@@ -18,6 +18,7 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
+from vibflow.steps.recovery.checkpoint_base import without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.options import before_drift
@@ -117,6 +118,10 @@ class RecoveryAdvisor:
             # The safe point holds some of the drift: plan again from the checkpoints
             # taken before it began (rare, so the second read is paid only then).
             found, plan = self._plan(view, older)
+        fewer = self._without_held_drift(checkpoints, found, plan)
+        if fewer is not None:
+            # Judged by content this time: the turn's checkpoint holds drift as it is now.
+            found, plan = self._plan(view, fewer)
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
             secret_hits=counts.get("secret_hits", 0),
@@ -154,6 +159,25 @@ class RecoveryAdvisor:
             never_stored=self._never_stored([c.path for c in found.changed]),
         )
         return found, self._with_last_turn(plan)
+
+    def _without_held_drift(
+        self, checkpoints: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan
+    ) -> list[CheckpointMeta] | None:
+        """The checkpoints to plan again from when the safe point is an agent turn's
+        checkpoint that already holds drift candidates exactly as they are now (its
+        ``settled`` files): a restore from it would leave that drift where it is. None
+        when the safe point stands."""
+        chosen = plan.safe_checkpoint_candidate
+        base = found.base
+        if chosen is None or base is None or base.checkpoint_id != chosen.checkpoint_id:
+            return None
+        meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
+        if meta is None or meta.reason != "agent_turn":
+            return None
+        held = [d.path for d in plan.drift_candidates if d.path in base.settled]
+        if not held:
+            return None
+        return without_drift(self.git, checkpoints, meta, held)
 
     def _with_last_turn(self, plan: RecoveryPlan) -> RecoveryPlan:
         """The plan with the agent's last turn noted (files outside the intent zone

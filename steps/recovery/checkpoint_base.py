@@ -93,7 +93,11 @@ def against_checkpoint(
     if final is not None and final.checkpoint_id == meta.checkpoint_id:
         # Only the safe point's comparison is used (the planner drops any other):
         # a probed checkpoint that stays a probe is never read file by file.
-        base = replace(base, settled=_as_held(root, git, meta, changed, base, judge))
+        # An agent turn's checkpoint is taken on its own, often right after a drift:
+        # every file is judged by content, not only those older than it (a moved file
+        # keeps its old time; a stash and pop gives identical files new ones).
+        every = meta.reason == "agent_turn"
+        base = replace(base, settled=_as_held(root, git, meta, changed, base, judge, every=every))
     return base, lost
 
 
@@ -194,12 +198,14 @@ def _as_held(
     changed: Sequence[ChangedFile],
     base: CheckpointBase,
     judge: HeldJudge | None = None,
+    *,
+    every: bool = False,
 ) -> frozenset[str]:
     """The paths of changed files a restore from the checkpoint would leave as they
     are: missing now and absent from it, or present with the content and mode it
     holds (as the restore itself judges it) — uncommitted work, or a move, from
     before it was taken. Only files last written before it (with slack for a coarse
-    clock) are read; one ``ls-tree`` says what it holds for them."""
+    clock) are read, unless ``every``; one ``ls-tree`` says what it holds for them."""
     made = _epoch(meta.created_at)
     if made is None:
         return frozenset()
@@ -223,7 +229,7 @@ def _as_held(
             # Whole seconds may be a coarse clock rounding a later edit down; finer
             # times are taken as they are.
             slack = _SLACK_SECONDS if st.st_mtime_ns % 1_000_000_000 == 0 else 0.0
-            if st.st_mtime < made + slack and base.holds(path, in_head):
+            if (every or st.st_mtime < made + slack) and base.holds(path, in_head):
                 maybe[path] = st
     if maybe:
         held = _held_items(git, meta.commit or meta.tree, list(maybe))
@@ -315,3 +321,68 @@ def _epoch(ts: str) -> float | None:
     except ValueError:
         return None
     return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+
+
+#: Older checkpoints looked at (one ``ls-tree`` of the held paths each) for one
+#: that does not hold the drift, before the last commit stands in.
+_SCAN_MAX = 64
+
+
+def without_drift(
+    git: Git,
+    checkpoints: Sequence[CheckpointMeta],
+    chosen: CheckpointMeta,
+    held: Sequence[str],
+) -> list[CheckpointMeta] | None:
+    """The checkpoints to choose the safe point from again when ``chosen`` — an agent
+    turn's checkpoint — holds drift candidates (``held``) exactly as they are now, so a
+    restore from it would leave that drift in place: those taken no later than the
+    newest older checkpoint that holds none of them as they are now, or than the
+    newest older one the *user* took (their word for "safe from here": never stepped
+    back past). Empty when none qualifies: the last commit stands in. None when
+    every held path already was as it is now before the agent's turns began (the
+    oldest turn checkpoint in a row holds it so): the choice stands.
+
+    Judged by content (what each checkpoint holds for those paths against what
+    ``chosen`` holds, which is what is on disk now), never by file times."""
+    # A held path the chosen checkpoint lacks is absent now too (a deletion): None.
+    now: dict[str, tuple[str | None, str | None] | None] = dict.fromkeys(held)
+    now.update(
+        (i.path, (i.mode, i.sha))
+        for i in _held_items(git, chosen.commit or chosen.tree, list(held))
+    )
+    made = _epoch(chosen.created_at)
+    if made is None:
+        return None
+    timed = [(m, _epoch(m.created_at)) for m in checkpoints]
+    older = sorted(
+        ((m, t) for m, t in timed if t is not None and t < made and m.reason != "sandwich"),
+        key=lambda mt: mt[1],
+        reverse=True,
+    )
+    older = older[:_SCAN_MAX]
+
+    def holding(m: CheckpointMeta) -> set[str]:
+        theirs = {i.path: (i.mode, i.sha) for i in _held_items(git, m.commit or m.tree, list(now))}
+        return {path for path, was in now.items() if theirs.get(path) == was}
+
+    # What the oldest turn checkpoint in a row (back to the user's last one) holds as
+    # it is now predates the agent's turns — the user's own uncommitted work, not
+    # drift to step back from. The chosen one may be that oldest one itself.
+    oldest = chosen
+    for m, _ in older:
+        if m.reason != "agent_turn":
+            break
+        if m.metadata_complete:
+            oldest = m
+    if oldest is chosen:
+        return None
+    for path in holding(oldest):
+        del now[path]
+    if not now:
+        return None
+    for m, t in older:
+        if m.reason == "agent_turn" and (not m.metadata_complete or holding(m)):
+            continue  # it holds some of the drift as it is now
+        return [x for x, tx in timed if tx is not None and tx <= t]
+    return []

@@ -458,3 +458,61 @@ def test_the_users_checkpoint_is_theirs_even_on_an_unchanged_tree(repo: Path) ->
     assert {c["checkpoint_id"]: c["reason"] for c in listed}[made["checkpoint_id"]] == "manual"
     again = as_json(vf(repo, "checkpoint", "create", "-m", "mine again", "--json"))
     assert again["checkpoint_id"] == made["checkpoint_id"]  # the user's own is reused
+
+
+def _drifting_turn(repo: Path) -> str:
+    """One turn: in-scope work on src/util.py plus drift (src/app.py edited, docs moved
+    with a shell `mv`, which keeps the file's old time). Its checkpoint before."""
+    write(repo, "docs/guide.md", "# guide\n")
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "guide"], check=True)
+    _working_on_util(repo)
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 2\n")
+    hook(repo, "claude-code", "edit", repo / "src" / "util.py")
+    write(repo, "src/app.py", "app = 'drifted'\n")
+    (repo / "docs" / "guide.md").rename(repo / "docs" / "manual.md")
+    hook(repo, "claude-code", "turn-end")
+    turns = as_json(vf(repo, "rewind", "--json"))["turns"]
+    return str(turns[0]["checkpoint_before"])
+
+
+def test_a_turns_checkpoint_holding_the_drift_by_content_is_stepped_past(repo: Path) -> None:
+    """After the turn, the user edits a file of theirs and the files are rewritten with
+    the same content (a `git stash -u` and `pop`): every file is newer than the turn's
+    end checkpoint, which holds the drift exactly. By content, the safe point is the
+    checkpoint before the turn, and the partial restore really puts the drift back."""
+    before = _drifting_turn(repo)
+    subprocess.run(["git", "-C", str(repo), "stash", "-u", "-q"], check=True)
+    subprocess.run(["git", "-C", str(repo), "stash", "pop", "-q"], check=True)
+    write(repo, "notes.md", "mine\n")
+    plan = as_json(vf(repo, "recover", "--preview", "--json"))
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == before
+    partial = next(o for o in plan["options"] if o["level"] == 3)
+    assert {"src/app.py", "docs/guide.md", "docs/manual.md"} <= set(partial["affected_paths"])
+    assert "already as the checkpoint holds" not in partial["estimated_impact"]
+
+
+def test_work_held_before_the_agents_turns_is_never_stepped_back_from(repo: Path) -> None:
+    """The user's own uncommitted edit from before the session (flagged for review, as
+    nothing links it to the intent) is held by every turn checkpoint: it is theirs, so
+    the safe point does not step back past the turns for it."""
+    _working_on_util(repo)
+    write(repo, "notes.md", "my notes, from before the agent\n")
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 2\n")
+    hook(repo, "claude-code", "edit", repo / "src" / "util.py")
+    hook(repo, "claude-code", "turn-end")
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 3\n")
+    hook(repo, "claude-code", "edit", repo / "src" / "util.py")
+    hook(repo, "claude-code", "turn-end")
+    turns = as_json(vf(repo, "rewind", "--json"))["turns"]
+    plan = as_json(vf(repo, "recover", "--preview", "--json"))
+    chosen = plan["safe_checkpoint_candidate"]
+    assert chosen["kind"] == "checkpoint"
+    assert chosen["checkpoint_id"] in {t["checkpoint_before"] for t in turns}
+    partial = next(o for o in plan["options"] if o["level"] == 3)
+    assert "notes.md" not in partial["affected_paths"] or (
+        "already as the checkpoint holds" in partial["estimated_impact"]
+    )
