@@ -90,3 +90,45 @@ def test_handoff_export_writes_a_new_project_file_only(repo: Path) -> None:
     assert folder[0]
     assert nowhere[0]
     assert not (repo / "missing").exists()
+
+
+def test_handoff_export_overwrites_only_an_earlier_handoff(repo: Path) -> None:
+    """overwrite: true replaces a handoff vibflow wrote (over MCP, or `vibflow handoff
+    --out` for a person) but refuses any other file, an agent's uncommitted source or
+    an .env, with a bad-input error saying to pick a new name; those stay byte-identical."""
+    assert vf(repo, "grant", "handoff_export").returncode == 0
+    source = b"export const answer = 42;\r\n// the agent's uncommitted work\n"
+    write_bytes = {"src/index.ts": source, ".env": b"API_KEY=abc\n", "notes.bin": b"\xff\xfe\x00"}
+    for rel, data in write_bytes.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_bytes(data)
+    # Starts like a handoff, but its first line is not one vibflow writes.
+    (repo / "LOOKALIKE.md").write_text("Handoff from vibflow (soon)\n", encoding="utf-8")
+    human = vf(repo, "handoff", "--for", "human", "--out", "PERSON.md")
+    assert human.returncode == 0, human.stderr
+
+    async def body(client: Client) -> list[tuple[bool, Any, str]]:
+        return [
+            await call(client, "handoff_export", {"path": "HANDOFF.md"}),
+            await call(client, "handoff_export", {"path": "HANDOFF.md", "overwrite": True}),
+            await call(client, "handoff_export", {"path": "PERSON.md", "overwrite": True}),
+            *[
+                await call(client, "handoff_export", {"path": rel, "overwrite": True})
+                for rel in (*write_bytes, "LOOKALIKE.md")
+            ],
+        ]
+
+    made, again, person, *refused = with_servers(repo, body)
+    assert not made[0], made
+    assert not again[0], again
+    assert (repo / "HANDOFF.md").read_text(encoding="utf-8").strip() == again[1]["text"]
+    assert not person[0], person
+    assert (repo / "PERSON.md").read_text(encoding="utf-8").strip() == person[1]["text"]
+    for failed, data, _ in refused:
+        assert failed, data
+        assert data["error"]["kind"] == "bad_input"
+        assert "not a handoff vibflow wrote" in data["error"]["message"]
+        assert "new file name" in data["error"]["hint"]
+    for rel, data in write_bytes.items():
+        assert (repo / rel).read_bytes() == data, rel
+    assert (repo / "LOOKALIKE.md").read_text(encoding="utf-8") == "Handoff from vibflow (soon)\n"

@@ -24,6 +24,8 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.mcp import schemas
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from vibflow.engine.journal import RunRecord
     from vibflow.steps.memory.service import MemoryView, WriteResult
     from vibflow.wiring import Project
@@ -413,12 +415,8 @@ def handoff_export(call: Call) -> Reply:
             ErrorCode.BAD_INPUT,
             "the handoff can only be written to a regular file, not a folder or a link",
         )
-    if target.exists() and not args.overwrite:
-        raise VibflowError(
-            ErrorCode.BAD_INPUT,
-            "that file exists already",
-            hint="Pass overwrite: true to replace it, or choose another path.",
-        )
+    if target.exists():
+        _replaceable(target, overwrite=args.overwrite)
     if not target.parent.is_dir():
         raise VibflowError(ErrorCode.BAD_INPUT, "the folder for that file does not exist")
     made = project.handoff.assemble("agent", args.budget)
@@ -426,6 +424,36 @@ def handoff_export(call: Call) -> Reply:
     data = made.to_json()
     data["written_to"] = rel
     return Reply(data)
+
+
+def _replaceable(target: Path, *, overwrite: bool) -> None:
+    """Refuse to replace an existing file unless asked to and it is an earlier handoff:
+    ``overwrite`` never replaces a project file (an agent's uncommitted source, an
+    ``.env``), which would be lost with no checkpoint."""
+    from vibflow.steps.handoff.heading import HEAD_BYTES, is_handoff
+
+    if not overwrite:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            "that file exists already",
+            hint="Choose a new file name; overwrite: true replaces only an earlier handoff.",
+        )
+    try:
+        with target.open("rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError as exc:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"that file exists and could not be read ({exc.strerror or type(exc).__name__})",
+            hint="Choose a new file name for the handoff.",
+        ) from None
+    if not is_handoff(head):
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            "that file exists and is not a handoff vibflow wrote: overwrite replaces only "
+            "an earlier handoff (its first line is the handoff's heading), never another file",
+            hint="Choose a new file name for the handoff; the existing file was left as it was.",
+        )
 
 
 #: Every tool: its input model and its handler (capabilities.py says who may call it).

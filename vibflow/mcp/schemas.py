@@ -84,7 +84,11 @@ class HandoffExportIn(BudgetIn):
     path: str = Field(
         ..., max_length=_MAX_PATH, description="Where to write it: a project-relative file path."
     )
-    overwrite: bool = Field(False, description="Replace the file if it exists.")
+    overwrite: bool = Field(
+        False,
+        description="Replace the file if it is an earlier handoff vibflow wrote (its first "
+        "line is a handoff's heading); any other existing file is refused.",
+    )
 
 
 class RecoveryApplyIn(ToolInput):
