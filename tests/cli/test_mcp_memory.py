@@ -59,8 +59,9 @@ def test_memory_write_goes_through_the_write_gate_as_the_client(repo: Path) -> N
     assert incomplete[1]["error"]["kind"] == "bad_input"
     state = _memory(repo)
     assert state["active_intent"]["proposed"] is True
-    assert state["active_intent"]["updated_by"] == "mcp.claude_code"
-    assert [d["updated_by"] for d in state["decisions"]] == ["mcp.claude_code"]
+    # Memory's writer shape has no '-': the name keeps its letters and a tag of its own.
+    assert state["active_intent"]["updated_by"] == "mcp.claude_code_ehlsjsvxlf"
+    assert [d["updated_by"] for d in state["decisions"]] == ["mcp.claude_code_ehlsjsvxlf"]
     assert state["verification"][0]["related_files"] == ["README.md"]
 
 
@@ -132,3 +133,34 @@ def test_handoff_export_overwrites_only_an_earlier_handoff(repo: Path) -> None:
     for rel, data in write_bytes.items():
         assert (repo / rel).read_bytes() == data, rel
     assert (repo / "LOOKALIKE.md").read_text(encoding="utf-8") == "Handoff from vibflow (soon)\n"
+
+
+def test_clients_whose_names_differ_only_in_digits_are_distinct_writers(repo: Path) -> None:
+    """agent1 and agent2 write as two memory writers, so the second's next action
+    meets the first's as a write conflict, exactly as two unlike names do; a name
+    memory's writer shape takes as it is stays readable (mcp.<name>)."""
+    for name in ("agent1", "agent2", "alpha", "beta"):
+        assert vf(repo, "grant", "memory_write", "--client", name).returncode == 0
+
+    async def body(first: Client, second: Client) -> list[tuple[bool, Any, str]]:
+        return [
+            await call(
+                client,
+                "memory_write",
+                {"field": "next_action", "text": f"{word} the migration", "confirmed": True},
+            )
+            for client, word in ((first, "run"), (second, "delete"))
+        ]
+
+    writers = {}
+    for pair in (("alpha", "beta"), ("agent1", "agent2")):
+        (repo / ".vibflow" / "memory.json").unlink(missing_ok=True)
+        (wrote, first), (refused, second) = [a[:2] for a in with_servers(repo, body, clients=pair)]
+        assert not wrote, first
+        assert refused, (pair, second)
+        assert second["error"]["kind"] == "write_conflict", pair
+        assert _memory(repo)["next_action"]["text"] == "run the migration", pair
+        writers[pair[0]] = first["writer"]
+    assert writers["alpha"] == "mcp.alpha"
+    assert writers["agent1"].startswith("mcp.agent_")
+    assert writers["agent1"] != "mcp.agent_"

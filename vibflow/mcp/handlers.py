@@ -15,6 +15,7 @@ runner, guards, sandwich, lease and restore as ``vibflow step``.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -73,9 +74,28 @@ class ApplyBlocked(VibflowError):
         return data
 
 
+#: The client names memory's ``mcp.<name>`` writer shape takes as they are.
+_WRITER_NAME = re.compile(r"[a-z_]{1,40}")
+_TAG_LETTERS = 10  # 26**10 names: two clients' tags never meet in practice
+_READABLE = 40 - 1 - _TAG_LETTERS
+
+
 def writer_of(client: str) -> str:
-    """The memory writer an MCP client writes as (memory's ``mcp.<name>`` shape)."""
-    return "mcp." + (re.sub(r"[^a-z_]", "_", client)[:40] or "client")
+    """The memory writer an MCP client writes as, one per client name.
+
+    Memory's writer shape is ``mcp.[a-z_]{1,40}``; client names also have digits,
+    ``.`` and ``-`` and run to 64 characters. A name that fits is kept as it is; any
+    other keeps its letters readable and ends in ten letters of its own hash, so
+    ``agent1`` and ``agent2`` are two writers (each other's write conflicts), not one.
+    """
+    if _WRITER_NAME.fullmatch(client):
+        return "mcp." + client
+    number = int.from_bytes(hashlib.sha256(client.encode("utf-8")).digest()[:8], "big")
+    tag = ""
+    for _ in range(_TAG_LETTERS):
+        number, digit = divmod(number, 26)
+        tag += chr(ord("a") + digit)
+    return f"mcp.{re.sub(r'[^a-z_]', '_', client)[:_READABLE]}_{tag}"
 
 
 # -- memory --------------------------------------------------------------------------
