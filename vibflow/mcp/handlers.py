@@ -7,10 +7,9 @@ at the boundary, with everything else that leaves) and count-only facts for
 the request's audit row. A handler never catches errors: the boundary turns
 each ``VibflowError`` into a typed tool error.
 
-``recovery_apply`` is the recover flow itself, stepped as far as the inputs
-reach: it starts a run (which stops at its choice), sends ``choose`` with the
-option and paths, sends ``confirm`` with the ``APPLY <id>`` text — the same
-runner, guards, sandwich, lease and restore as ``vibflow step``.
+``recovery_apply``, the recover flow stepped by a caller's arguments, has its
+own module (:mod:`vibflow.mcp.apply`): which arguments each of the run's
+states takes is most of it.
 """
 
 from __future__ import annotations
@@ -23,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.mcp import schemas
+from vibflow.mcp.apply import recovery_apply
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from vibflow.engine.journal import RunRecord
     from vibflow.steps.memory.service import MemoryView, WriteResult
     from vibflow.wiring import Project
 
@@ -55,23 +54,6 @@ class Reply:
     #: Work that only the answer's later readers need (recording the preview): run by
     #: the server after the answer is audited, in order, off the answer's path.
     after: Callable[[], object] | None = None
-
-
-class ApplyBlocked(VibflowError):
-    """A guard refused the confirmation; the run waits blocked at it."""
-
-    def __init__(self, run: dict[str, Any], reason: str, busy: dict[str, Any] | None) -> None:
-        self.run = run
-        self.busy = busy
-        code = ErrorCode.BUSY if busy is not None else ErrorCode.GUARD_REFUSED
-        super().__init__(code, reason, hint="The run waits; call recovery_apply again with it.")
-
-    def to_json(self) -> dict[str, object]:
-        data = super().to_json()
-        data["run"] = self.run
-        if self.busy is not None:
-            data.update(self.busy)
-        return data
 
 
 #: The client names memory's ``mcp.<name>`` writer shape takes as they are.
@@ -246,102 +228,6 @@ def checkpoint_create(call: Call) -> Reply:
     return Reply({"kind": "checkpoint", "reused": meta.reused, **shown})
 
 
-def _run_view(project: Project, run: RunRecord) -> dict[str, Any]:
-    """A run as the caller sees it: where it is, what it waits for, what it showed."""
-    from vibflow.engine.recap import continue_commands
-
-    defn = project.runner.definition_of(run)
-    state = defn.states.get(run.state)
-    waiting = None
-    if state is not None and state.kind == "wait" and run.status in ("waiting", "blocked"):
-        waiting = {"wait": state.wait, "events": list(state.on), "inputs": dict(state.inputs)}
-    public = run.context.get("public")
-    return {
-        "run_id": run.run_id,
-        "flow": run.flow,
-        "status": str(run.status),
-        "state": run.state,
-        "blocked_reason": run.blocked_reason,
-        "error": run.error,
-        "waiting_for": waiting,
-        "next_commands": continue_commands(run, defn),
-        **(public if isinstance(public, dict) else {}),
-    }
-
-
-def _refused_by(project: Project, run: RunRecord) -> str | None:
-    """The guard that refused the run's last move, from the journal."""
-    entries = project.journal.entries(run.run_id)
-    last = entries[-1] if entries else None
-    if last is None or last.kind != "blocked":
-        return None
-    failed = [g for g in last.guards if not g.get("passed", True)]
-    return str(failed[-1].get("guard") or failed[-1].get("name")) if failed else None
-
-
-def recovery_apply(call: Call) -> Reply:
-    args: schemas.RecoveryApplyIn = call.args
-    project = call.project
-    runner = project.runner
-    # The path contract first, as an MCP caller (project-relative only): a bad
-    # path is refused with its rule before any run moves.
-    paths = project.normalize_paths(args.paths) if args.paths is not None else None
-    if args.run_id is None:
-        if args.option_id or args.confirmation:
-            raise VibflowError(
-                ErrorCode.BAD_INPUT,
-                "an option or a confirmation belongs to a run: start one first (call "
-                "recovery_apply without run_id) and pass its run_id",
-            )
-        run = runner.start(project.catalog.load("recover"), {})
-    else:
-        run = runner.get(args.run_id)
-        if run.flow != "recover":
-            raise VibflowError(
-                ErrorCode.BAD_INPUT, f"run {run.run_id} is a {run.flow} run, not a recover run"
-            )
-    open_ = ("waiting", "blocked")
-    if run.status in open_ and run.state == "choose" and args.option_id is not None:
-        chosen: dict[str, Any] = {"option": args.option_id}
-        if paths is not None:
-            chosen["paths"] = paths
-        run = runner.send(run.run_id, "choose", chosen)
-    if run.status in open_ and run.state == "confirm" and args.confirmation is not None:
-        confirmed: dict[str, Any] = {"confirmation": args.confirmation}
-        if paths is not None:
-            confirmed["paths"] = paths
-        run = runner.send(run.run_id, "confirm", confirmed)
-        if run.status == "blocked":
-            view = _run_view(project, run)
-            busy = None
-            if _refused_by(project, run) == "lock_acquired":
-                held = project.lease_file.busy()
-                if held is not None:
-                    busy = {
-                        "operation_id": held.operation_id,
-                        "eta_seconds": round(held.eta_seconds, 1),
-                        "progress": list(held.progress) if held.progress else None,
-                    }
-            raise ApplyBlocked(view, run.blocked_reason or "a guard refused", busy)
-    view = _run_view(project, run)
-    facts: dict[str, Any] = {"run_id": run.run_id, "result": _result_of(str(run.status))}
-    sandwich = view.get("sandwich_checkpoint_id")
-    if isinstance(sandwich, str):
-        facts["sandwich_checkpoint_id"] = sandwich
-    return Reply(view, facts)
-
-
-def _result_of(status: str) -> str:
-    return {
-        "done": "ok",
-        "waiting": "waiting",
-        "blocked": "blocked",
-        "aborted": "aborted",
-        "failed": "failed",
-        "interrupted": "interrupted",
-    }.get(status, "ok")
-
-
 # -- journal reads, triggers, handoffs --------------------------------------------------
 
 
@@ -489,5 +375,5 @@ TOOLS: dict[str, tuple[type[schemas.ToolInput], Callable[[Call], Reply]]] = {
     "memory_full_read": (schemas.NoInput, memory_full_read),
     "memory_write": (schemas.MemoryWriteIn, memory_write),
     "handoff_export": (schemas.HandoffExportIn, handoff_export),
-    "recovery_apply": (schemas.RecoveryApplyIn, recovery_apply),
+    "recovery_apply": (schemas.RecoveryApplyIn, recovery_apply),  # vibflow.mcp.apply
 }

@@ -98,13 +98,17 @@ class RecoveryApplyIn(ToolInput):
         description="The recover run to step; none starts one (it stops at its choice).",
     )
     option_id: str | None = Field(
-        None, max_length=64, description="At the choice: the plan option to take (opt_...)."
+        None,
+        max_length=64,
+        description="At the choice: the option to take (opt_...), one of this run's "
+        "plan.options (recovery_preview's ids are another plan's).",
     )
     paths: list[str] | None = Field(
         None,
         max_length=_MAX_PATHS,
-        description="Project-relative paths: at the choice, a subset of the option's files; "
-        "at the confirmation, the paths previewed (they must be the same).",
+        description="Project-relative paths, a set (a path named twice counts once): with "
+        "option_id, a subset of the option's files; with the confirmation, the paths "
+        "previewed, in any order.",
     )
     confirmation: str | None = Field(
         None,

@@ -91,7 +91,7 @@ def _schema_problem(tool: str, exc: Exception) -> VibflowError:
 
 
 def _result_of(err: VibflowError) -> str:
-    from vibflow.mcp.handlers import ApplyBlocked
+    from vibflow.mcp.apply import ApplyBlocked
 
     if err.code is ErrorCode.BUSY:
         return "busy"
