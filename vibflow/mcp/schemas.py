@@ -38,9 +38,10 @@ class RecoveryPreviewIn(ToolInput):
     limit: int = Field(
         25,
         ge=1,
-        le=1000,
-        description="Entries of each per-file list (changed files, drift candidates, each "
-        "option's paths ...); the answer counts every list in full (<list>_total).",
+        le=200,
+        description="At most this many entries of each per-file list (changed files, drift "
+        "candidates, each option's paths ...); fewer when long paths fill the page "
+        "(page.shown says how many). The answer counts every list in full (<list>_total).",
     )
 
 
