@@ -77,7 +77,9 @@ def test_at_the_choice_only_an_option_of_this_run_is_taken(repo: Path) -> None:
         return run["run_id"], answers
 
     rid, (foreign, paths, confirmation, read_only) = with_servers(repo, body, env=APPLY)
-    _refused(foreign, rid, "bad_input", "not one of run", "not from recovery_preview")
+    _refused(
+        foreign, rid, "bad_input", "not one of the options of run", "not from recovery_preview"
+    )
     _refused(paths, rid, "bad_input", "waits at its choice", "option_id")
     _refused(confirmation, rid, "bad_input", "waits at its choice", "option_id")
     _refused(read_only, rid, "bad_input", "restores no file")

@@ -208,8 +208,8 @@ def _fits_the_choice(
         raise NotNow(
             ErrorCode.BAD_INPUT,
             run,
-            f"that option_id is not one of run {rid}'s options: each run makes its own plan, "
-            "with its own option ids",
+            f"that option_id is not one of the options of run {rid}: each run makes its own "
+            "plan, with its own option ids",
             "Use an option_id from this run's answer (plan.options), not from recovery_preview.",
         )
     if int(option.get("level") or 0) < _RESTORES and (has_paths or args.confirmation is not None):
