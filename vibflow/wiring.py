@@ -154,6 +154,14 @@ class Project:
             atomic=POLICY_ATOMIC,
         )
 
+    def shipped_policy(self) -> PolicySet:
+        """The shipped policy alone, as if the project had no policy file. Only for
+        what must happen although the project's own policy cannot be read: the MCP
+        server's audit row of an answer that refused the broken policy."""
+        return PolicySet(
+            files("vibflow.policies"), None, sections=policy_sections, atomic=POLICY_ATOMIC
+        )
+
     def policy_from(self, text: str, display: str = USER_POLICY_DISPLAY) -> PolicySet:
         """The policy this project would have with ``text`` as its own file
         (every section checked: raises with every problem at once)."""

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from vibflow.engine.clock import Clock, stamp
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.handoff.budget import GAP, Fitted, Section, fit
+from vibflow.steps.handoff.heading import preamble
 from vibflow.steps.handoff.ledger import HandoffLedger
 from vibflow.steps.handoff.sections import (
     STALE_LABEL,
@@ -24,7 +25,6 @@ from vibflow.steps.handoff.sections import (
     OpenRun,
     RecapLine,
     TurnLine,
-    preamble,
     sections,
 )
 from vibflow.steps.memory.service import MemoryView

@@ -81,42 +81,71 @@ def context_form(payload: Mapping[str, Any]) -> dict[str, Any]:
 #: Every list a page cuts: the changed files and the long lists of the plan.
 _PAGED = ("changed", *_LISTS)
 _OPTION_PATHS = ("affected_paths", "deletes")
+#: Bytes of list entries one page may carry, all its lists together: an agent's client
+#: takes an answer of roughly 25,000 tokens whole, and the rest of the plan rides along.
+PAGE_BYTES = 48 * 1024
 
 
-def page_form(payload: Mapping[str, Any], offset: int, limit: int) -> dict[str, Any]:
+def page_form(
+    payload: Mapping[str, Any], offset: int, limit: int, budget: int = PAGE_BYTES
+) -> dict[str, Any]:
     """The plan as one page, for a caller that reads an answer whole (an agent, whose
     context a 20,000-file drift would flood: its full plan is hundreds of KB).
 
     Each long list (the changed files and those :func:`context_form` samples) and
-    each option's ``affected_paths`` and ``deletes`` keep entries ``offset`` to
-    ``offset + limit`` and gain a ``<list>_total`` count; everything else — the
-    summary, the options' ids, levels, labels and blocks — is whole on every page.
-    ``page.next_offset`` is where the next page starts, None once every list is
-    shown in full.
+    each option's ``affected_paths`` and ``deletes`` keep the entries from ``offset``
+    on, the same ``page.shown`` of them in every list, and gain a ``<list>_total``
+    count; everything else — the summary, the options' ids, levels, labels and
+    blocks — is whole on every page. ``shown`` is at most ``limit``, and the largest
+    count whose entries, every list together, fit ``budget`` bytes of JSON (at least
+    one: a single long path is shown, not skipped), so long paths make shorter
+    pages, never a bigger answer. ``page.next_offset`` is ``offset + shown``, where
+    the next page starts; None once every list is shown in full.
     """
-    end = offset + limit
+    options = [dict(opt) for opt in payload.get("options") or []]
+    lists = [payload.get(key) for key in _PAGED]
+    lists += [opt.get(key) for opt in options for key in _OPTION_PATHS]
+    cut = [items for items in lists if isinstance(items, list)]
+    longest = max((len(items) for items in cut), default=0)
+    shown = _fitting(cut, offset, min(limit, max(longest - offset, 0)), budget)
+    end = offset + shown
     out = dict(payload)
-    longest = 0
     for key in _PAGED:
         items = payload.get(key)
         if isinstance(items, list):
             out[key] = items[offset:end]
             out[f"{key}_total"] = len(items)
-            longest = max(longest, len(items))
-    options = []
-    for opt in payload.get("options") or []:
-        cut = dict(opt)
+    for opt in options:
         for key in _OPTION_PATHS:
             items = opt.get(key)
             if isinstance(items, list):
-                cut[key] = items[offset:end]
-                cut[f"{key}_total"] = len(items)
-                longest = max(longest, len(items))
-        options.append(cut)
+                opt[key] = items[offset:end]
+                opt[f"{key}_total"] = len(items)
     if "options" in payload:
         out["options"] = options
-    out["page"] = {"offset": offset, "limit": limit, "next_offset": end if longest > end else None}
+    out["page"] = {
+        "offset": offset,
+        "limit": limit,
+        "shown": shown,
+        "next_offset": end if longest > end else None,
+    }
     return out
+
+
+def _fitting(lists: Sequence[Sequence[Any]], offset: int, most: int, budget: int) -> int:
+    """How many entries from ``offset`` on (at most ``most``, at least one if any) every
+    list can show together within ``budget`` bytes of JSON."""
+    used = 0
+    for k in range(most):
+        at = offset + k
+        used += sum(
+            len(json.dumps(items[at], ensure_ascii=False).encode("utf-8")) + 2
+            for items in lists
+            if at < len(items)
+        )
+        if used > budget:
+            return max(k, 1)
+    return most
 
 
 #: Above this many bytes of paths, the guided flow saves a selection instead.

@@ -6,6 +6,7 @@ the pages together are the whole plan of `vibflow recover --preview --json`."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -44,14 +45,34 @@ def pages(repo: Path, limit: int) -> list[dict[str, Any]]:
     return result
 
 
-def test_the_pages_together_are_the_whole_plan(repo: Path) -> None:
-    flood(repo, 30)
+def assert_pages_join(whole: dict[str, Any], got: list[dict[str, Any]]) -> None:
+    """The pages' per-file lists, one after the other, are the whole plan's."""
+    for key in LISTS:
+        assert [e for p in got for e in p[key]] == whole[key], key
+        assert {p[f"{key}_total"] for p in got} == {len(whole[key])}, key
+    for i, opt in enumerate(whole["options"]):
+        for key in ("affected_paths", "deletes"):
+            assert [e for p in got for e in p["options"][i][key]] == opt[key], (opt["level"], key)
+    for before, after in itertools.pairwise(got):
+        assert after["page"]["offset"] == before["page"]["next_offset"]
+        assert before["page"]["next_offset"] == before["page"]["offset"] + before["page"]["shown"]
+    assert got[-1]["page"]["next_offset"] is None
+
+
+def whole_plan(repo: Path) -> dict[str, Any]:
     proc = vf(repo, "recover", "--preview", "--json")
     assert proc.returncode == 0, proc.stderr
-    whole = json.loads(proc.stdout)
+    plan: dict[str, Any] = json.loads(proc.stdout)
+    return plan
+
+
+def test_the_pages_together_are_the_whole_plan(repo: Path) -> None:
+    flood(repo, 30)
+    whole = whole_plan(repo)
     assert len(whole["changed"]) > 30
 
     got = pages(repo, 7)
+    assert_pages_join(whole, got)
     assert len(got) == -(-len(whole["changed"]) // 7)  # every list fits in the changed list's pages
     for key in LISTS:
         assert [e for p in got for e in p[key]] == whole[key], key
@@ -67,6 +88,7 @@ def test_the_pages_together_are_the_whole_plan(repo: Path) -> None:
         assert p["summary"] == whole["summary"]
         assert [o["label"] for o in p["options"]] == [o["label"] for o in whole["options"]]
     assert [p["page"]["offset"] for p in got] == list(range(0, 7 * len(got), 7))
+    assert [p["page"]["shown"] for p in got[:-1]] == [7] * (len(got) - 1)
     assert got[-1]["page"]["next_offset"] is None
 
 
@@ -83,7 +105,7 @@ def test_a_large_drift_answers_a_bounded_first_page(repo: Path) -> None:
     assert data["changed_total"] > 200
     assert data["drift_candidates_total"] > 200
     assert len(data["changed"]) == len(data["drift_candidates"]) == 25
-    assert data["page"] == {"offset": 0, "limit": 25, "next_offset": 25}
+    assert data["page"] == {"offset": 0, "limit": 25, "shown": 25, "next_offset": 25}
     recommended = next(o for o in data["options"] if o["recommended"])
     assert recommended["affected_paths_total"] > 200
     assert len(recommended["affected_paths"]) == 25
@@ -96,9 +118,30 @@ def test_paging_arguments_out_of_range_are_typed_errors(repo: Path) -> None:
     async def body(client: Client) -> list[tuple[bool, Any, str]]:
         return [
             await call(client, "recovery_preview", args)
-            for args in ({"limit": 0}, {"limit": 1001}, {"offset": -1}, {"page": 2})
+            for args in ({"limit": 0}, {"limit": 201}, {"offset": -1}, {"page": 2})
         ]
 
     for failed, data, text in with_servers(repo, body):
         assert failed, data
         assert "Traceback" not in text
+
+
+def test_long_paths_make_shorter_pages_not_bigger_answers(repo: Path) -> None:
+    """With paths hundreds of characters long, a page of the largest limit (200) shows
+    only as many entries as fit its byte budget (page.shown < limit, next_offset =
+    offset + shown); every answer stays small enough for an agent's client, and the
+    pages still join to the whole plan."""
+    drifted(repo)
+    deep = "/".join(["a_rather_long_folder_name_for_the_generated_reports_" + "x" * 40] * 3)
+    for i in range(240):
+        write(repo, f"src/{deep}/report_{i:03d}_{'y' * 60}.py", f"ROWS = {i}\n")
+    whole = whole_plan(repo)
+    assert len(whole["changed"]) > 240
+
+    got = pages(repo, 200)
+    assert_pages_join(whole, got)
+    assert len(got) > 2
+    for page in got:
+        assert page["page"]["limit"] == 200
+        assert len(json.dumps(page, ensure_ascii=False).encode()) < 64_000
+    assert all(0 < p["page"]["shown"] < 200 for p in got)

@@ -7,14 +7,14 @@ at the boundary, with everything else that leaves) and count-only facts for
 the request's audit row. A handler never catches errors: the boundary turns
 each ``VibflowError`` into a typed tool error.
 
-``recovery_apply`` is the recover flow itself, stepped as far as the inputs
-reach: it starts a run (which stops at its choice), sends ``choose`` with the
-option and paths, sends ``confirm`` with the ``APPLY <id>`` text — the same
-runner, guards, sandwich, lease and restore as ``vibflow step``.
+``recovery_apply``, the recover flow stepped by a caller's arguments, has its
+own module (:mod:`vibflow.mcp.apply`): which arguments each of the run's
+states takes is most of it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.mcp import schemas
+from vibflow.mcp.apply import recovery_apply
 
 if TYPE_CHECKING:
-    from vibflow.engine.journal import RunRecord
+    from pathlib import Path
+
     from vibflow.steps.memory.service import MemoryView, WriteResult
     from vibflow.wiring import Project
 
@@ -54,26 +56,28 @@ class Reply:
     after: Callable[[], object] | None = None
 
 
-class ApplyBlocked(VibflowError):
-    """A guard refused the confirmation; the run waits blocked at it."""
-
-    def __init__(self, run: dict[str, Any], reason: str, busy: dict[str, Any] | None) -> None:
-        self.run = run
-        self.busy = busy
-        code = ErrorCode.BUSY if busy is not None else ErrorCode.GUARD_REFUSED
-        super().__init__(code, reason, hint="The run waits; call recovery_apply again with it.")
-
-    def to_json(self) -> dict[str, object]:
-        data = super().to_json()
-        data["run"] = self.run
-        if self.busy is not None:
-            data.update(self.busy)
-        return data
+#: The client names memory's ``mcp.<name>`` writer shape takes as they are.
+_WRITER_NAME = re.compile(r"[a-z_]{1,40}")
+_TAG_LETTERS = 10  # 26**10 names: two clients' tags never meet in practice
+_READABLE = 40 - 1 - _TAG_LETTERS
 
 
 def writer_of(client: str) -> str:
-    """The memory writer an MCP client writes as (memory's ``mcp.<name>`` shape)."""
-    return "mcp." + (re.sub(r"[^a-z_]", "_", client)[:40] or "client")
+    """The memory writer an MCP client writes as, one per client name.
+
+    Memory's writer shape is ``mcp.[a-z_]{1,40}``; client names also have digits,
+    ``.`` and ``-`` and run to 64 characters. A name that fits is kept as it is; any
+    other keeps its letters readable and ends in ten letters of its own hash, so
+    ``agent1`` and ``agent2`` are two writers (each other's write conflicts), not one.
+    """
+    if _WRITER_NAME.fullmatch(client):
+        return "mcp." + client
+    number = int.from_bytes(hashlib.sha256(client.encode("utf-8")).digest()[:8], "big")
+    tag = ""
+    for _ in range(_TAG_LETTERS):
+        number, digit = divmod(number, 26)
+        tag += chr(ord("a") + digit)
+    return f"mcp.{re.sub(r'[^a-z_]', '_', client)[:_READABLE]}_{tag}"
 
 
 # -- memory --------------------------------------------------------------------------
@@ -224,102 +228,6 @@ def checkpoint_create(call: Call) -> Reply:
     return Reply({"kind": "checkpoint", "reused": meta.reused, **shown})
 
 
-def _run_view(project: Project, run: RunRecord) -> dict[str, Any]:
-    """A run as the caller sees it: where it is, what it waits for, what it showed."""
-    from vibflow.engine.recap import continue_commands
-
-    defn = project.runner.definition_of(run)
-    state = defn.states.get(run.state)
-    waiting = None
-    if state is not None and state.kind == "wait" and run.status in ("waiting", "blocked"):
-        waiting = {"wait": state.wait, "events": list(state.on), "inputs": dict(state.inputs)}
-    public = run.context.get("public")
-    return {
-        "run_id": run.run_id,
-        "flow": run.flow,
-        "status": str(run.status),
-        "state": run.state,
-        "blocked_reason": run.blocked_reason,
-        "error": run.error,
-        "waiting_for": waiting,
-        "next_commands": continue_commands(run, defn),
-        **(public if isinstance(public, dict) else {}),
-    }
-
-
-def _refused_by(project: Project, run: RunRecord) -> str | None:
-    """The guard that refused the run's last move, from the journal."""
-    entries = project.journal.entries(run.run_id)
-    last = entries[-1] if entries else None
-    if last is None or last.kind != "blocked":
-        return None
-    failed = [g for g in last.guards if not g.get("passed", True)]
-    return str(failed[-1].get("guard") or failed[-1].get("name")) if failed else None
-
-
-def recovery_apply(call: Call) -> Reply:
-    args: schemas.RecoveryApplyIn = call.args
-    project = call.project
-    runner = project.runner
-    # The path contract first, as an MCP caller (project-relative only): a bad
-    # path is refused with its rule before any run moves.
-    paths = project.normalize_paths(args.paths) if args.paths is not None else None
-    if args.run_id is None:
-        if args.option_id or args.confirmation:
-            raise VibflowError(
-                ErrorCode.BAD_INPUT,
-                "an option or a confirmation belongs to a run: start one first (call "
-                "recovery_apply without run_id) and pass its run_id",
-            )
-        run = runner.start(project.catalog.load("recover"), {})
-    else:
-        run = runner.get(args.run_id)
-        if run.flow != "recover":
-            raise VibflowError(
-                ErrorCode.BAD_INPUT, f"run {run.run_id} is a {run.flow} run, not a recover run"
-            )
-    open_ = ("waiting", "blocked")
-    if run.status in open_ and run.state == "choose" and args.option_id is not None:
-        chosen: dict[str, Any] = {"option": args.option_id}
-        if paths is not None:
-            chosen["paths"] = paths
-        run = runner.send(run.run_id, "choose", chosen)
-    if run.status in open_ and run.state == "confirm" and args.confirmation is not None:
-        confirmed: dict[str, Any] = {"confirmation": args.confirmation}
-        if paths is not None:
-            confirmed["paths"] = paths
-        run = runner.send(run.run_id, "confirm", confirmed)
-        if run.status == "blocked":
-            view = _run_view(project, run)
-            busy = None
-            if _refused_by(project, run) == "lock_acquired":
-                held = project.lease_file.busy()
-                if held is not None:
-                    busy = {
-                        "operation_id": held.operation_id,
-                        "eta_seconds": round(held.eta_seconds, 1),
-                        "progress": list(held.progress) if held.progress else None,
-                    }
-            raise ApplyBlocked(view, run.blocked_reason or "a guard refused", busy)
-    view = _run_view(project, run)
-    facts: dict[str, Any] = {"run_id": run.run_id, "result": _result_of(str(run.status))}
-    sandwich = view.get("sandwich_checkpoint_id")
-    if isinstance(sandwich, str):
-        facts["sandwich_checkpoint_id"] = sandwich
-    return Reply(view, facts)
-
-
-def _result_of(status: str) -> str:
-    return {
-        "done": "ok",
-        "waiting": "waiting",
-        "blocked": "blocked",
-        "aborted": "aborted",
-        "failed": "failed",
-        "interrupted": "interrupted",
-    }.get(status, "ok")
-
-
 # -- journal reads, triggers, handoffs --------------------------------------------------
 
 
@@ -413,12 +321,8 @@ def handoff_export(call: Call) -> Reply:
             ErrorCode.BAD_INPUT,
             "the handoff can only be written to a regular file, not a folder or a link",
         )
-    if target.exists() and not args.overwrite:
-        raise VibflowError(
-            ErrorCode.BAD_INPUT,
-            "that file exists already",
-            hint="Pass overwrite: true to replace it, or choose another path.",
-        )
+    if target.exists():
+        _replaceable(target, overwrite=args.overwrite)
     if not target.parent.is_dir():
         raise VibflowError(ErrorCode.BAD_INPUT, "the folder for that file does not exist")
     made = project.handoff.assemble("agent", args.budget)
@@ -426,6 +330,36 @@ def handoff_export(call: Call) -> Reply:
     data = made.to_json()
     data["written_to"] = rel
     return Reply(data)
+
+
+def _replaceable(target: Path, *, overwrite: bool) -> None:
+    """Refuse to replace an existing file unless asked to and it is an earlier handoff:
+    ``overwrite`` never replaces a project file (an agent's uncommitted source, an
+    ``.env``), which would be lost with no checkpoint."""
+    from vibflow.steps.handoff.heading import HEAD_BYTES, is_handoff
+
+    if not overwrite:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            "that file exists already",
+            hint="Choose a new file name; overwrite: true replaces only an earlier handoff.",
+        )
+    try:
+        with target.open("rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError as exc:
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"that file exists and could not be read ({exc.strerror or type(exc).__name__})",
+            hint="Choose a new file name for the handoff.",
+        ) from None
+    if not is_handoff(head):
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            "that file exists and is not a handoff vibflow wrote: overwrite replaces only "
+            "an earlier handoff (its first line is the handoff's heading), never another file",
+            hint="Choose a new file name for the handoff; the existing file was left as it was.",
+        )
 
 
 #: Every tool: its input model and its handler (capabilities.py says who may call it).
@@ -441,5 +375,5 @@ TOOLS: dict[str, tuple[type[schemas.ToolInput], Callable[[Call], Reply]]] = {
     "memory_full_read": (schemas.NoInput, memory_full_read),
     "memory_write": (schemas.MemoryWriteIn, memory_write),
     "handoff_export": (schemas.HandoffExportIn, handoff_export),
-    "recovery_apply": (schemas.RecoveryApplyIn, recovery_apply),
+    "recovery_apply": (schemas.RecoveryApplyIn, recovery_apply),  # vibflow.mcp.apply
 }

@@ -82,6 +82,10 @@ class PreviewPage(BaseModel):
 
     offset: int
     limit: int
+    shown: int = Field(
+        description="Entries each per-file list holds from offset on (fewer than limit "
+        "when long paths fill the page's byte budget, or at the end)."
+    )
     next_offset: int | None = Field(
         description="The offset of the next page; null once every list is shown in full."
     )

@@ -38,9 +38,10 @@ class RecoveryPreviewIn(ToolInput):
     limit: int = Field(
         25,
         ge=1,
-        le=1000,
-        description="Entries of each per-file list (changed files, drift candidates, each "
-        "option's paths ...); the answer counts every list in full (<list>_total).",
+        le=200,
+        description="At most this many entries of each per-file list (changed files, drift "
+        "candidates, each option's paths ...); fewer when long paths fill the page "
+        "(page.shown says how many). The answer counts every list in full (<list>_total).",
     )
 
 
@@ -84,7 +85,11 @@ class HandoffExportIn(BudgetIn):
     path: str = Field(
         ..., max_length=_MAX_PATH, description="Where to write it: a project-relative file path."
     )
-    overwrite: bool = Field(False, description="Replace the file if it exists.")
+    overwrite: bool = Field(
+        False,
+        description="Replace the file if it is an earlier handoff vibflow wrote (its first "
+        "line is a handoff's heading); any other existing file is refused.",
+    )
 
 
 class RecoveryApplyIn(ToolInput):
@@ -94,13 +99,17 @@ class RecoveryApplyIn(ToolInput):
         description="The recover run to step; none starts one (it stops at its choice).",
     )
     option_id: str | None = Field(
-        None, max_length=64, description="At the choice: the plan option to take (opt_...)."
+        None,
+        max_length=64,
+        description="At the choice: the option to take (opt_...), one of this run's "
+        "plan.options (recovery_preview's ids are another plan's).",
     )
     paths: list[str] | None = Field(
         None,
         max_length=_MAX_PATHS,
-        description="Project-relative paths: at the choice, a subset of the option's files; "
-        "at the confirmation, the paths previewed (they must be the same).",
+        description="Project-relative paths, a set (a path named twice counts once): with "
+        "option_id, a subset of the option's files; with the confirmation, the paths "
+        "previewed, in any order.",
     )
     confirmation: str | None = Field(
         None,

@@ -91,7 +91,7 @@ def _schema_problem(tool: str, exc: Exception) -> VibflowError:
 
 
 def _result_of(err: VibflowError) -> str:
-    from vibflow.mcp.handlers import ApplyBlocked
+    from vibflow.mcp.apply import ApplyBlocked
 
     if err.code is ErrorCode.BUSY:
         return "busy"
@@ -156,6 +156,19 @@ class McpApp:
         project.shared_policy = self._policy(project)
         project.advice_cache = self._advice()
         project.scan_memo = self._scans()
+        return project
+
+    def _audit_project(self) -> Project:
+        """A project to write an answer's audit row with when the request's own could
+        not be built (the project's policy cannot be read): the shipped policy stands
+        in, so the row is still written. The answer itself refused the broken policy."""
+        from vibflow.wiring import Project
+
+        project = Project(self.root, tool=self.client, env=self.env, warn=lambda _m: None)
+        project.shared_policy = project.shipped_policy()
+        found = getattr(self._journals, "journal", None)
+        if found is not None:
+            project.shared_journal = found
         return project
 
     def _advice(self) -> AdviceCache:
@@ -305,28 +318,33 @@ class McpApp:
         self, project: Project | None, name: str, err: VibflowError, facts: dict[str, Any]
     ) -> types.CallToolResult:
         from vibflow.steps.redaction.contract import redact_payload
-        from vibflow.wiring import Project
-
-        if project is None:  # it could not be built (a broken policy): audit without it
-            project = Project(self.root, tool=self.client, env=self.env, warn=lambda _m: None)
 
         body = redact_payload({"error": err.to_json()}, root=self.root)
         facts = {k: v for k, v in facts.items() if k == "capability_grant_id"}
         facts["result"] = _result_of(err)
         if any(body.counts.model_dump().values()):
             facts["redaction"] = body.counts.model_dump()
+        # The request's project could not be built (its policy cannot be read): the
+        # row is written all the same, under the shipped policy.
+        writer = project if project is not None else self._audit_project()
         try:
-            self._audit(project, name, facts)
+            self._audit(writer, name, facts)
         except Exception:  # noqa: BLE001 - the error still reaches the caller
             if self.debug:
                 traceback.print_exc(file=sys.stderr)
+        finally:
+            if writer is not project:
+                writer.close()
         return _result(body.value, error=True)
 
     def answered_protocol(self, method: str, result: str) -> None:
         """The audit row of an answer outside ``tools/call``'s boundary. The method is
         the caller's word: only the protocol's own names are kept, as identifiers."""
         event = _PROTOCOL_EVENTS.get(method, "unknown_method")
-        project = self._project()
+        try:
+            project = self._project()
+        except VibflowError:  # a policy that cannot be read: the shipped one stands in
+            project = self._audit_project()
         try:
             self._audit(project, event, {"result": result})
         finally:
