@@ -141,3 +141,18 @@ def test_out_file_and_bad_budget(repo: Path) -> None:
     assert bad.returncode == 2
     assert "Traceback" not in bad.stderr
     assert "a handoff budget is 200" in bad.stderr
+
+
+def test_out_replaces_an_earlier_handoff_never_a_file_of_yours(repo: Path) -> None:
+    """`--out` onto an existing source file is refused (exit 2) and the file is left byte
+    for byte; onto an earlier handoff it writes the new one."""
+    source = repo / "app.py"
+    source.write_text("print('mine, uncommitted')\n", encoding="utf-8")
+    refused = vf(repo, "handoff", "--out", "app.py")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "not a handoff vibflow wrote" in refused.stderr
+    assert source.read_text(encoding="utf-8") == "print('mine, uncommitted')\n"
+    for _ in range(2):
+        again = vf(repo, "handoff", "--out", "HANDOFF.md")
+        assert again.returncode == 0, again.stderr
+    assert (repo / "HANDOFF.md").read_text(encoding="utf-8").startswith("Handoff (")

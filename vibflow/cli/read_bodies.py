@@ -175,6 +175,7 @@ def handoff(
     project = inv.open_project()
     made = project.handoff.assemble(audience, budget)
     if out is not None:
+        _refuse_replacing_a_file_of_yours(out)
         try:
             atomic_write(out, made.text + "\n", durable=False)
         except OSError as exc:
@@ -191,3 +192,25 @@ def handoff(
         inv.echo(f"Handoff written to {out.name} ({len(made.text):,} characters).")
     else:
         inv.echo(made.text)
+
+
+def _refuse_replacing_a_file_of_yours(out: Path) -> None:
+    """``--out`` replaces an earlier handoff only (known by its heading), never a file
+    of the project's or yours — as MCP's handoff_export does."""
+    from vibflow.engine.errors import ErrorCode, VibflowError
+    from vibflow.steps.handoff.heading import HEAD_BYTES, is_handoff
+
+    try:
+        with out.open("rb") as fh:
+            head = fh.read(HEAD_BYTES)
+    except FileNotFoundError:
+        return
+    except OSError:
+        head = b""  # a folder, or unreadable: certainly not an earlier handoff
+    if not is_handoff(head):
+        raise VibflowError(
+            ErrorCode.BAD_INPUT,
+            f"{out.name} exists and is not a handoff vibflow wrote: --out replaces only an "
+            "earlier handoff, never another file",
+            hint="Choose a new file name (or move that file aside first).",
+        )
