@@ -135,7 +135,7 @@ class RecoveryAdvisor:
         return self._last
 
     def _plan(
-        self, view: Any, checkpoints: Sequence[CheckpointMeta], turns: Turns | None = None
+        self, view: Any, checkpoints: Sequence[CheckpointMeta], turns: Turns | None
     ) -> tuple[signals.Signals, RecoveryPlan]:
         found = signals.collect(
             self.root,

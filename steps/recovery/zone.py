@@ -428,6 +428,8 @@ def drift(
             )
         elif not c.category:
             reasons.append("it matches none of the intent's folders or categories")
+        elif not same:
+            pass  # your files have no category to compare it with
         elif hint:
             reasons.append(f"same category '{c.category}' as your files")
         else:

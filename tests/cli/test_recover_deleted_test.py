@@ -56,6 +56,8 @@ def test_the_agent_deleting_your_files_test_is_drift(tmp_path: Path) -> None:
     (flagged,) = plan["drift_candidates"]
     assert flagged["path"] == "internal/orders/orders_test.go"
     assert "deleted" in flagged["why_outside_zone"]
+    # Your Go file has no category: the reason compares none (it used to say "same").
+    assert "same category" not in flagged["why_outside_zone"]
     best = next(o for o in plan["options"] if o["recommended"])
     assert best["affected_paths"] == ["internal/orders/orders_test.go"]
 
