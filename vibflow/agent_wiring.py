@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from vibflow.steps.agents.records import AgentRecords, Session, Turn
     from vibflow.steps.handoff.sections import TurnLine
     from vibflow.steps.recaps.project import TurnFact
+    from vibflow.steps.recovery.evidence_yours import RecordedTurn
     from vibflow.steps.recovery.models import AgentTurnNote
     from vibflow.wiring import Project
 
@@ -218,3 +219,21 @@ def last_turn_note(project: Project) -> Callable[[], AgentTurnNote | None]:
         )
 
     return note
+
+
+def recorded_turns(project: Project) -> Callable[[], Sequence[RecordedTurn]]:
+    """The recent agent turns, for recovery to tell the user's own edits from the
+    agent's (none when no hook ever ran, or the records cannot be read)."""
+
+    def turns() -> Sequence[RecordedTurn]:
+        from vibflow.steps.agents.ledger import recorded_turns as read
+        from vibflow.steps.recovery.evidence_yours import RECENT_TURNS
+
+        if not has_records(project):
+            return []
+        try:
+            return read(project.agent_records, RECENT_TURNS)
+        except Exception:  # noqa: BLE001 - unreadable records: no evidence, never a failure
+            return []
+
+    return turns

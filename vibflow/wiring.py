@@ -247,7 +247,7 @@ class Project:
     @cached_property
     def recovery(self) -> RecoveryAdvisor:
         """The read-only recovery advisor for this project."""
-        from vibflow.agent_wiring import last_turn_note
+        from vibflow.agent_wiring import last_turn_note, recorded_turns
         from vibflow.engine.journal import utcnow
         from vibflow.steps.agents.settings import installed_only
         from vibflow.steps.recovery.advisor import RecoveryAdvisor
@@ -265,6 +265,7 @@ class Project:
             last_turn=last_turn_note(self),
             cache=self.advice_cache,
             own_files=lambda: installed_only(self.root, self.state_dir),
+            turns=recorded_turns(self),
         )
 
     @cached_property

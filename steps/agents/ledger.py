@@ -18,6 +18,11 @@ agent was interrupted) cannot tell its shell edits from the user's, so its
 ``unreported`` files count as the user's too — the safe side.
 
 Pure, over two seams: the records and a tree diff between checkpoints.
+
+Recovery asks the same records the other way round — which changed files are
+the user's, to keep them out of the drift — and takes the doubt to the agent's
+side there (``steps/recovery/evidence_yours``): :func:`recorded_turns` hands it
+the recent turns as plain facts.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from vibflow.steps.agents.records import AgentRecords, Turn
+from vibflow.steps.recovery.evidence_yours import RecordedTurn
 
 #: (checkpoint, other checkpoint or None for the working tree now) -> changed paths
 TreeDiff = Callable[[str, str | None], set[str]]
@@ -116,3 +122,26 @@ class Ledger:
             if view.end_unsure:
                 yours |= set(view.unreported)
         return RewindPlan(turn, turn.start_checkpoint, sorted(yours))
+
+
+def recorded_turns(records: AgentRecords, limit: int) -> list[RecordedTurn]:
+    """The newest ``limit`` turns of every session, oldest first, as recovery reads
+    them: times, checkpoints and the files their tools reported."""
+    agents: dict[str, str] = {}
+    out = []
+    for turn in reversed(records.recent_turns(limit)):
+        if turn.session_id not in agents:
+            session = records.get_session(turn.session_id)
+            agents[turn.session_id] = session.agent if session else "agent"
+        out.append(
+            RecordedTurn(
+                agent=agents[turn.session_id],
+                number=turn.number,
+                started_at=turn.started_at,
+                ended_at=turn.ended_at,
+                start=turn.start_checkpoint,
+                end=turn.end_checkpoint,
+                reported=tuple(records.files(turn.id)),
+            )
+        )
+    return out

@@ -20,6 +20,7 @@ from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
 from vibflow.steps.recovery.checkpoint_base import without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
+from vibflow.steps.recovery.evidence_yours import Turns
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.options import before_drift
 from vibflow.steps.recovery.policy import RecoveryPolicy
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from vibflow.steps.checkpoints.store import CheckpointStore
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
+    from vibflow.steps.recovery.evidence_yours import TurnRecords
     from vibflow.steps.recovery.git_memo import AdviceCache
 
 #: Why restore options cannot run while the feature flag is off.
@@ -79,6 +81,7 @@ class RecoveryAdvisor:
         last_turn: Callable[[], AgentTurnNote | None] | None = None,
         cache: AdviceCache | None = None,
         own_files: Callable[[], Mapping[str, str]] | None = None,
+        turns: TurnRecords | None = None,
     ) -> None:
         self.root = root
         # Files vibflow itself wrote that still hold only its change (path → why).
@@ -97,6 +100,8 @@ class RecoveryAdvisor:
         self._clock = clock
         self._apply_enabled = apply_enabled
         self._last_turn = last_turn
+        # The agent hooks' recent turns (oldest first): they tell your edits from its.
+        self._turns = turns
         self.labels = LabelStore(self.dir / "drift_labels.jsonl")
         self.corrections = CorrectionStore(self.dir / "corrections.json")
         self._last: Advice | None = None
@@ -107,7 +112,8 @@ class RecoveryAdvisor:
     def advise(self) -> Advice:
         view = self._memory.read() if self._memory is not None else None
         checkpoints = self._checkpoints.all()
-        found, plan = self._plan(view, checkpoints)
+        turns = Turns(self._turns(), checkpoints) if self._turns is not None else None
+        found, plan = self._plan(view, checkpoints, turns)
         older = before_drift(
             checkpoints,
             plan.safe_checkpoint_candidate,
@@ -117,11 +123,11 @@ class RecoveryAdvisor:
         if older is not None:
             # The safe point holds some of the drift: plan again from the checkpoints
             # taken before it began (rare, so the second read is paid only then).
-            found, plan = self._plan(view, older)
+            found, plan = self._plan(view, older, turns)
         fewer = self._without_held_drift(checkpoints, found, plan)
         if fewer is not None:
             # Judged by content this time: the turn's checkpoint holds drift as it is now.
-            found, plan = self._plan(view, fewer)
+            found, plan = self._plan(view, fewer, turns)
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
             secret_hits=counts.get("secret_hits", 0),
@@ -134,7 +140,7 @@ class RecoveryAdvisor:
         return self._last
 
     def _plan(
-        self, view: Any, checkpoints: Sequence[CheckpointMeta]
+        self, view: Any, checkpoints: Sequence[CheckpointMeta], turns: Turns | None
     ) -> tuple[signals.Signals, RecoveryPlan]:
         found = signals.collect(
             self.root,
@@ -150,6 +156,7 @@ class RecoveryAdvisor:
             held=self._held,
             pinned=self._pinned,
             own=self._own_files() if self._own_files is not None else None,
+            turns=turns,
         )
         plan = planner.plan(
             found,

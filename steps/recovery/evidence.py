@@ -38,6 +38,11 @@ entry, correction or recent patch put in scope, for its evidence:
     lines use one that the change to your files uses too (the troubleshooting
     page now explaining ``retry``; not ``list`` in "the invoices list", which
     says where, not what);
+* **none, whatever else links it** — a *deleted* test named for an explicit file
+  (``D orders_test.go`` next to your ``orders.go``): removing the test of the
+  code you work on is classic drift, and every name rule would call it yours.
+  It is a hint at most ("please look" in the intent's category) — unless the
+  intent's words say tests are being removed (``removes_tests``);
 * **none, whatever else links it** — a *mirror* (``zone.py`` applies it): the
   same edit as to a file in the zone, made to its copy in a sibling place the
   intent does not name (``envs/staging/main.tf``
@@ -56,6 +61,7 @@ The evidence itself is read by ``evidence_read`` (bounded I/O).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -111,6 +117,9 @@ class Evidence:
     #: Manifest or settings file → (in-scope file, the name it declares, the
     #: import that file's change adds): see ``dependencies``.
     needs: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: The intent's words say tests are being removed (``removes_tests``): a deleted
+    #: test of an explicit file may be in scope then.
+    removes_tests: bool = False
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False
@@ -155,6 +164,10 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
     known = evidence.memo.get(key)
     if known is not None:
         return known
+    dropped = _deleted_test_of(c, evidence)
+    if dropped is not None:
+        evidence.memo[key] = (Judgement(None, ""), dropped)
+        return evidence.memo[key]
     mine = name_tokens(c.path)
     hints: list[str] = []
     answer: tuple[Judgement, str] | None = None
@@ -183,7 +196,7 @@ def by_reference(c: ChangedFile, ev: Evidence) -> Judgement | None:
     change defines and uses, a test's name): what makes a file a step of the
     closure. Co-change, proximity and the intent's words do not: a chain through
     them would carry their doubt along."""
-    if c.path in ev.mirrors:
+    if c.path in ev.mirrors or _deleted_test_of(c, ev) is not None:
         return None
     mine = name_tokens(c.path)
     for step in (_by_links, _by_shared_names, _by_test_name):
@@ -264,6 +277,45 @@ def _by_test_name(
     if anchor is None:
         return None
     return Judgement("test_of", f"the test named for {who(anchor, ev)}")
+
+
+def _deleted_test_of(c: ChangedFile, ev: Evidence) -> str | None:
+    """The hint for a deleted test named for an explicit file — no evidence of scope
+    (see the module docstring) — or None when ``c`` is not one, or the intent says
+    tests are being removed."""
+    if c.status != "deleted" or ev.removes_tests or not ev.tested:
+        return None
+    stem = stem_under_test(c.path)
+    anchor = ev.tested.get(stem) if stem else None
+    if anchor is None:
+        return None
+    return (
+        f"the test named for {who(anchor, ev)}, deleted — removing it is no part of "
+        "the intent unless the intent says so"
+    )
+
+
+#: Words of removal (their forms spelled out: a prefix match would take ``dropdown``).
+_REMOVING = frozenset(
+    {
+        *("remove", "removes", "removed", "removing", "removal"),
+        *("delete", "deletes", "deleted", "deleting", "deletion"),
+        *("drop", "drops", "dropped", "dropping"),
+        *("retire", "retires", "retired", "retiring"),
+        *("prune", "prunes", "pruned", "pruning"),
+        *("purge", "purges", "purged", "rid"),
+    }
+)
+_TESTS = frozenset({"test", "tests", "testing", "spec", "specs", "testcase", "testcases"})
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def removes_tests(intent: str) -> bool:
+    """Whether the intent's words say tests are being removed: a word of removal and
+    a word for tests, in any order (``delete the flaky OrdersTest``, ``remove
+    orders_test.go``, ``get rid of the old specs``)."""
+    said = {w.casefold() for w in _WORD.findall(intent)}
+    return bool(said & _REMOVING) and bool(said & _TESTS)
 
 
 def _by_literal(

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from vibflow.steps.recovery import cochange, shared_names
-from vibflow.steps.recovery.evidence import Evidence, Link
+from vibflow.steps.recovery.evidence import Evidence, Link, removes_tests
 from vibflow.steps.recovery.evidence_closure import (
     close,
     find_literals,
@@ -111,6 +111,7 @@ def gather(
         proximity=policy.proximity,
         mentions=mentions,
         tested=tested_stems(seeds),
+        removes_tests=removes_tests(intent or ""),
         shared=shared,
         mirrors=copies,
     )

@@ -31,6 +31,7 @@ ZoneSource = Literal[
     "test_of",
     "diff_fallback",
     "user_feedback",
+    "user_edit",
 ]
 
 

@@ -5,8 +5,9 @@ without git pairs with its exact copy), untracked files one by one, the safe
 checkpoint's differences from HEAD (so a file it held and the agent deleted is
 a change too, and a restore's deletions are judged against it), recent commits
 on HEAD, checkpoints, memory (explicit relevant files, intent and its
-freshness, recent patch targets), and path categories from policy. Nothing
-here writes to the work tree or to git.
+freshness, recent patch targets), the changed files the user changed last by
+the agent turn records (``evidence_yours``), and path categories from policy.
+Nothing here writes to the work tree or to git.
 
 Recent commits cost one ``git log`` bounded in commits and age, on HEAD's
 first-parent line (a merge counts as the one commit that brought its files
@@ -34,7 +35,7 @@ from typing import Any
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
-from vibflow.steps.recovery import cochange, evidence_read
+from vibflow.steps.recovery import cochange, evidence_read, evidence_yours
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
@@ -235,6 +236,7 @@ def collect(
     held: HeldJudge | None = None,
     pinned: Pinned | None = None,
     own: Mapping[str, str] | None = None,
+    turns: evidence_yours.Turns | None = None,
 ) -> Signals:
     head = git.head()
     mem, intent, stale = memory_signals(memory_view)
@@ -301,6 +303,11 @@ def collect(
     changed += _classified(
         recogniser, [_changed(p, s, None, None, None, False, categorize) for p, s in lost], set()
     )
+    if turns and mem.usable:
+        # The agent's turn records tell the user's own edits from the agent's.
+        yours = evidence_yours.find(root, git, turns, changed, mtimes, held)
+        if yours:
+            mem = replace(mem, user_edits=yours)
     set_at, anchor = intent_anchor(memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
     found = NO_EVIDENCE

@@ -9,6 +9,11 @@ the user can check:
 1b. ``user_feedback`` — a changed file the user said belongs to this intent
    (``recover feedback``). A file the user said is drift is kept out of every
    source below and is a drift candidate, saying so.
+1c. ``user_edit`` — a changed file the user changed last: after the agent's
+   last turn ended, or between two turns and untouched by any later one, as
+   the agent hooks' turn records prove it (``evidence_yours``). Reverting your
+   own work as the agent's drift is the mistake to never make; only your
+   correction (1b) outranks it. Without turn records there are none.
 2. ``recent_patch_target`` — files recent observed patches touched, and
    changed files that a commit made since the intent was set also touched
    (the agent's committed work on this intent, edited again since). Older
@@ -102,6 +107,9 @@ class MemorySignals:
     #: path → ``"in_scope"`` or ``"drift"``. They outrank every inferred source;
     #: only explicit relevant files outrank them.
     corrections: Mapping[str, str] = field(default_factory=dict)
+    #: Changed files the user changed last, by the agent turn records
+    #: (``evidence_yours``): path → why. In scope, after your corrections.
+    user_edits: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -236,6 +244,23 @@ def _apply_corrections(
     return held_out
 
 
+def _add_yours(
+    changed: Sequence[ChangedFile],
+    yours: Mapping[str, str],
+    zone: dict[str, IntentZoneEntry],
+    held_out: set[str],
+) -> None:
+    """What the user changed last (the turn records say so) is theirs: in scope. Only
+    the user's own word (a correction) outranks it."""
+    if not yours:
+        return
+    for c in changed:
+        why = yours.get(c.path)
+        if why is None or c.generated or c.lockfile or c.path in zone or c.path in held_out:
+            continue
+        zone[c.path] = IntentZoneEntry(path=c.path, source="user_edit", reason=why)
+
+
 def _add_inferred(
     changed: Sequence[ChangedFile],
     memory: MemorySignals,
@@ -333,8 +358,11 @@ def infer_zone(
             )
     held_out = _apply_corrections(changed, memory.corrections, zone)
     if memory.usable:
+        _add_yours(changed, memory.user_edits, zone, held_out)
         _add_inferred(changed, memory, commits, zone, held_out, evidence)
-    if not memory.usable or not zone:
+    if not memory.usable or all(z.source == "user_edit" for z in zone.values()):
+        # Nothing of the intent's to narrow by: the diff is the zone, yours included.
+        zone = {p: z for p, z in zone.items() if z.source != "user_edit"}
         for c in changed:
             if not c.generated and not c.lockfile and c.path not in held_out:
                 zone.setdefault(
@@ -361,7 +389,12 @@ def drift(
     in_zone = set(entries)
     seeds = seeds_of(entries)
     near = _by_folder(seeds)
-    zone_categories = {cat for p in in_zone if (cat := category_of(p, categories))}
+    # The category of a file the user edited says nothing of the intent's.
+    zone_categories = {
+        cat
+        for p, z in entries.items()
+        if z.source != "user_edit" and (cat := category_of(p, categories))
+    }
     out: list[DriftCandidate] = []
     covering = explicit_matcher(memory.explicit)
     for c in changed:
@@ -395,6 +428,8 @@ def drift(
             )
         elif not c.category:
             reasons.append("it matches none of the intent's folders or categories")
+        elif not same:
+            pass  # your files have no category to compare it with
         elif hint:
             reasons.append(f"same category '{c.category}' as your files")
         else:

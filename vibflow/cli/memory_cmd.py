@@ -187,7 +187,9 @@ def memory_decide(
 @memory_app.command("relevant")
 def memory_relevant(
     ctx: typer.Context,
-    path: str = typer.Argument(..., metavar="PATH", help="A file in this project."),
+    path: str = typer.Argument(
+        ..., metavar="PATH", help="A file in this project, relative to where you are."
+    ),
     why: str | None = typer.Argument(
         None, metavar="WHY", help="Why it matters to your intent (not with --remove)."
     ),
@@ -200,8 +202,12 @@ def memory_relevant(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Mark PATH as explicitly relevant, and say WHY (never reported as drift); or
-    take it off the list with --remove."""
-    memory = project_for(ctx).memory
+    take it off the list with --remove. PATH is relative to where you run this."""
+    from vibflow.cli.cwd_paths import here
+
+    project = project_for(ctx)
+    memory = project.memory
+    (path,) = here(project.root, [path])
     if remove:
         if why is not None:
             raise VibflowError(
@@ -272,13 +278,18 @@ def memory_verify(
     writer: str = WRITER_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Record that COMMAND was run, its result, and the files it covers."""
+    """Record that COMMAND was run, its result, and the files it covers (each
+    relative to where you run this)."""
+    from vibflow.cli.cwd_paths import here
+
     checked = next((r for r in _RESULTS if r == result), None)
     if checked is None:
         raise VibflowError(ErrorCode.BAD_INPUT, "--result must be pass or fail")
-    svc = project_for(ctx).memory
+    project = project_for(ctx)
     _done(
-        svc.verify(command, checked, files=files or [], writer=_writer(writer)),
+        project.memory.verify(
+            command, checked, files=here(project.root, files or []), writer=_writer(writer)
+        ),
         "verification recorded"
         + ("" if files else " (no --files given: it will show as scope unknown)"),
         as_json,

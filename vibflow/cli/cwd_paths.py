@@ -1,0 +1,52 @@
+"""A relative path typed on the command line is relative to the folder you typed it
+in, as git's are: ``vibflow memory relevant orders_test.go`` run in
+``internal/orders`` means ``internal/orders/orders_test.go``.
+
+This only places the text: the project-relative result still goes through the
+path contract (``steps/paths/contract``), which judges it as before. So the join
+is lexical, as git's is — ``../payments/pay.go`` from ``internal/orders`` is
+``internal/payments/pay.go`` — and a path that climbs out of the project is
+left as typed, for the contract to refuse. Run at the project's root, or from
+outside it (``--project DIR``), a path is project-relative as it always was; an
+absolute path is the contract's to place.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path
+
+from vibflow.steps.paths import windows
+
+
+def prefix_of(root: Path, cwd: Path) -> str | None:
+    """Where ``cwd`` is inside the project at ``root`` (POSIX, no trailing ``/``), or
+    ``None`` at the root itself and outside it."""
+    try:
+        rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
+    except ValueError:  # another drive (Windows): not inside
+        return None
+    rel = rel.replace(os.sep, "/")
+    if rel in {".", ".."} or rel.startswith("../"):
+        return None
+    return rel
+
+
+def from_here(raw: str, prefix: str | None) -> str:
+    """``raw`` as a project-relative path, read in the folder ``prefix`` names."""
+    if not prefix:
+        return raw
+    text = raw.replace("\\", "/")  # the contract reads both separators alike
+    if windows.parse(text).form is not windows.Form.RELATIVE or not text.strip():
+        return raw
+    joined = posixpath.normpath(f"{prefix}/{text}")
+    if joined == ".." or joined.startswith("../"):
+        return raw  # out of the project: the contract refuses it as typed
+    return joined + "/" if text.endswith("/") and joined != "." else joined
+
+
+def here(root: Path, raws: list[str], cwd: Path | None = None) -> list[str]:
+    """Each of ``raws`` read in the current folder (see the module docstring)."""
+    prefix = prefix_of(root, cwd or Path.cwd())
+    return [from_here(raw, prefix) for raw in raws]
