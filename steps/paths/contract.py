@@ -29,6 +29,7 @@ import contextlib
 import functools
 import getpass
 import os
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -169,6 +170,8 @@ def refusal(raw: str, *, policy: PathPolicy = DEFAULT_POLICY) -> PathRejected | 
     filesystem stage for every changed file. ``None`` is not an acceptance:
     :func:`canonicalize` still decides when the path is used.
     """
+    if _PLAIN.fullmatch(raw) and not _plain_flagged(raw, policy):
+        return None  # nearly every path: no rule can apply, known without the stages
     try:
         text = _screen(raw)
         parsed = windows.parse(text)
@@ -186,6 +189,33 @@ def refusal(raw: str, *, policy: PathPolicy = DEFAULT_POLICY) -> PathRejected | 
     except PathRejected as exc:
         return exc
     return None
+
+
+#: A path no text or name rule can refuse but for the few :func:`_plain_flagged` checks:
+#: ASCII letters, digits and ``_+@-``, inner dots and spaces, an optional leading dot —
+#: nothing that encodes, escapes, anchors, streams or hides (no ``%``, ``~``, ``:``, ``\``).
+_PLAIN = re.compile(
+    r"(?:\.?[A-Za-z0-9_+@-](?:[A-Za-z0-9_+@ .-]*[A-Za-z0-9_+@-])?)"
+    r"(?:/\.?[A-Za-z0-9_+@-](?:[A-Za-z0-9_+@ .-]*[A-Za-z0-9_+@-])?)*"
+)
+
+
+#: In a :data:`_PLAIN` path: a device name (``con``, ``aux.c``, ``com1 .txt``) or git's or
+#: vibflow's own folder — the name rules :data:`_PLAIN` lets through.
+_PLAIN_RISKY = re.compile(
+    r"(?:^|/)(?:\.git|\.vibflow|(?:con|prn|aux|nul|com[0-9]|lpt[0-9]) *(?:\.[^/]*)?)(?:/|$)",
+    re.IGNORECASE,
+)
+
+
+def _plain_flagged(path: str, policy: PathPolicy) -> bool:
+    """Whether a :data:`_PLAIN` path may still break a rule: a device name, git's or
+    vibflow's folder, a length limit, a generated name."""
+    if len(path) > min(policy.max_path_bytes, MAX_NAME_BYTES) or _PLAIN_RISKY.search(path):
+        return True  # (a long path may hold a long name: the stages decide)
+    if not policy.generated:
+        return False
+    return policy.generated_match(path.split("/"), final_is_dir=False) is not None
 
 
 # --- the stages ---------------------------------------------------------------------------
