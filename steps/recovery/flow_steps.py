@@ -77,7 +77,7 @@ def subset_label(label: str, picked: int, partners: int, total: int) -> str:
     head = label.split(" — ", maxsplit=1)[0] or "Restore"
     source = "as committed" if "last commit" in head else "from the safe checkpoint"
     renamed = (
-        f" and {partners} other name(s) of renamed files (a rename is one change)"
+        f" and the other name of {partners} renamed file(s) (a rename is one change)"
         if partners
         else ""
     )

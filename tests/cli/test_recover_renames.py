@@ -114,8 +114,8 @@ def test_a_terminal_subset_with_the_new_name_restores_the_old_name_too(renamed: 
     result = flat.split("finished at 'result'")[1]
     assert "put back the 5 out-of-scope file(s)" not in result
     assert (
-        "you chose: Partial restore — restore the 4 file(s) you chose and 1 other name(s) "
-        "of renamed files (a rename is one change) from the safe checkpoint, of the 7 this "
+        "you chose: Partial restore — restore the 4 file(s) you chose and the other name of "
+        "1 renamed file(s) (a rename is one change) from the safe checkpoint, of the 7 this "
         "option covers; the others are left as they are." in result
     )
     assert (renamed / OLD).read_text(encoding="utf-8") == MODULE
