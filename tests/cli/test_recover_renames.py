@@ -252,7 +252,7 @@ def test_mcp_paths_with_the_new_name_restore_the_old_name_too(tmp_path: Path) ->
 
 def test_mcp_empty_paths_are_refused_not_read_as_every_file(tmp_path: Path) -> None:
     """`paths: []` at the choice is refused with what to do instead (the run waits at its
-    choice, blocked) and no file changes."""
+    choice, blocked; no restore routed, no sandwich) and no file changes."""
     root = _renamed(tmp_path / "project", "mv")
     _grant(root)
     before = tree_state(root)
@@ -261,9 +261,12 @@ def test_mcp_empty_paths_are_refused_not_read_as_every_file(tmp_path: Path) -> N
         return await _partial(client, paths=[], confirm=True)
 
     failed, refused, _ = with_servers(root, empty, env=APPLY)
-    assert not failed, refused
-    assert (refused["status"], refused["state"]) == ("blocked", "choose"), refused
-    assert refused["blocked_reason"] == (
-        "an empty list chooses no file; leave paths out to take the whole option"
-    )
+    # A refused choice is an answer whose run is blocked, or an error carrying that run
+    # (guard_refused), depending on how the MCP server reports a guard's refusal.
+    error = refused.get("error") if failed else None
+    run = error["run"] if error else refused
+    reason = error["message"] if error else refused["blocked_reason"]
+    assert reason == "an empty list chooses no file; leave paths out to take the whole option"
+    assert (run["status"], run["state"]) == ("blocked", "choose"), refused
+    assert "restore" not in run
     assert tree_state(root) == before
