@@ -29,6 +29,7 @@ import contextlib
 import functools
 import getpass
 import os
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -62,6 +63,7 @@ __all__ = [
     "canonicalize",
     "canonicalize_many",
     "path_policy",
+    "refusal",
 ]
 
 
@@ -158,7 +160,74 @@ def _flag(path: ProjectPath, other: str | None, reason: Callable[[str], str]) ->
     )
 
 
+def refusal(raw: str, *, policy: PathPolicy = DEFAULT_POLICY) -> PathRejected | None:
+    """The rule a project-relative path (as git lists a changed file) breaks before the
+    filesystem is consulted — the text, name, length and generated rules, as
+    :func:`canonicalize` applies them to a relative path — or ``None``.
+
+    For a caller that must know up front which names a restore would refuse (the
+    recovery plan leaves them out of its options), without paying the
+    filesystem stage for every changed file. ``None`` is not an acceptance:
+    :func:`canonicalize` still decides when the path is used.
+    """
+    if _PLAIN.fullmatch(raw) and not _plain_flagged(raw, policy):
+        return None  # nearly every path: no rule can apply, known without the stages
+    try:
+        text = _screen(raw)
+        parsed = windows.parse(text)
+        if parsed.form is not Form.RELATIVE:
+            return reject(_NEVER.get(parsed.form, PathRule.ABSOLUTE_NOT_ALLOWED))
+        _check_names(parsed.parts, echo=True)
+        parts = tuple(_nfc(p) for p in parsed.parts if p not in {"", "."})
+        if not parts:
+            return reject(PathRule.PROJECT_ITSELF)
+        if len("/".join(parts).encode("utf-8")) > policy.max_path_bytes:
+            return reject(PathRule.TOO_LONG)
+        hit = policy.generated_match(parts, final_is_dir=text.endswith("/"))
+        if hit is not None:
+            return reject(PathRule.GENERATED, hit, private=_private())
+    except PathRejected as exc:
+        return exc
+    return None
+
+
+#: A path no text or name rule can refuse but for the few :func:`_plain_flagged` checks:
+#: ASCII letters, digits and ``_+@-``, inner dots and spaces, an optional leading dot —
+#: nothing that encodes, escapes, anchors, streams or hides (no ``%``, ``~``, ``:``, ``\``).
+_PLAIN = re.compile(
+    r"(?:\.?[A-Za-z0-9_+@-](?:[A-Za-z0-9_+@ .-]*[A-Za-z0-9_+@-])?)"
+    r"(?:/\.?[A-Za-z0-9_+@-](?:[A-Za-z0-9_+@ .-]*[A-Za-z0-9_+@-])?)*"
+)
+
+
+#: In a :data:`_PLAIN` path: a device name (``con``, ``aux.c``, ``com1 .txt``) or git's or
+#: vibflow's own folder — the name rules :data:`_PLAIN` lets through.
+_PLAIN_RISKY = re.compile(
+    r"(?:^|/)(?:\.git|\.vibflow|(?:con|prn|aux|nul|com[0-9]|lpt[0-9]) *(?:\.[^/]*)?)(?:/|$)",
+    re.IGNORECASE,
+)
+
+
+def _plain_flagged(path: str, policy: PathPolicy) -> bool:
+    """Whether a :data:`_PLAIN` path may still break a rule: a device name, git's or
+    vibflow's folder, a length limit, a generated name."""
+    if len(path) > min(policy.max_path_bytes, MAX_NAME_BYTES) or _PLAIN_RISKY.search(path):
+        return True  # (a long path may hold a long name: the stages decide)
+    if not policy.generated:
+        return False
+    return policy.generated_match(path.split("/"), final_is_dir=False) is not None
+
+
 # --- the stages ---------------------------------------------------------------------------
+
+#: Anchors no project path ever has, whoever gives it.
+_NEVER = {
+    Form.DEVICE: PathRule.DEVICE_NAMESPACE,
+    Form.UNC: PathRule.UNC,
+    Form.URL: PathRule.URL,
+    Form.HOME: PathRule.HOME_RELATIVE,
+    Form.DRIVE_RELATIVE: PathRule.WINDOWS_DRIVE,
+}
 
 
 class _Project:
@@ -218,15 +287,8 @@ class _Project:
 
     def _anchor(self, parsed: windows.Parsed, allow_absolute: bool) -> tuple[str, ...]:
         """The names inside the project of an absolute input, or a rejection."""
-        never = {
-            Form.DEVICE: PathRule.DEVICE_NAMESPACE,
-            Form.UNC: PathRule.UNC,
-            Form.URL: PathRule.URL,
-            Form.HOME: PathRule.HOME_RELATIVE,
-            Form.DRIVE_RELATIVE: PathRule.WINDOWS_DRIVE,
-        }
-        if parsed.form in never:
-            raise reject(never[parsed.form])
+        if parsed.form in _NEVER:
+            raise reject(_NEVER[parsed.form])
         if not allow_absolute:
             raise reject(PathRule.ABSOLUTE_NOT_ALLOWED)
         if any(windows.is_dot_run(p) for p in parsed.parts):

@@ -164,6 +164,7 @@ class RecoveryAdvisor:
             self.breaker(),
             apply_blocked_reason=None if self._apply_enabled else APPLY_DISABLED,
             never_stored=self._never_stored([c.path for c in found.changed]),
+            path_policy=self._generated,
         )
         return found, self._with_last_turn(plan)
 

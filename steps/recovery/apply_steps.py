@@ -42,11 +42,12 @@ from vibflow.engine.registry import (
     StepResult,
 )
 from vibflow.steps.checkpoints.leftovers import sweep_ledger
-from vibflow.steps.recovery.flow_steps import full_option, public_of
+from vibflow.steps.recovery.flow_steps import full_plan, option_of, public_of
 from vibflow.steps.recovery.job import RestoreJob
 from vibflow.steps.recovery.lease import Lease, LeaseBusy, new_operation_id
 from vibflow.steps.recovery.memory_boundary import REFUSAL as MEMORY_REFUSAL
-from vibflow.steps.recovery.plans import chosen_paths, sample
+from vibflow.steps.recovery.plans import EMPTY_CHOICE, chosen_paths, sample
+from vibflow.steps.recovery.renames import complete
 from vibflow.steps.recovery.restore_attempt import RestoreAttempt
 from vibflow.steps.recovery.services import RecoveryServices
 
@@ -67,12 +68,15 @@ class RestoreSteps:
         plan = public_of(ctx.context).get("plan", {})
         inputs = ctx.context.get("inputs", {})
         wanted = inputs.get("option")
-        option = full_option(self._svc.plans, self._svc.advisor, ctx.run_id, ctx.context, wanted)
+        whole = full_plan(self._svc.plans, self._svc.advisor, ctx.run_id, ctx.context) or {}
+        option = option_of(whole, wanted)
         if option is None or option.get("level", 0) < 3:
             return StepResult("read_only", outcome="read-only option")
         subset = chosen_paths(self._svc.plans, ctx.run_id, inputs)
         picked = subset if isinstance(subset, list) else None  # the guard refused others
-        chosen = list(picked or option.get("affected_paths", []))
+        # A rename is one change: either name chosen takes the other (renames.py).
+        chosen, partners = complete(picked, whole, option) if picked else ([], [])
+        chosen = chosen or list(option.get("affected_paths", []))
         candidate = plan.get("safe_checkpoint_candidate") or {}
         source = candidate.get("checkpoint_id")
         chosen_set = set(chosen)
@@ -99,6 +103,8 @@ class RestoreSteps:
                         "from_commit": job.from_commit,
                         "deletes": sample(job.deletes),
                         "deletes_total": len(job.deletes),
+                        "partners": sample([p.to_json() for p in partners]),
+                        "partners_total": len(partners),
                     },
                     "paths": sample(chosen),
                     "paths_total": len(chosen),
@@ -281,7 +287,17 @@ class RestoreSteps:
         previewed = list(job.paths) if job is not None else []
         if job is None or not previewed:
             return GuardResult.refuse("there is no previewed restore to confirm; choose again")
-        confirmed = list(ctx.inputs.get("paths") or previewed)
+        given = ctx.inputs.get("paths")
+        if given is not None and not given:
+            return GuardResult.refuse(EMPTY_CHOICE)
+        confirmed = list(given or previewed)
+        if given:
+            # The names the choice was completed with (a rename's other name) are
+            # previewed too; confirming the subset as chosen confirms them.
+            whole = full_plan(self._svc.plans, self._svc.advisor, ctx.run_id, ctx.context) or {}
+            option = option_of(whole, job.option_id)
+            if option is not None:
+                confirmed, _ = complete(confirmed, whole, option)
         if sorted(confirmed) != sorted(previewed):
             return GuardResult.refuse(
                 "the paths to restore differ from the ones you previewed; "

@@ -24,6 +24,7 @@ from vibflow.engine.registry import (
 from vibflow.steps.recovery.advisor import APPLY_DISABLED
 from vibflow.steps.recovery.plans import RunPlans, chosen_paths, context_form, sample
 from vibflow.steps.recovery.recap_facts import recap_facts
+from vibflow.steps.recovery.renames import complete
 
 if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryService
@@ -57,8 +58,33 @@ def full_option(
     option_id: str | None,
 ) -> dict[str, Any] | None:
     """The chosen option with *all* its paths (the run's context only counts them)."""
-    plan = full_plan(plans, advisor, run_id, context) or {}
-    return next((o for o in plan.get("options", []) if o.get("option_id") == option_id), None)
+    return option_of(full_plan(plans, advisor, run_id, context) or {}, option_id)
+
+
+def option_of(plan: Mapping[str, Any], option_id: str | None) -> dict[str, Any] | None:
+    """The option ``option_id`` of a whole ``plan``, if it has one."""
+    return next((o for o in plan.get("options") or [] if o.get("option_id") == option_id), None)
+
+
+def subset_label(label: str, picked: int, partners: int, total: int) -> str:
+    """The option's label for a restore of only some of its files: the option's own
+    label counts all of them ("put back the 7 out-of-scope file(s)"), which is not
+    what happened when 4 were chosen. ``partners``: names added to the ``picked``
+    ones as the other name of a rename. The part before " — " (the kind of
+    restore) stays, as the recap's headline reads it."""
+    if picked + partners >= total:
+        return label
+    head = label.split(" — ", maxsplit=1)[0] or "Restore"
+    source = "as committed" if "last commit" in head else "from the safe checkpoint"
+    renamed = (
+        f" and the other name of {partners} renamed file(s) (a rename is one change)"
+        if partners
+        else ""
+    )
+    return (
+        f"{head} — restore the {picked} file(s) you chose{renamed} {source}, of the "
+        f"{total} this option covers; the others are left as they are."
+    )
 
 
 class RecoverSteps:
@@ -132,11 +158,20 @@ class RecoverSteps:
         if chosen is not None:
             subset = chosen_paths(self._plans, ctx.run_id, inputs)
             picked = subset if isinstance(subset, list) else None
-            review = list(picked or chosen.get("affected_paths", []))
+            every = list(chosen.get("affected_paths", []))
+            label = chosen.get("label")
+            if picked is None:
+                review = every
+            else:
+                plan = full_plan(self._plans, self._advisor, ctx.run_id, ctx.context) or {}
+                review, added = complete(picked, plan, chosen)
+                label = subset_label(
+                    str(label or ""), len(review) - len(added), len(added), len(every)
+                )
             out.update(
                 chosen=chosen.get("option_id"),
                 level=chosen.get("level"),
-                label=chosen.get("label"),
+                label=label,
                 review=sample(review),
                 review_total=len(review),
             )

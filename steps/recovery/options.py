@@ -188,17 +188,20 @@ def build_options(
 
     def touched(changes: Sequence[ChangedFile]) -> tuple[list[str], list[str], str]:
         pairs = [(p, in_head) for c in changes for p, in_head in sides(c)]
-        kept = [(p, in_head) for p, in_head in pairs if p not in left_out and p not in same]
+        # A rename is one change: when one of its names is left out, so is the other
+        # (restoring the new name alone deletes it and brings nothing back).
+        whole = [c for c in changes if not any(p in left_out for p, _ in sides(c))]
+        kept = [(p, in_head) for c in whole for p, in_head in sides(c) if p not in same]
         paths = list(dict.fromkeys(p for p, _ in kept))
         gone = list(dict.fromkeys(p for p, in_head in kept if not holds(p, in_head)))
         impact = f"{len(paths)} path(s) changed: {len(paths) - len(gone)} restored"
         if gone:
             impact += f", {len(gone)} deleted (not in the checkpoint)"
         every = {p for p, _ in pairs}
-        skipped = len(every & left_out)
+        skipped = len(every - {p for c in whole for p, _ in sides(c)})
         if skipped:
-            impact += f"; {skipped} left as they are (the checkpoint could not hold them)"
-        already = len(every - left_out - set(paths))
+            impact += f"; {skipped} left as they are (the plan's left_out says why)"
+        already = len(every - set(paths)) - skipped
         if already:
             impact += f"; {already} already as the checkpoint holds them"
         return paths, gone, impact

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
+from vibflow.steps.paths.contract import DEFAULT_POLICY, PathPolicy
 from vibflow.steps.recovery.breaker import BreakerState
 from vibflow.steps.recovery.generated import summary
 from vibflow.steps.recovery.models import (
@@ -20,7 +21,8 @@ from vibflow.steps.recovery.models import (
     RecentCommitInfo,
     RecoveryPlan,
 )
-from vibflow.steps.recovery.options import build_options, safe_checkpoint
+from vibflow.steps.recovery.options import build_options, safe_checkpoint, sides
+from vibflow.steps.recovery.restorable import unrestorable
 from vibflow.steps.recovery.signals import Signals
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, drift, infer_zone
 
@@ -35,10 +37,12 @@ def plan(
     *,
     apply_blocked_reason: str | None,
     never_stored: Mapping[str, str] | None = None,
+    path_policy: PathPolicy = DEFAULT_POLICY,
 ) -> RecoveryPlan:
     """``never_stored``: new files no checkpoint would hold (a likely secret by its
     name), each with why — no restore writes or deletes them, as the apply keeps
-    every file its safety checkpoint could not hold."""
+    every file its safety checkpoint could not hold. ``path_policy``: the project's
+    path rules, by which a restore would refuse some names (``restorable``)."""
     memory = signals.memory
     relevant = [c for c in signals.changed if not c.generated]
     commits = signals.commits
@@ -61,6 +65,8 @@ def plan(
     new_files = {c.path for c in signals.changed if c.status in ("added", "untracked")}
     why_left = dict(base.left_out_why) if base is not None else {}
     why_left.update((p, w) for p, w in (never_stored or {}).items() if p in new_files)
+    # Names the path guard would refuse at the confirmation, refusing the whole restore.
+    why_left.update(unrestorable(signals.changed, path_policy))
     options = build_options(
         signals.changed,
         candidates,
@@ -117,9 +123,10 @@ def plan(
             and c.path not in {d.path for d in candidates}
         ],
         left_out=[
-            LeftOutFile(path=c.path, why=why_left[c.path])
+            LeftOutFile(path=p, why=why_left[p])
             for c in signals.changed
-            if c.path in why_left
+            for p, _ in sides(c)
+            if p in why_left
         ],
         recent_commits=_shown(commits),
         recent_commits_total=len(commits),

@@ -152,6 +152,10 @@ def _fitting(lists: Sequence[Sequence[Any]], offset: int, most: int, budget: int
 INLINE_PATHS_BYTES = 8192
 
 
+#: Why an explicitly empty ``paths`` is refused.
+EMPTY_CHOICE = "an empty list chooses no file; leave paths out to take the whole option"
+
+
 def selection_id(paths: Sequence[str]) -> str:
     """``sel_`` and a digest of the paths in order: names exactly that list."""
     digest = hashlib.sha256("\0".join(paths).encode("utf-8")).hexdigest()
@@ -162,9 +166,14 @@ def chosen_paths(
     plans: RunPlans, run_id: str, inputs: Mapping[str, Any]
 ) -> list[str] | ValueError | None:
     """The subset ``inputs`` chose (``paths``, or a saved ``selection``); None for
-    "the whole option"; a ValueError saying what is wrong with the choice."""
-    listed = list(inputs.get("paths") or [])
+    "the whole option" (neither given); a ValueError saying what is wrong with the
+    choice. An explicitly empty ``paths`` is such an error, never "everything": a
+    caller that filtered its list down to nothing must not restore every file."""
+    given = inputs.get("paths")
+    listed = list(given or [])
     wanted = inputs.get("selection")
+    if given is not None and not listed:
+        return ValueError(EMPTY_CHOICE)
     if wanted and listed:
         return ValueError("give either paths or a selection, not both")
     if wanted:

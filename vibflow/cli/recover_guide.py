@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from vibflow.cli.file_pick import PickError, pick
+from vibflow.steps.recovery.models import COMMIT_ABBREV
+from vibflow.steps.recovery.renames import complete, other_names
 
 if TYPE_CHECKING:
     from vibflow.cli.views import Answer, WaitPrompt
@@ -201,14 +203,20 @@ def guide_choice(prompt: WaitPrompt) -> Answer:
 
 
 def _labeller(prompt: WaitPrompt, deletes: set[str]) -> Callable[[str], str]:
-    """``M src/a.py  (in scope)`` — the change, the path, and what the restore means."""
+    """``M src/a.py  (in scope)`` — the change, the path, and what the restore means;
+    both names of a rename are ``R``, each naming the other."""
     plan = _full_plan(prompt) or {}
     status = {c.get("path"): c.get("status") for c in plan.get("changed") or []}
     zone = {z.get("path") for z in plan.get("intent_zone") or []}
+    renamed = other_names(plan)
 
     def label(path: str) -> str:
-        letter = _LETTER.get(str(status.get(path)), " ")
+        other = renamed.get(path)
+        letter = "R" if other else _LETTER.get(str(status.get(path)), " ")
         notes = []
+        if other is not None:
+            name, is_old = other
+            notes.append(f"renamed from {name}" if is_old else f"old name of {name}")
         if path in zone:
             notes.append("in scope: undoes your work on it")
         if path in deletes:
@@ -254,6 +262,13 @@ def _choose_files(prompt: WaitPrompt, option: Mapping[str, Any]) -> list[str] | 
         typer.echo(f"  {len(chosen.paths)} of {len(paths)} file(s):")
         for line in _listing(chosen.paths, label, prompt.show_all, "all chosen"):
             typer.echo(line)
+        # The flow completes the choice the same way (renames.complete); said here
+        # so no name is restored or deleted without being shown first.
+        _, partners = complete(chosen.paths, _full_plan(prompt) or {}, full or {})
+        if partners:
+            typer.echo("  A rename is one change, so its other name is taken too:")
+            for line in _listing([p.words() for p in partners], str, prompt.show_all, "all"):
+                typer.echo(line)
         return list(chosen.paths)
 
 
@@ -268,7 +283,9 @@ def _restore_lists(prompt: WaitPrompt) -> tuple[list[str], list[str], bool]:
     total = public.get("paths_total", 0)
     full = _full_option(prompt, restore.get("option_id"))
     if full is not None:
-        chosen = list(prompt.inputs.get("paths") or full.get("affected_paths") or [])
+        given = list(prompt.inputs.get("paths") or [])
+        chosen = complete(given, _full_plan(prompt) or {}, full)[0] if given else []
+        chosen = chosen or list(full.get("affected_paths") or [])
         if len(chosen) == total:
             chosen_set = set(chosen)
             deletes = [p for p in full.get("deletes") or [] if p in chosen_set]
@@ -290,11 +307,24 @@ def _describe_restore(prompt: WaitPrompt, show_all: bool) -> None:
         else f"this run's plan is missing; `vibflow runs show {prompt.run_id}` has a sample"
     )
     label = _labeller(prompt, set())
+    source = (
+        f"checkpoint {restore['from_checkpoint']}"
+        if restore.get("from_checkpoint")
+        else f"the last commit ({restore.get('from_commit', '')[:COMMIT_ABBREV]})"
+    )
     typer.echo("")
     typer.echo(
-        f"Restore {total} file(s) from checkpoint {restore.get('from_checkpoint')}: "
+        f"Restore {total} file(s) from {source}: "
         f"{total - deletes_total} put back as they were there, {deletes_total} deleted."
     )
+    partners = [p.get("why") for p in restore.get("partners") or [] if p.get("why")]
+    if partners:
+        typer.echo(
+            f"  Added to your choice, because a rename is one change "
+            f"({restore.get('partners_total', len(partners))}):"
+        )
+        for line in _listing(partners, str, show_all, more):
+            typer.echo(line)
     if kept:
         typer.echo(f"  Put back ({total - deletes_total}):")
         for line in _listing(kept, label, show_all, more):

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 TOP = 8
+#: How the why of a file left out for its name ends (``restorable._BY_HAND``).
+BY_HAND = "; restore it by hand"
 
 
 #: A change's status as ``git status --short`` shows it.
@@ -147,13 +149,22 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
         ]
     if (zone or drift or unsure) and changes is not None:
         out.append("  (M modified, A added, D deleted, R renamed, ?? new and untracked)")
-    left_out = [(x["path"], x["why"]) for x in plan.get("left_out", [])]
+    every_left = [(x["path"], x["why"]) for x in plan.get("left_out", [])]
+    # Names the path rules refuse (steps/recovery/restorable.py ends their why so).
+    by_hand = [(p, why) for p, why in every_left if why.endswith(BY_HAND)]
+    left_out = [(p, why) for p, why in every_left if not why.endswith(BY_HAND)]
     if left_out:
         out += [
             "",
             f"Not in the safe checkpoint, so no restore touches them; content not shown "
             f"({len(left_out)}):",
             *_paths(left_out, show_all),
+        ]
+    if by_hand:
+        out += [
+            "",
+            f"Names vibflow cannot restore, so no restore touches them ({len(by_hand)}):",
+            *_paths(by_hand, show_all),
         ]
     out += _generated(plan, show_all, changes)
     best = next((o for o in plan.get("options", []) if o.get("recommended")), None)

@@ -46,12 +46,18 @@ class RecoverRunView:
             for edited in public.get("post_sandwich_edits") or []
         ]
         if wait == "confirmation" and "paths_total" in public:
-            deletes = (public.get("restore") or {}).get("deletes_total") or 0
+            restore = public.get("restore") or {}
+            deletes = restore.get("deletes_total") or 0
             out.append(
                 f"  restoring {public['paths_total']} file(s)"
                 + (f", {deletes} of them DELETED (not in the checkpoint)" if deletes else "")
                 + f" — at a terminal, `vibflow resume {run_id} --all` lists them all"
             )
+            out += [
+                f"  added, as a rename is one change: {p['why']}"
+                for p in restore.get("partners") or []
+                if isinstance(p, dict) and p.get("why")
+            ]
         if wait == "option":
             options = (public.get("plan") or {}).get("options") or []
             for opt in options:
