@@ -298,7 +298,7 @@ class RestoreSteps:
             option = option_of(whole, job.option_id)
             if option is not None:
                 confirmed, _ = complete(confirmed, whole, option)
-        if sorted(confirmed) != sorted(previewed):
+        if set(confirmed) != set(previewed):  # a set: order and repeats say nothing
             return GuardResult.refuse(
                 "the paths to restore differ from the ones you previewed; "
                 "preview again and confirm those"

@@ -170,7 +170,7 @@ def chosen_paths(
     choice. An explicitly empty ``paths`` is such an error, never "everything": a
     caller that filtered its list down to nothing must not restore every file."""
     given = inputs.get("paths")
-    listed = list(given or [])
+    listed = list(dict.fromkeys(given or []))  # a path named twice is one file
     wanted = inputs.get("selection")
     if given is not None and not listed:
         return ValueError(EMPTY_CHOICE)

@@ -261,12 +261,11 @@ def test_mcp_empty_paths_are_refused_not_read_as_every_file(tmp_path: Path) -> N
         return await _partial(client, paths=[], confirm=True)
 
     failed, refused, _ = with_servers(root, empty, env=APPLY)
-    # A refused choice is an answer whose run is blocked, or an error carrying that run
-    # (guard_refused), depending on how the MCP server reports a guard's refusal.
-    error = refused.get("error") if failed else None
-    run = error["run"] if error else refused
-    reason = error["message"] if error else refused["blocked_reason"]
-    assert reason == "an empty list chooses no file; leave paths out to take the whole option"
-    assert (run["status"], run["state"]) == ("blocked", "choose"), refused
-    assert "restore" not in run
+    # The MCP boundary refuses it as bad input before the run moves.
+    assert failed, refused
+    error = refused["error"]
+    assert error["kind"] == "bad_input", error
+    assert error["message"] == (
+        "an empty list chooses no file; leave paths out to take the whole option"
+    )
     assert tree_state(root) == before

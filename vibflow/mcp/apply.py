@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
+from vibflow.steps.recovery.plans import EMPTY_CHOICE
 
 if TYPE_CHECKING:
     from vibflow.engine.journal import RunRecord
@@ -84,6 +85,8 @@ def recovery_apply(call: Call) -> Reply:
     # path is refused with its rule before any run moves.
     paths = None
     if args.paths is not None:
+        if not args.paths:
+            raise VibflowError(ErrorCode.BAD_INPUT, EMPTY_CHOICE)
         paths = list(dict.fromkeys(project.normalize_paths(args.paths)))
     run = _the_run(project, args, paths is not None)
     if args.option_id is not None and run.state == "choose":
