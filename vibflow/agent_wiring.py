@@ -226,11 +226,11 @@ def recorded_turns(project: Project) -> Callable[[], Sequence[RecordedTurn]]:
     agent's (none when no hook ever ran, or the records cannot be read)."""
 
     def turns() -> Sequence[RecordedTurn]:
+        if not has_records(project):
+            return []
         from vibflow.steps.agents.ledger import recorded_turns as read
         from vibflow.steps.recovery.evidence_yours import RECENT_TURNS
 
-        if not has_records(project):
-            return []
         try:
             return read(project.agent_records, RECENT_TURNS)
         except Exception:  # noqa: BLE001 - unreadable records: no evidence, never a failure

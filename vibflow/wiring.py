@@ -244,12 +244,20 @@ class Project:
 
         return AgentRecords(self.state_dir / "agents.db", on_recovered=self.warn)
 
+    def _own_files(self) -> dict[str, str]:
+        """The files vibflow wrote that still hold only its change (its agent hooks);
+        nothing is loaded unless ``vibflow agent install`` left its record."""
+        if not (self.state_dir / "agents" / "installed").is_dir():
+            return {}
+        from vibflow.steps.agents.settings import installed_only
+
+        return installed_only(self.root, self.state_dir)
+
     @cached_property
     def recovery(self) -> RecoveryAdvisor:
         """The read-only recovery advisor for this project."""
         from vibflow.agent_wiring import last_turn_note, recorded_turns
         from vibflow.engine.journal import utcnow
-        from vibflow.steps.agents.settings import installed_only
         from vibflow.steps.recovery.advisor import RecoveryAdvisor
 
         return RecoveryAdvisor(
@@ -264,7 +272,7 @@ class Project:
             apply_enabled=flag_enabled(self.env, RECOVERY_APPLY_FLAG),
             last_turn=last_turn_note(self),
             cache=self.advice_cache,
-            own_files=lambda: installed_only(self.root, self.state_dir),
+            own_files=self._own_files,
             turns=recorded_turns(self),
         )
 

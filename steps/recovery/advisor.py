@@ -20,7 +20,6 @@ from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
 from vibflow.steps.recovery.checkpoint_base import without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
-from vibflow.steps.recovery.evidence_yours import Turns
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.options import before_drift
 from vibflow.steps.recovery.policy import RecoveryPolicy
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
     from vibflow.steps.checkpoints.store import CheckpointStore
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
-    from vibflow.steps.recovery.evidence_yours import TurnRecords
+    from vibflow.steps.recovery.evidence_yours import TurnRecords, Turns
     from vibflow.steps.recovery.git_memo import AdviceCache
 
 #: Why restore options cannot run while the feature flag is off.
@@ -112,7 +111,12 @@ class RecoveryAdvisor:
     def advise(self) -> Advice:
         view = self._memory.read() if self._memory is not None else None
         checkpoints = self._checkpoints.all()
-        turns = Turns(self._turns(), checkpoints) if self._turns is not None else None
+        recorded = self._turns() if self._turns is not None else []
+        turns = None
+        if recorded:  # loaded only with turn records: a project without hooks never pays
+            from vibflow.steps.recovery.evidence_yours import Turns
+
+            turns = Turns(recorded, checkpoints)
         found, plan = self._plan(view, checkpoints, turns)
         older = before_drift(
             checkpoints,

@@ -30,12 +30,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
-from vibflow.steps.recovery import cochange, evidence_read, evidence_yours
+from vibflow.steps.recovery import cochange, evidence_read
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
@@ -51,6 +51,9 @@ from vibflow.steps.recovery.zone import (
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
+
+if TYPE_CHECKING:
+    from vibflow.steps.recovery.evidence_yours import Turns
 
 RECENT_EVENTS = 20
 RECENT_COMMITS = 10
@@ -236,7 +239,7 @@ def collect(
     held: HeldJudge | None = None,
     pinned: Pinned | None = None,
     own: Mapping[str, str] | None = None,
-    turns: evidence_yours.Turns | None = None,
+    turns: Turns | None = None,
 ) -> Signals:
     head = git.head()
     mem, intent, stale = memory_signals(memory_view)
@@ -304,7 +307,10 @@ def collect(
         recogniser, [_changed(p, s, None, None, None, False, categorize) for p, s in lost], set()
     )
     if turns and mem.usable:
-        # The agent's turn records tell the user's own edits from the agent's.
+        # The agent's turn records tell the user's own edits from the agent's (loaded
+        # only when there are turns: a project without hooks never pays for it).
+        from vibflow.steps.recovery import evidence_yours
+
         yours = evidence_yours.find(root, git, turns, changed, mtimes, held)
         if yours:
             mem = replace(mem, user_edits=yours)
