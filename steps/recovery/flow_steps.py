@@ -193,6 +193,9 @@ class RecoverSteps:
                 skipped=applied.get("skipped", []),
                 sandwich_checkpoint_id=sandwich,
             )
+            for key in ("unstaged", "unstaged_total", "index_not_reset", "index_not_reset_total"):
+                if key in applied:
+                    out[key] = applied[key]
             if applied.get("aborted"):
                 out["aborted"] = applied["aborted"]
                 status = FinalStatus.ABORTED

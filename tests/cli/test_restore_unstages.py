@@ -62,6 +62,7 @@ def test_a_restore_unstages_the_agents_rm_and_mv_on_the_restored_files(repo: Pat
     assert done["status"] == "done", done
     applied = done["applied"]
     assert set(applied["unstaged"]) == {"src/legacy.py", "src/helpers.py", "src/util.py"}
+    assert done["result"]["unstaged_total"] == 3  # the result the terminal shows says so
 
     assert staged(repo) == {"src/orders.py"}  # the user's staging is theirs
     assert (repo / "src/legacy.py").exists()

@@ -88,6 +88,17 @@ class RecoverRunView:
                 + (" …" if len(review) > 8 else "")
             )
         out.append(f"  files modified by vibflow: {outcome.get('files_modified', 0)}")
+        if outcome.get("unstaged_total"):
+            out.append(
+                f"  unstaged what was staged on {outcome['unstaged_total']} of them "
+                "(as `git reset -- PATH`): " + ", ".join(outcome.get("unstaged") or [])
+            )
+        if outcome.get("index_not_reset_total"):
+            out.append(
+                "  still staged (git's index was locked): "
+                + ", ".join(outcome.get("index_not_reset") or [])
+                + " — `git reset -- PATH` unstages them"
+            )
         if outcome.get("aborted"):
             out.append(f"  stopped: {outcome['aborted']}")
         out += [f"  skipped {skip['path']}: {skip['why']}" for skip in outcome.get("skipped") or []]
