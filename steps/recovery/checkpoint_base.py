@@ -206,7 +206,7 @@ def _as_held(
     holds (as the restore itself judges it) — uncommitted work, or a move, from
     before it was taken. Only files last written before it (with slack for a coarse
     clock) are read, unless ``every``; one ``ls-tree`` says what it holds for them."""
-    made = _epoch(meta.created_at)
+    made = epoch(meta.created_at)
     if made is None:
         return frozenset()
     same: set[str] = set()
@@ -315,7 +315,8 @@ def _blobs(listing: bytes, wanted: Container[str] | None = None) -> dict[str, tu
     return out
 
 
-def _epoch(ts: str) -> float | None:
+def epoch(ts: str) -> float | None:
+    """An ISO-8601 time (``Z`` or an offset; naive means UTC) as seconds, or None."""
     try:
         parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
     except ValueError:
@@ -351,10 +352,10 @@ def without_drift(
         (i.path, (i.mode, i.sha))
         for i in _held_items(git, chosen.commit or chosen.tree, list(held))
     )
-    made = _epoch(chosen.created_at)
+    made = epoch(chosen.created_at)
     if made is None:
         return None
-    timed = [(m, _epoch(m.created_at)) for m in checkpoints]
+    timed = [(m, epoch(m.created_at)) for m in checkpoints]
     older = sorted(
         ((m, t) for m, t in timed if t is not None and t < made and m.reason != "sandwich"),
         key=lambda mt: mt[1],

@@ -33,12 +33,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import CheckpointMeta
-from vibflow.steps.recovery.checkpoint_base import HeldJudge, is_as_held
+from vibflow.steps.recovery.checkpoint_base import HeldJudge, epoch, is_as_held
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.workspace.git import Git
 
@@ -209,7 +208,7 @@ def _after(
 ) -> set[str]:
     """The changed paths that differ from the last turn's end checkpoint now: changed
     after it ended. Only files written since (or gone) are read."""
-    made = _epoch(end.created_at) if end is not None else None
+    made = epoch(end.created_at) if end is not None else None
     if end is None or made is None:
         return set()
     unsaved = {s.path for s in end.skipped}
@@ -241,11 +240,3 @@ def _mtime(root: Path, path: str) -> float | None:
         return os.lstat(os.path.join(str(root), path)).st_mtime  # noqa: PTH118 - a Path per file costs more
     except OSError:
         return None
-
-
-def _epoch(ts: str) -> float | None:
-    try:
-        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
