@@ -39,7 +39,8 @@ _TYPER = (
     "sys.exit(code)\n"
 )
 _RANDOM_IDS = re.compile(r"\b(rec|opt|rcp)_[0-9a-f]{32}\b")
-_CLOCK = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?")
+# Seconds optional: a handoff's heading shows the minute (the two runs may straddle one).
+_CLOCK = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?")
 #: An age measured from the clock, as text (``intent_age_hours = 0.008``) or JSON.
 _AGE = re.compile(r"(\w+_age_\w+ = |\"metric\": \"\w+_age_\w+\"[^}]*?\"value\": )[0-9.]+")
 
