@@ -44,15 +44,13 @@ from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 from vibflow.mcp.leakcheck import AbsolutePathCheck
+from vibflow.mcp.projects import Projects
 from vibflow.mcp.rescan import Rescanner
 
 if TYPE_CHECKING:
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
-    from vibflow.engine.policy import PolicySet
-    from vibflow.steps.recovery.git_memo import AdviceCache
-    from vibflow.steps.redaction.scans import ScanMemo
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
@@ -131,76 +129,12 @@ class McpApp:
         self.env = dict(env)
         self.apply_flag_on = flag_enabled(self.env, RECOVERY_APPLY_FLAG)
         self.debug = debug
-        self._journals = threading.local()
-        self._policy_lock = threading.Lock()
-        self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
+        self._projects = Projects(root, client, self.env)
+        self._project = self._projects.project
         self.rescanner = Rescanner(self._project, rate=rescan_rate, rng=rng)
-        self._advice_cache: AdviceCache | None = None
-        self._scan_memo: ScanMemo | None = None
         self._no_absolute_paths = AbsolutePathCheck(root)
         # One worker, so what answers leave behind (a recorded preview) lands in order.
         self._later = ThreadPoolExecutor(1, "vibflow-after")
-
-    def _project(self, warnings: list[str] | None = None) -> Project:
-        from vibflow.wiring import Project
-
-        sink = warnings.append if warnings is not None else (lambda _m: None)
-        project = Project(self.root, tool=self.client, env=self.env, warn=sink)
-        # One journal connection per worker thread, kept for the server's life:
-        # opening and closing SQLite (its WAL checkpoint on the last close) per
-        # request cost more than most answers. Git runs per call as always.
-        found = getattr(self._journals, "journal", None)
-        if found is None:
-            found = self._journals.journal = project.journal
-        project.shared_journal = found
-        project.shared_policy = self._policy(project)
-        project.advice_cache = self._advice()
-        project.scan_memo = self._scans()
-        return project
-
-    def _audit_project(self) -> Project:
-        """A project to write an answer's audit row with when the request's own could
-        not be built (the project's policy cannot be read): the shipped policy stands
-        in, so the row is still written. The answer itself refused the broken policy."""
-        from vibflow.wiring import Project
-
-        project = Project(self.root, tool=self.client, env=self.env, warn=lambda _m: None)
-        project.shared_policy = project.shipped_policy()
-        found = getattr(self._journals, "journal", None)
-        if found is not None:
-            project.shared_journal = found
-        return project
-
-    def _advice(self) -> AdviceCache:
-        """What the advisor keeps for the server's life: answers no change can alter."""
-        with self._policy_lock:
-            if self._advice_cache is None:
-                from vibflow.steps.recovery.git_memo import AdviceCache
-
-                self._advice_cache = AdviceCache.for_root(self.root)
-            return self._advice_cache
-
-    def _scans(self) -> ScanMemo:
-        """The redaction contract's per-text verdicts, kept for the server's life."""
-        with self._policy_lock:
-            if self._scan_memo is None:
-                from vibflow.steps.redaction.scans import ScanMemo
-
-                self._scan_memo = ScanMemo()
-            return self._scan_memo
-
-    def _policy(self, project: Project) -> PolicySet:
-        """The project's policy, parsed again only when its file changed (the shipped
-        defaults cannot change under a running server)."""
-        try:
-            st = (self.root / ".vibflow" / "policy.yaml").stat()
-            key: tuple[int, int, int] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
-        except OSError:
-            key = None
-        with self._policy_lock:
-            if self._policy_cache is None or self._policy_cache[0] != key:
-                self._policy_cache = (key, project.policy)
-            return self._policy_cache[1]
 
     # -- the protocol's two requests ---------------------------------------------------
 
@@ -326,7 +260,7 @@ class McpApp:
             facts["redaction"] = body.counts.model_dump()
         # The request's project could not be built (its policy cannot be read): the
         # row is written all the same, under the shipped policy.
-        writer = project if project is not None else self._audit_project()
+        writer = project if project is not None else self._projects.for_audit()
         try:
             self._audit(writer, name, facts)
         except Exception:  # noqa: BLE001 - the error still reaches the caller
@@ -344,7 +278,7 @@ class McpApp:
         try:
             project = self._project()
         except VibflowError:  # a policy that cannot be read: the shipped one stands in
-            project = self._audit_project()
+            project = self._projects.for_audit()
         try:
             self._audit(project, event, {"result": result})
         finally:
