@@ -28,3 +28,13 @@ def stamp(moment: datetime) -> str:
 def utcnow() -> str:
     """The system clock's :func:`stamp`, for code that takes no clock."""
     return stamp(system_clock())
+
+
+def parse_stamp(ts: str) -> datetime | None:
+    """A stored timestamp (:func:`stamp`'s shape, or any ISO 8601 with ``Z`` or an
+    offset; a naive one is taken as UTC) as an aware datetime; None when it is not one."""
+    try:
+        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

@@ -15,8 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from vibflow.engine.atomicfile import atomic_write
-from vibflow.engine.clock import stamp
-from vibflow.steps.memory.freshness import parse_time
+from vibflow.engine.clock import parse_stamp, stamp
 from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
 
 FILE = "handoffs.json"
@@ -59,7 +58,7 @@ class HandoffLedger:
 
     def handoff_without_next_action(self, since: datetime) -> bool | None:
         """Whether a handoff since ``since`` had no confirmed next action (None: none made)."""
-        recent = [w for w in self.entries() if (t := parse_time(w.at)) is not None and t >= since]
+        recent = [w for w in self.entries() if (t := parse_stamp(w.at)) is not None and t >= since]
         if not recent:
             return None
         return any(not w.next_action for w in recent)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vibflow.engine.clock import parse_stamp
 from vibflow.steps.memory.models import Decision, MemoryState, Verification
 
 
@@ -26,21 +27,13 @@ class Caps(BaseModel):
     decision_archive_days: int = Field(default=90, ge=1)
 
 
-def _parse(ts: str) -> datetime | None:
-    try:
-        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
 def apply_caps(state: MemoryState, caps: Caps, *, now: datetime | None = None) -> MemoryState:
     now = now or datetime.now(UTC)
     cutoff = now - timedelta(days=caps.decision_archive_days)
     keep: list[Decision] = []
     archive = list(state.archived_decisions)
     for d in state.decisions:
-        when = _parse(d.created_at) or _parse(d.last_updated)
+        when = parse_stamp(d.created_at) or parse_stamp(d.last_updated)
         (archive if when is not None and when < cutoff else keep).append(d)
     if len(keep) > caps.decisions:
         archive += keep[: len(keep) - caps.decisions]

@@ -18,17 +18,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from vibflow.engine.clock import parse_stamp
 from vibflow.steps.memory.facts import RepoFacts
 from vibflow.steps.memory.models import MemoryState, Verification
 from vibflow.steps.memory.policy import MemoryPolicy
-
-
-def parse_time(ts: str) -> datetime | None:
-    try:
-        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -68,7 +61,7 @@ def intent_freshness(
     reasons: list[str] = []
     if intent.stale:
         reasons.append("the intent was marked stale")
-    updated = parse_time(intent.last_updated)
+    updated = parse_stamp(intent.last_updated)
     if updated is None:
         reasons.append("the intent has no valid update time")
     else:
@@ -95,7 +88,7 @@ def verification_freshness(v: Verification, facts: RepoFacts) -> VerificationFre
         )
     if v.stale:
         return VerificationFreshness(v.id, True, "marked stale (the intent changed since it ran)")
-    ran = parse_time(v.timestamp)
+    ran = parse_stamp(v.timestamp)
     if ran is None:
         return VerificationFreshness(v.id, True, "it has no valid time")
     changed = facts.changed_after(v.related_files, ran)

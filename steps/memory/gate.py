@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from vibflow.engine.clock import parse_stamp
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.steps.memory.freshness import parse_time
 from vibflow.steps.memory.models import MemoryState, Stamped
 from vibflow.steps.memory.policy import MemoryPolicy
 
@@ -111,7 +111,7 @@ def check_write(
             hint="Answer the prompt on a terminal, or add --yes.",
         )
     if existing is not None and existing.updated_by != writer and not overwrite:
-        when = parse_time(existing.last_updated)
+        when = parse_stamp(existing.last_updated)
         age = (now - when).total_seconds() if when else None
         if age is not None and 0 <= age < policy.conflict_window_seconds:
             theirs = f": “{existing_text}”" if existing_text else ""
@@ -130,7 +130,7 @@ def check_write(
             1
             for e in state.observed_context
             if e.source == writer
-            and (t := parse_time(e.at)) is not None
+            and (t := parse_stamp(e.at)) is not None
             and 0 <= (now - t).total_seconds() < 60
         )
         if recent >= policy.observed_writes_per_minute:

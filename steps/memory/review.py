@@ -25,8 +25,9 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from vibflow.engine.clock import parse_stamp
 from vibflow.steps.memory.contradiction import pairs
-from vibflow.steps.memory.freshness import Freshness, parse_time
+from vibflow.steps.memory.freshness import Freshness
 from vibflow.steps.memory.models import MemoryState
 
 Kind = Literal[
@@ -182,7 +183,7 @@ def _old_decisions(state: MemoryState, now: datetime, days: int) -> list[Proposa
     limit = now - timedelta(days=days)
     out = []
     for d in state.decisions:
-        made = parse_time(d.created_at)
+        made = parse_stamp(d.created_at)
         if made is not None and made < limit:
             out.append(
                 Proposal(

@@ -14,8 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from vibflow.engine.atomicfile import atomic_write
-from vibflow.engine.clock import stamp
-from vibflow.steps.memory.freshness import parse_time
+from vibflow.engine.clock import parse_stamp, stamp
 from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
 
 FILE = "review_marks.json"
@@ -45,7 +44,7 @@ class ReviewMarks:
     def skipped(self, now: datetime) -> set[str]:
         """Keys not to propose now: every dismissed one, and snoozes not yet over."""
         data = self._load()
-        live = {k for k, until in data["snoozed"].items() if (t := parse_time(until)) and t > now}
+        live = {k for k, until in data["snoozed"].items() if (t := parse_stamp(until)) and t > now}
         return set(data["dismissed"]) | live
 
     def _save(self, data: dict[str, dict[str, str]]) -> None:

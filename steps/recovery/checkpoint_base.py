@@ -16,14 +16,13 @@ import os
 import stat
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.git_memo import GitMemo
 from vibflow.steps.recovery.models import ChangedFile, SafeCheckpointCandidate
-from vibflow.steps.recovery.options import safe_checkpoint, sides
+from vibflow.steps.recovery.options import epoch, safe_checkpoint, sides
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
 
@@ -313,15 +312,6 @@ def _blobs(listing: bytes, wanted: Container[str] | None = None) -> dict[str, tu
         if kind == "blob":
             out[name] = (mode, sha)
     return out
-
-
-def epoch(ts: str) -> float | None:
-    """An ISO-8601 time (``Z`` or an offset; naive means UTC) as seconds, or None."""
-    try:
-        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
 
 
 #: Older checkpoints looked at (one ``ls-tree`` of the held paths each) for one

@@ -37,8 +37,9 @@ from pathlib import Path
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import CheckpointMeta
-from vibflow.steps.recovery.checkpoint_base import HeldJudge, epoch, is_as_held
+from vibflow.steps.recovery.checkpoint_base import HeldJudge, is_as_held
 from vibflow.steps.recovery.models import ChangedFile
+from vibflow.steps.recovery.options import epoch
 from vibflow.steps.workspace.git import Git
 
 #: Turns read from the records: the stretches that decide most files are recent.

@@ -11,8 +11,8 @@ the most useful one that can actually run.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from datetime import UTC, datetime
 
+from vibflow.engine.clock import parse_stamp
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.models import (
     COMMIT_ABBREV,
@@ -23,12 +23,10 @@ from vibflow.steps.recovery.models import (
 )
 
 
-def _time(ts: str) -> float | None:
-    try:
-        parsed = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+def epoch(ts: str) -> float | None:
+    """A stored time (``created_at``) as seconds since the epoch; None when it is not one."""
+    parsed = parse_stamp(ts)
+    return parsed.timestamp() if parsed is not None else None
 
 
 def safe_checkpoint(
@@ -67,7 +65,7 @@ def safe_checkpoint(
     newest_first = sorted(checkpoints, key=lambda m: m.created_at, reverse=True)
 
     def predates(m: CheckpointMeta) -> bool:
-        made = _time(m.created_at)
+        made = epoch(m.created_at)
         if made is None:
             return False
         if not mtimes:  # only deletions: judge by the commit it was taken on
@@ -118,14 +116,14 @@ def before_drift(
     if chosen is None or chosen.kind != "checkpoint" or chosen.created_at is None:
         return None
     meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
-    made = _time(chosen.created_at)
+    made = epoch(chosen.created_at)
     times = [mtimes[p] for p in drift if p in mtimes]
     if meta is None or meta.reason != "agent_turn" or made is None or not times:
         return None
     first = min(times)
     if first >= made:
         return None
-    timed = [(m, _time(m.created_at)) for m in checkpoints]
+    timed = [(m, epoch(m.created_at)) for m in checkpoints]
     if any(
         t is not None and first < t <= made and m.reason not in ("agent_turn", "sandwich")
         for m, t in timed

@@ -22,7 +22,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Literal, NamedTuple, Protocol
 
-from vibflow.steps.memory.freshness import Freshness, parse_time
+from vibflow.engine.clock import parse_stamp
+from vibflow.steps.memory.freshness import Freshness
 from vibflow.steps.memory.models import MemoryState
 
 Kind = Literal["number", "bool"]
@@ -128,7 +129,7 @@ def _patch_applies(m: MetricInputs) -> Reading:
     started = m.session_started
     count = 0
     for event in m.state().observed_context:
-        at = parse_time(event.at)
+        at = parse_stamp(event.at)
         if event.kind == "patch_apply" and at is not None and at >= started:
             count += 1
     return count
@@ -138,7 +139,7 @@ def _intent_base(m: MetricInputs) -> tuple[datetime | None, str | None] | Unavai
     intent = m.state().active_intent
     if intent is None:
         return Unavailable("no active intent is set")
-    return parse_time(intent.last_updated), intent.head_at_update
+    return parse_stamp(intent.last_updated), intent.head_at_update
 
 
 def _intent_age_hours(m: MetricInputs) -> Reading:

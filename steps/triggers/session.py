@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from vibflow.engine.atomicfile import atomic_write
-from vibflow.engine.clock import stamp
+from vibflow.engine.clock import parse_stamp, stamp
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.steps.memory.freshness import parse_time
 from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
 
 Status = Literal["armed", "shown", "accepted", "dismissed", "snoozed", "ignored"]
@@ -170,7 +169,7 @@ class SessionFile:
 
 
 def _time(value: Any) -> datetime:
-    found = parse_time(str(value))
+    found = parse_stamp(str(value))
     if found is None:
         raise ValueError("bad time")
     return found
