@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 from vibflow.steps.handoff.sections import Audience
 
@@ -46,3 +47,14 @@ def is_handoff(head: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return _WRITTEN.fullmatch(line) is not None
+
+
+def holds_a_handoff(path: Path) -> bool:
+    """Whether the existing file at ``path`` is a handoff vibflow wrote — the one rule
+    by which ``vibflow handoff --out`` and MCP's ``handoff_export`` may replace a file.
+    A file that cannot be read is not one."""
+    try:
+        with path.open("rb") as handle:
+            return is_handoff(handle.read(HEAD_BYTES))
+    except OSError:
+        return False

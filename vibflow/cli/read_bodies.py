@@ -198,16 +198,9 @@ def _refuse_replacing_a_file_of_yours(out: Path) -> None:
     """``--out`` replaces an earlier handoff only (known by its heading), never a file
     of the project's or yours — as MCP's handoff_export does."""
     from vibflow.engine.errors import ErrorCode, VibflowError
-    from vibflow.steps.handoff.heading import HEAD_BYTES, is_handoff
+    from vibflow.steps.handoff.heading import holds_a_handoff
 
-    try:
-        with out.open("rb") as fh:
-            head = fh.read(HEAD_BYTES)
-    except FileNotFoundError:
-        return
-    except OSError:
-        head = b""  # a folder, or unreadable: certainly not an earlier handoff
-    if not is_handoff(head):
+    if out.exists() and not holds_a_handoff(out):
         raise VibflowError(
             ErrorCode.BAD_INPUT,
             f"{out.name} exists and is not a handoff vibflow wrote: --out replaces only an "

@@ -336,7 +336,7 @@ def _replaceable(target: Path, *, overwrite: bool) -> None:
     """Refuse to replace an existing file unless asked to and it is an earlier handoff:
     ``overwrite`` never replaces a project file (an agent's uncommitted source, an
     ``.env``), which would be lost with no checkpoint."""
-    from vibflow.steps.handoff.heading import HEAD_BYTES, is_handoff
+    from vibflow.steps.handoff.heading import holds_a_handoff
 
     if not overwrite:
         raise VibflowError(
@@ -344,16 +344,7 @@ def _replaceable(target: Path, *, overwrite: bool) -> None:
             "that file exists already",
             hint="Choose a new file name; overwrite: true replaces only an earlier handoff.",
         )
-    try:
-        with target.open("rb") as handle:
-            head = handle.read(HEAD_BYTES)
-    except OSError as exc:
-        raise VibflowError(
-            ErrorCode.BAD_INPUT,
-            f"that file exists and could not be read ({exc.strerror or type(exc).__name__})",
-            hint="Choose a new file name for the handoff.",
-        ) from None
-    if not is_handoff(head):
+    if not holds_a_handoff(target):
         raise VibflowError(
             ErrorCode.BAD_INPUT,
             "that file exists and is not a handoff vibflow wrote: overwrite replaces only "
