@@ -29,7 +29,7 @@ from vibflow.steps.recovery.plans import EMPTY_CHOICE
 if TYPE_CHECKING:
     from vibflow.engine.journal import RunRecord
     from vibflow.mcp import schemas
-    from vibflow.mcp.handlers import Call, Reply
+    from vibflow.mcp.calls import Call, Reply
     from vibflow.wiring import Project
 
 _OPEN = ("waiting", "blocked")
@@ -77,7 +77,7 @@ class NotNow(VibflowError):
 
 
 def recovery_apply(call: Call) -> Reply:
-    from vibflow.mcp.handlers import Reply
+    from vibflow.mcp.calls import Reply
 
     args: schemas.RecoveryApplyIn = call.args
     project = call.project

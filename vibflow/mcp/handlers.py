@@ -17,12 +17,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.mcp import schemas
 from vibflow.mcp.apply import recovery_apply
+from vibflow.mcp.calls import Call, Reply
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -32,28 +32,6 @@ if TYPE_CHECKING:
 
 SHOWN = 5  # entries of each memory list a summary quotes (the newest)
 SHOWN_FILES = 20
-
-
-@dataclass(frozen=True)
-class Call:
-    project: Project
-    client: str
-    args: Any  # the tool's schemas.ToolInput model, validated
-    grant_id: str | None = None
-
-
-@dataclass
-class Reply:
-    data: dict[str, Any]
-    #: Count-only facts for the request's audit row (paths_count, run_id, result ...).
-    facts: dict[str, Any] = field(default_factory=dict)
-    #: Top-level keys of ``data`` whose values the service already passed through the
-    #: redaction contract (the advisor's plan): not redacted twice. The fail-closed
-    #: absolute-path check still reads all of ``data``.
-    redacted: frozenset[str] = frozenset()
-    #: Work that only the answer's later readers need (recording the preview): run by
-    #: the server after the answer is audited, in order, off the answer's path.
-    after: Callable[[], object] | None = None
 
 
 #: The client names memory's ``mcp.<name>`` writer shape takes as they are.

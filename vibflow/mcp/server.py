@@ -211,7 +211,8 @@ class McpApp:
     ) -> types.CallToolResult:
         from pydantic import ValidationError
 
-        from vibflow.mcp.handlers import TOOLS, Call
+        from vibflow.mcp.calls import Call
+        from vibflow.mcp.handlers import TOOLS
         from vibflow.steps.grants.capabilities import decide
         from vibflow.steps.redaction.contract import redact_payload
 
