@@ -120,6 +120,9 @@ class Evidence:
     #: The intent's words say tests are being removed (``removes_tests``): a deleted
     #: test of an explicit file may be in scope then.
     removes_tests: bool = False
+    #: The deployment environments the intent names (``environments``): a file of
+    #: another one is kept out of the zone's inferred sources.
+    environments: frozenset[str] = frozenset()
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False

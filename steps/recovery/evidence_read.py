@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from vibflow.steps.recovery import cochange, shared_names
+from vibflow.steps.recovery.environments import environments_in
 from vibflow.steps.recovery.evidence import Evidence, Link, removes_tests
 from vibflow.steps.recovery.evidence_closure import (
     close,
@@ -114,6 +115,7 @@ def gather(
         removes_tests=removes_tests(intent or ""),
         shared=shared,
         mirrors=copies,
+        environments=environments_in(said) if policy.environments else frozenset(),
     )
     if not seeds or policy.reference_files == 0:
         return evidence

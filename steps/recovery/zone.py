@@ -31,6 +31,10 @@ the user can check:
 3b. mirrors: a file in the zone by inferred evidence that repeats the edit of
    another file in it, in a sibling place the intent does not name
    (``envs/staging/main.tf`` for a prod intent), is taken out again: drift.
+3c. other environments: a file in the zone by inferred evidence or a patch
+   target whose path names a deployment environment the intent does not, when
+   the intent names one (``envs/prod/rds.tf`` for "staging only"), is taken out
+   again: drift (``environments``).
 4. ``diff_fallback`` — with no usable memory, every changed file.
 
 The path category is no source: a file in the intent's category with nothing
@@ -56,6 +60,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from vibflow.steps.paths.globs import glob_regex
+from vibflow.steps.recovery.environments import elsewhere
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence, judge
 from vibflow.steps.recovery.lock_manifests import follows_drift
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
@@ -296,6 +301,9 @@ def _add_inferred(
     _follow_renames(changed, zone, held_out)
     for path in mirrors(zone, evidence):
         del zone[path]
+    for path in [p for p, z in zone.items() if z.source in _FROM_THE_AGENT]:
+        if elsewhere(path, evidence.environments):
+            del zone[path]
 
 
 #: Sources a mirror loses: inferred ones. Your files, your corrections and the
@@ -303,6 +311,8 @@ def _add_inferred(
 _INFERRED = frozenset(
     {"reference", "test_of", "anchor_co_occurrence", "name_proximity", "intent_words"}
 )
+#: Sources that are no word of the user's: another environment outranks them.
+_FROM_THE_AGENT = _INFERRED | {"recent_patch_target"}
 
 
 def mirrors(
@@ -411,8 +421,14 @@ def drift(
         _, hint = (
             judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
         )
+        away = elsewhere(c.path, evidence.environments)
         copied = evidence.mirrors.get(c.path)
-        if copied is not None and copied[0] in in_zone:
+        if away:
+            hint = (
+                f"it is for {_listed(away)}, and the intent names {_listed(evidence.environments)}"
+                " only"
+            )
+        elif copied is not None and copied[0] in in_zone:
             anchor, theirs, its = copied
             hint = (
                 f"it has the same edit as '{anchor}', for '{its}' where the intent "
@@ -438,10 +454,16 @@ def drift(
             )
         out.append(
             DriftCandidate(
-                path=c.path, why_outside_zone="; ".join(reasons), unsure=bool(hint) and same
+                path=c.path,
+                why_outside_zone="; ".join(reasons),
+                unsure=bool(hint) and same and not away,
             )
         )
     return out + _locks_of_drift(changed, in_zone, memory, out)
+
+
+def _listed(names: Iterable[str]) -> str:
+    return " and ".join(f"'{n}'" for n in sorted(names))
 
 
 def _locks_of_drift(

@@ -48,3 +48,7 @@ class ZonePolicy(BaseModel):
         default=True,
         description="The same file as yours in a sibling place the intent does not name: drift.",
     )
+    environments: bool = Field(
+        default=True,
+        description="A file of another deployment environment than the intent names: drift.",
+    )
