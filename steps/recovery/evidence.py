@@ -75,6 +75,8 @@ from vibflow.steps.recovery.proximity import (
     overlap,
     stem_under_test,
 )
+from vibflow.steps.recovery.reformats import NONE as NO_REFORMATS
+from vibflow.steps.recovery.reformats import Reformats
 from vibflow.steps.recovery.shared_names import route_of
 
 
@@ -123,6 +125,9 @@ class Evidence:
     #: The deployment environments the intent names (``environments``): a file of
     #: another one is kept out of the zone's inferred sources.
     environments: frozenset[str] = frozenset()
+    #: Which changed files only reformat code (``reformats``): asked lazily, for the
+    #: files inferred evidence put in the zone; none of them stays there.
+    reformats: Reformats = field(default=NO_REFORMATS, compare=False, repr=False)
     #: Judgements already made (the planner asks twice per file): not part of equality.
     memo: dict[tuple[str, str | None, tuple[str, ...]], tuple[Judgement, str]] = field(
         default_factory=dict, compare=False, repr=False

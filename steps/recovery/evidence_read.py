@@ -40,6 +40,8 @@ from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.mirrors import intent_tokens
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.proximity import matched, words
+from vibflow.steps.recovery.reformats import NONE as NO_REFORMATS
+from vibflow.steps.recovery.reformats import Reformats, asks_for_formatting
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace.git import Git
 
@@ -116,6 +118,7 @@ def gather(
         shared=shared,
         mirrors=copies,
         environments=environments_in(said) if policy.environments else frozenset(),
+        reformats=_reformats(reader, by_path, said) if policy.reformats else NO_REFORMATS,
     )
     if not seeds or policy.reference_files == 0:
         return evidence
@@ -130,6 +133,23 @@ def gather(
     if not policy.dependencies:
         return evidence
     return find_needs(reader, by_path, limited, seeds, evidence, held_out)
+
+
+def _reformats(
+    reader: Reader, by_path: Mapping[str, ChangedFile], said: frozenset[str]
+) -> Reformats:
+    """Which changed files only reformat, read when asked; none when the intent asks
+    for formatting (then a reformat is the work)."""
+    if asks_for_formatting(said):
+        return NO_REFORMATS
+
+    def texts(path: str) -> tuple[str | None, str | None]:
+        c = by_path.get(path)
+        if c is None or c.status != "modified":
+            return None, None
+        return reader.before([c]).get(path), reader.now(path)
+
+    return Reformats(texts)
 
 
 def _worked_on(

@@ -34,7 +34,8 @@ the user can check:
 3c. other environments: a file in the zone by inferred evidence or a patch
    target whose path names a deployment environment the intent does not, when
    the intent names one (``envs/prod/rds.tf`` for "staging only"), is taken out
-   again: drift (``environments``).
+   again: drift (``environments``). So is one whose change only reformats it
+   (``reformats``), unless the intent asks for formatting.
 4. ``diff_fallback`` — with no usable memory, every changed file.
 
 The path category is no source: a file in the intent's category with nothing
@@ -302,7 +303,7 @@ def _add_inferred(
     for path in mirrors(zone, evidence):
         del zone[path]
     for path in [p for p, z in zone.items() if z.source in _FROM_THE_AGENT]:
-        if elsewhere(path, evidence.environments):
+        if elsewhere(path, evidence.environments) or evidence.reformats(path):
             del zone[path]
 
 
@@ -421,13 +422,11 @@ def drift(
         _, hint = (
             judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
         )
-        away = elsewhere(c.path, evidence.environments)
+        # A rule that takes a file out of the zone makes a sure call: never "unsure".
+        ruled = _ruled_out(c.path, evidence)
         copied = evidence.mirrors.get(c.path)
-        if away:
-            hint = (
-                f"it is for {_listed(away)}, and the intent names {_listed(evidence.environments)}"
-                " only"
-            )
+        if ruled:
+            hint = ruled
         elif copied is not None and copied[0] in in_zone:
             anchor, theirs, its = copied
             hint = (
@@ -456,10 +455,21 @@ def drift(
             DriftCandidate(
                 path=c.path,
                 why_outside_zone="; ".join(reasons),
-                unsure=bool(hint) and same and not away,
+                unsure=bool(hint) and same and not ruled,
             )
         )
     return out + _locks_of_drift(changed, in_zone, memory, out)
+
+
+def _ruled_out(path: str, evidence: Evidence) -> str:
+    """Why a rule keeps ``path`` out of the zone whatever links it ("" if none does)."""
+    away = elsewhere(path, evidence.environments)
+    if away:
+        named = _listed(evidence.environments)
+        return f"it is for {_listed(away)}, and the intent names {named} only"
+    if evidence.reformats.known(path):
+        return "its change only reformats the code (the same program, by Python's parser)"
+    return ""
 
 
 def _listed(names: Iterable[str]) -> str:

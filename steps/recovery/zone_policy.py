@@ -52,3 +52,7 @@ class ZonePolicy(BaseModel):
         default=True,
         description="A file of another deployment environment than the intent names: drift.",
     )
+    reformats: bool = Field(
+        default=True,
+        description="A Python file whose change only reformats it (same syntax tree): drift.",
+    )
