@@ -40,6 +40,10 @@ project (a ``/tmp/.vibelign`` left by another run would make its checkpoint
 scan all of ``/tmp``), so every ``vib`` call here names its project in
 ``VIBELIGN_PROJECT_ROOT``, VibeLign's own override.
 
+``--corpus N`` adds N repositories of the zone corpus itself (``tests/scenarios``,
+spread evenly over it, built as their tests build them; VibeLign's copy takes its
+checkpoint before the agent's drift), and a line over all of them.
+
 ``--base-venv`` names a venv with an older vibflow (a ``git archive`` of the
 base commit installed into its own venv): its preview runs on a third copy of
 each project in the same rounds, and the per-round ratio is reported.
@@ -280,7 +284,40 @@ def build_all(
             big_drift(root, args.big_files, 4)
         _base_copy(args, pair)
         repos[name] = pair
+    for name, pair, files in corpus_repos(args.corpus, tmp / "corpus", env, vib):
+        _base_copy(args, pair)
+        repos[name], sizes[name] = pair, files
     return repos, sizes
+
+
+def corpus_repos(
+    count: int, tmp: Path, env: dict[str, str], vib: str | None
+) -> list[tuple[str, dict[str, Path], int]]:
+    """``count`` scenarios of the zone corpus (``tests/scenarios``), spread evenly over
+    it: each built as its test builds it (history, memory, checkpoint, the agent's
+    drift), and a copy for VibeLign whose own checkpoint is taken before the drift
+    (the drift stashed meanwhile). Name, the two copies, and the tracked files."""
+    if count <= 0:
+        return []
+    sys.path[:0] = [str(REPO / "tests" / "scenarios"), str(REPO / "tests" / "support")]
+    from corpus import CORPUS
+    from scenario_kit import build
+
+    step = max(1, len(CORPUS) // count)
+    out = []
+    for scenario in CORPUS[::step][:count]:
+        root, _ = build(scenario, tmp / scenario.name)
+        theirs = root.with_name("vibelign")
+        shutil.copytree(root, theirs, symlinks=True)
+        if vib:
+            stashed = git(theirs, "stash", "list")
+            git(theirs, "stash", "push", "-u", "-q")
+            prepare_vibelign(vib, theirs, env)
+            if git(theirs, "stash", "list") != stashed:
+                git(theirs, "stash", "pop", "-q")
+        files = len(git(root, "ls-files").splitlines())
+        out.append((f"corpus: {scenario.name}", {"vibflow": root, "vibelign": theirs}, files))
+    return out
 
 
 def _base_copy(args: argparse.Namespace, pair: dict[str, Path]) -> None:
@@ -338,7 +375,8 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     for round_no in range(args.warmup + args.rounds):
         order = commands if round_no % 2 == 0 else commands[::-1]
         for repo, label, argv, side in order:
-            if repo not in SMALL and round_no >= args.warmup + args.big_rounds:
+            big = repo not in SMALL and not repo.startswith("corpus: ")
+            if big and round_no >= args.warmup + args.big_rounds:
                 continue  # VibeLign takes ~18 s a call at 20,000 files: a few rounds do
             cwd = repos[repo][side]
             wall, cpu, status, err = run(
@@ -420,6 +458,23 @@ def render(doc: dict[str, Any]) -> None:
         if "preview_over_base" in entry:
             line += f"; over the base venv's preview = {entry['preview_over_base']:.2f}"
         print(line)
+    corpus = [e for repo, e in doc["repos"].items() if repo.startswith("corpus: ")]
+    if corpus:
+        ours = [e["commands"]["vibflow recover --preview --json"]["median_s"] for e in corpus]
+        print(
+            f"\nzone corpus, {len(corpus)} repositories ({min(e['files'] for e in corpus)} to "
+            f"{max(e['files'] for e in corpus)} tracked files): vibflow preview median of "
+            f"medians {statistics.median(ours) * 1000:.0f} ms, <= {GOAL_S} s in "
+            f"{sum(1 for o in ours if o <= GOAL_S)} of {len(corpus)}"
+        )
+        if all("preview_over_vibelign" in e for e in corpus):
+            ratios = [e["preview_over_vibelign"] for e in corpus]
+            theirs = [e["commands"]["vib recover --explain --json"]["median_s"] for e in corpus]
+            print(
+                f"  VibeLign explain median of medians {statistics.median(theirs) * 1000:.0f} ms;"
+                f" vibflow / VibeLign median {statistics.median(ratios):.2f}, faster in "
+                f"{sum(1 for r in ratios if r < 1)} of {len(corpus)} repositories"
+            )
 
 
 def main() -> None:
@@ -428,6 +483,9 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--big-files", type=int, default=20_000, help="0 skips the big repository")
     ap.add_argument("--big-rounds", type=int, default=3, help="rounds of the big repository")
+    ap.add_argument(
+        "--corpus", type=int, default=0, help="also this many of the zone corpus's repositories"
+    )
     ap.add_argument("--vib", default=str(VIB), help="VibeLign's `vib` (its own venv)")
     ap.add_argument(
         "--base-venv",
