@@ -74,6 +74,7 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("public/packs/", ("Gemfile",), "Rails"),
     ("public/packs-test/", ("Gemfile",), "Rails"),
     ("public/build/", ("artisan",), "Laravel"),
+    ("priv/static/assets/", ("mix.exs",), "Phoenix"),
 )
 DEFAULT_COMPILED = (
     "*.o",
@@ -138,6 +139,9 @@ DEFAULT_MARKERS = (
         "This file was automatically generated",
         r"(?i)this (?:file|code) (?:was|is|has been) (?:automatically |auto-?)generated",
     ),
+    ("GENERATED CODE - DO NOT MODIFY", r"(?i)\bgenerated code\b.*\bdo not modify\b"),
+    ("Generated using SwiftGen", r"Generated using SwiftGen\b"),
+    ("Laravel IDE helper", r"A helper file for Laravel, to provide autocomplete information"),
 )
 
 
@@ -148,8 +152,14 @@ class GeneratedRules(BaseModel):
     attributes: bool = Field(
         default=True, description="Read linguist-generated/linguist-vendored with git check-attr."
     )
-    generated_folders: tuple[Name, ...] = ("__generated__/", "generated/")
-    vendored_folders: tuple[Name, ...] = ("vendor/", "node_modules/", "bower_components/")
+    generated_folders: tuple[Name, ...] = ("__generated__/", "generated/", "Generated/")
+    vendored_folders: tuple[Name, ...] = (
+        "vendor/",
+        "node_modules/",
+        "bower_components/",
+        "third_party/",
+        "ansible_collections/",
+    )
     marker_folders: tuple[Name, ...] = ("gen/",)
     build_outputs: tuple[BuildOutput, ...] = tuple(
         BuildOutput(folder=f, when=w, ecosystem=e) for f, w, e in DEFAULT_BUILD_OUTPUTS
@@ -161,7 +171,7 @@ class GeneratedRules(BaseModel):
     )
     lockfiles: tuple[Name, ...] = DEFAULT_LOCKFILES
     markers: tuple[Marker, ...] = tuple(Marker(name=n, pattern=p) for n, p in DEFAULT_MARKERS)
-    marker_lines: int = Field(default=5, ge=1, le=50)
+    marker_lines: int = Field(default=10, ge=1, le=50)
     marker_bytes: int = Field(default=1024, ge=64, le=65536)
     binary_magic: bool = Field(
         default=True, description="Recognise compiled programs by their first bytes."

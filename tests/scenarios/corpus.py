@@ -11,13 +11,14 @@ from scenarios_fresh3 import FRESH3
 from scenarios_fresh4 import FRESH4
 from scenarios_fresh5 import FRESH5
 from scenarios_fresh6 import FRESH6
+from scenarios_fresh7 import FRESH7
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
 CORPUS: list[Scenario] = [*TUNED, *HELD_OUT]
 
 #: Every fresh batch, in the order written.
-ALL_FRESH: list[Scenario] = [*FRESH, *FRESH2, *FRESH3, *FRESH4, *FRESH5, *FRESH6]
+ALL_FRESH: list[Scenario] = [*FRESH, *FRESH2, *FRESH3, *FRESH4, *FRESH5, *FRESH6, *FRESH7]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
     2: "before the second",
@@ -25,4 +26,5 @@ FRESH_BATCHES: dict[int, str] = {
     4: "blind, after the third",
     5: "blind, after the fourth",
     6: "blind, after the sixth",
+    7: "blind, during the seventh",
 }

@@ -218,3 +218,38 @@ def test_path_policy_names_still_come_first(tmp_path: Path) -> None:
         "build",
         "cache or build output '.ipynb_checkpoints' (paths.generated)",
     )
+
+
+def test_more_ecosystems_marks_are_recognised(tmp_path: Path) -> None:
+    """Dart's build_runner header, SwiftGen's, Laravel's IDE helper (its mark on line 6),
+    Xcode's Generated/ folder, vendored third_party/ and installed ansible_collections/,
+    and Phoenix's priv/static/assets/ beside mix.exs — not without it."""
+    root = init_repo(tmp_path / "r")
+    files = {
+        "lib/models/recipe.g.dart": "// GENERATED CODE - DO NOT MODIFY BY HAND\npart of 'x';\n",
+        "App/Strings.swift": "// swiftlint:disable all\n// Generated using SwiftGen — https://x\n",
+        "App/Generated/Assets.swift": "enum Asset {}\n",
+        "_ide_helper.php": "<?php\n// @formatter:off\n// phpcs:ignoreFile\n\n/**\n"
+        " * A helper file for Laravel, to provide autocomplete information to your IDE\n",
+        "third_party/nlohmann/json.hpp": "#pragma once\n",
+        "collections/ansible_collections/community/general/MANIFEST.json": "{}\n",
+        "mix.exs": "defmodule Shop.MixProject do\nend\n",
+        "priv/static/assets/app-5f3e9a7c.js": "x\n",
+        "site/priv/static/assets/app.js": "x\n",
+        "lib/models/recipe.dart": "class Recipe {}\n",
+    }
+    for rel, text in files.items():
+        write(root, rel, text)
+    got = _classify(root, list(files))
+    assert got["lib/models/recipe.g.dart"] == (
+        "generated",
+        "generated-code marker 'GENERATED CODE - DO NOT MODIFY' in its first lines",
+    )
+    assert got["App/Strings.swift"][0] == "generated"
+    assert got["App/Generated/Assets.swift"][0] == "generated"
+    assert got["_ide_helper.php"][0] == "generated"
+    assert got["third_party/nlohmann/json.hpp"][0] == "vendored"
+    assert got["collections/ansible_collections/community/general/MANIFEST.json"][0] == "vendored"
+    assert got["priv/static/assets/app-5f3e9a7c.js"][0] == "build"
+    assert "site/priv/static/assets/app.js" not in got
+    assert "lib/models/recipe.dart" not in got
