@@ -13,7 +13,10 @@ change *adds* a name it did not hold: a version bump stays drift.
 Names are compared as ecosystems spell them apart: lower-cased, without
 punctuation (``django-filter`` / ``django_filters``), a trailing ``s`` aside, and
 an import path by each of its leading parts (``League\\Csv\\Writer`` needs
-``league/csv``).
+``league/csv``); a Composer package named apart from its namespace by its vendor
+and the namespace's next part (``Barryvdh\\DomPDF\\…`` needs
+``barryvdh/laravel-dompdf``). Elixir's ``alias``/``use``/``import`` are imports, and
+its settings name a library as an atom (``config :hammer``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ _GO = re.compile(r'^\s*(?:import\s+)?(?:[\w.]+\s+)?"([\w.-]+\.[\w.-]+/[\w./-]+)"
 _RUST = re.compile(r"^\s*(?:pub\s+)?(?:use|extern\s+crate)\s+([a-z_][a-z0-9_]*)\b")
 _JVM = re.compile(r"^\s*import\s+(?:static\s+)?([a-z][\w.]*)")
 _INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"]([\w./-]+)[>\"]")
+_ELIXIR = re.compile(r"^\s*(?:alias|use|import|require)\s+([A-Z][\w.]*)")
 _SPLIT = re.compile(r"[./\\:]+")
 _NAME = re.compile(r"[@A-Za-z_][\w@./\\-]*")
 #: Names every project has: importing them says nothing about a dependency.
@@ -100,7 +104,7 @@ def imported(lines: Iterable[str]) -> dict[str, str]:
         if len(line) > 500:
             continue
         specs: list[str] = []
-        for rule in (_PY, _RUBY, _PHP, _GO, _RUST, _JVM, _INCLUDE):
+        for rule in (_PY, _RUBY, _PHP, _GO, _RUST, _JVM, _INCLUDE, _ELIXIR):
             found = rule.match(line)
             if found:
                 specs += [g for g in found.groups() if g]
@@ -139,7 +143,7 @@ def needed(
         if len(line) > 500 or line.lstrip().startswith(("#", "//")):
             continue
         for name in _NAME.findall(line):
-            if not manifest and f'"{name}"' not in line and f"'{name}'" not in line:
+            if not manifest and not _quoted(name, line):
                 continue
             key = norm(name)
             if len(key) < (3 if manifest else 5) or key in known:
@@ -148,4 +152,31 @@ def needed(
                 spec = imports.get(variant)
                 if spec is not None:
                     return name, spec
+            spec = _by_vendor(name, imports) if manifest else None
+            if spec is not None:
+                return name, spec
+    return None
+
+
+def _quoted(name: str, line: str) -> bool:
+    """``name`` written as a value, not a word: quoted, or an atom or symbol
+    (Elixir's ``config :hammer``, Ruby's ``:redis``)."""
+    return f'"{name}"' in line or f"'{name}'" in line or f":{name}" in line
+
+
+def _by_vendor(name: str, imports: dict[str, str]) -> str | None:
+    """The import a ``vendor/package`` name declares when the package is named
+    apart from its namespace: Composer's ``barryvdh/laravel-dompdf`` for
+    ``use Barryvdh\\DomPDF\\…`` — the same vendor, and the namespace's next part
+    (four letters at least) inside the package's name."""
+    vendor, _, package = name.partition("/")
+    if not package or name.startswith("@"):
+        return None
+    want, within = norm(vendor), norm(package)
+    for spec in dict.fromkeys(imports.values()):
+        parts = [p for p in _SPLIT.split(spec) if p]
+        if len(parts) >= 2 and norm(parts[0]) == want:
+            inner = norm(parts[1])
+            if len(inner) >= 4 and inner in within:
+                return spec
     return None

@@ -85,6 +85,10 @@ def test_mirrors_stay_out_of_the_zone_when_the_file_they_copy_is_in() -> None:
         ('require "csv"', 'gem "csv"', True),
         ("import django_filters", '    "django_filters",', False),
         ("use serde_json::Value;", 'serde_json = "1"', True),
+        # Composer names a package apart from its namespace: same vendor, next part inside.
+        ("use Barryvdh\\DomPDF\\Facade\\Pdf;", '"barryvdh/laravel-dompdf": "^2.1",', True),
+        ("  use Hammer.Plug", '      {:hammer, "~> 6.1"}', True),
+        ("  alias Hammer.Backend.ETS", "config :hammer,", False),
     ],
 )
 def test_a_manifest_line_for_a_new_import(
@@ -108,6 +112,11 @@ def test_a_version_bump_or_an_unquoted_word_declares_nothing() -> None:
     assert dependencies.is_manifest("requirements-dev.txt")
     assert dependencies.is_settings("shop/settings.py")
     assert not dependencies.is_manifest("src/app.py")
+    dompdf = dependencies.imported(["use Barryvdh\\DomPDF\\Facade\\Pdf;"])
+    assert (
+        dependencies.needed(['"barryvdh/laravel-ide-helper": "^2"'], dompdf, manifest=True) is None
+    )
+    assert dependencies.needed(['"acme/laravel-dompdf": "^2"'], dompdf, manifest=True) is None
 
 
 def test_the_literals_an_intent_spells_out() -> None:
