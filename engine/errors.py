@@ -47,6 +47,7 @@ class ErrorCode(enum.Enum):
     WRITE_CONFLICT = ("E206", Outcome.REFUSED)
     READ_ONLY = ("E207", Outcome.REFUSED)
     RATE_LIMITED = ("E208", Outcome.REFUSED)
+    PLAN_CHANGED = ("E209", Outcome.REFUSED)
     # failures (exit 1)
     STEP_FAILED = ("E301", Outcome.FAILURE)
     STORE_ERROR = ("E302", Outcome.FAILURE)

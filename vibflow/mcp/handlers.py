@@ -185,8 +185,17 @@ def recovery_preview(call: Call) -> Reply:
         facts["intent_stale"] = advice.plan.intent_stale
         facts["stale_labelled"] = advice.payload.get("intent_stale") is True
     args: schemas.RecoveryPreviewIn = call.args
+    page = page_form({**advice.payload, "interrupted_restores": stopped}, args.offset, args.limit)
+    if args.plan_digest is not None and args.plan_digest != page["page"]["plan_digest"]:
+        raise VibflowError(
+            ErrorCode.PLAN_CHANGED,
+            "the plan changed since the page you read (the working tree moved): its pages "
+            "no longer join",
+            hint="Call recovery_preview again with offset 0 and no plan_digest, and page "
+            "through the plan as it is now.",
+        )
     return Reply(
-        page_form({**advice.payload, "interrupted_restores": stopped}, args.offset, args.limit),
+        page,
         facts,
         redacted=frozenset(advice.payload),  # the advisor's plan passed the contract
         # Kept for `vibflow recover feedback` (its file is not flushed either: a lost

@@ -89,6 +89,10 @@ class PreviewPage(BaseModel):
     next_offset: int | None = Field(
         description="The offset of the next page; null once every list is shown in full."
     )
+    plan_digest: str = Field(
+        description="The same on every page of one plan (ids and times aside): pass it "
+        "with the next page's call, and a plan changed in between is refused, not mixed in."
+    )
 
 
 class RecoveryPreviewOut(ToolOutput):

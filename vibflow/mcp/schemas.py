@@ -43,6 +43,13 @@ class RecoveryPreviewIn(ToolInput):
         "candidates, each option's paths ...); fewer when long paths fill the page "
         "(page.shown says how many). The answer counts every list in full (<list>_total).",
     )
+    plan_digest: str | None = Field(
+        None,
+        max_length=64,
+        description="The page.plan_digest of the page read before, when reading the next: "
+        "if the plan changed since (the working tree moved), the call is refused rather "
+        "than mixing two plans' pages; read again from offset 0.",
+    )
 
 
 class CheckpointCreateIn(ToolInput):

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vibflow.steps.recovery.plans import page_form
+from vibflow.steps.recovery.plans import page_form, plan_digest
 
 _PATH = st.text(alphabet="abcxyz/_.", min_size=1, max_size=300)
 
@@ -68,13 +68,35 @@ def test_one_path_longer_than_the_budget_is_still_shown() -> None:
     """A page never shows nothing while entries remain: one over-long path is a page."""
     plan = _plan(["a" * 5000, "b"], [])
     page = page_form(plan, 0, 25, budget=1000)
-    assert page["page"] == {"offset": 0, "limit": 25, "shown": 1, "next_offset": 1}
+    assert _paging(page["page"]) == {"offset": 0, "limit": 25, "shown": 1, "next_offset": 1}
     assert page_form(plan, 1, 25, budget=1000)["page"]["next_offset"] is None
 
 
 def test_an_offset_past_the_end_shows_nothing() -> None:
     """Past the longest list a page is empty and the last one."""
     page = page_form(_plan(["a", "b"], []), 10, 25)
-    assert page["page"] == {"offset": 10, "limit": 25, "shown": 0, "next_offset": None}
+    assert _paging(page["page"]) == {"offset": 10, "limit": 25, "shown": 0, "next_offset": None}
     assert page["changed"] == []
     assert page["changed_total"] == 2
+
+
+def test_the_plan_digest_ignores_ids_and_changes_with_the_plan() -> None:
+    """Two previews of one tree (fresh plan and option ids, another summary time) share
+    a digest; a path more or a level changed does not; every page carries it."""
+    plan = _plan(["a.py", "b.py"], ["c.py"])
+    again = {**plan, "plan_id": "rec_other", "generated_at": "later"}
+    again["options"] = [{**o, "option_id": o["option_id"] + "2"} for o in plan["options"]]
+    assert plan_digest(plan) == plan_digest(again)
+    assert plan_digest(plan) != plan_digest(_plan(["a.py", "b.py", "d.py"], ["c.py"]))
+    bumped = {**plan, "options": [{**plan["options"][0], "level": 4}, plan["options"][1]]}
+    assert plan_digest(plan) != plan_digest(bumped)
+    digest = plan_digest(plan)
+    assert page_form(plan, 0, 1)["page"]["plan_digest"] == digest
+    assert page_form(plan, 1, 1)["page"]["plan_digest"] == digest
+    # Groups of eight hex digits: no run the redaction contract reads as a secret.
+    assert all(len(group) <= 8 for group in digest.split("-"))
+
+
+def _paging(page: dict[str, Any]) -> dict[str, Any]:
+    """A page's paging fields, its plan digest aside (another test pins that)."""
+    return {k: v for k, v in page.items() if k != "plan_digest"}
