@@ -143,11 +143,10 @@ def _reformats(
     if asks_for_formatting(said):
         return NO_REFORMATS
 
-    def texts(path: str) -> tuple[str | None, str | None]:
-        c = by_path.get(path)
-        if c is None or c.status != "modified":
-            return None, None
-        return reader.before([c]).get(path), reader.now(path)
+    def texts(paths: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:
+        modified = [by_path[p] for p in paths if p in by_path and by_path[p].status == "modified"]
+        before = reader.before(modified)  # one cat-file for every HEAD side not read yet
+        return {c.path: (before.get(c.path), reader.now(c.path)) for c in modified}
 
     return Reformats(texts)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 #: Words of an intent that asks for formatting: then a reformat is the work.
 _FORMATTING = frozenset(
@@ -67,24 +67,31 @@ def only_reformatted(path: str, before: str, now: str) -> bool:
 
 
 class Reformats:
-    """Which changed files only reformat, asked file by file and answered once."""
+    """Which changed files only reformat, asked in batches and answered once."""
 
-    def __init__(self, texts: Callable[[str], tuple[str | None, str | None]]) -> None:
-        #: path → (its text at HEAD, its text now); None where there is none to read.
+    def __init__(
+        self, texts: Callable[[Sequence[str]], Mapping[str, tuple[str | None, str | None]]]
+    ) -> None:
+        #: paths → each one's (text at HEAD, text now), read together (one git call);
+        #: a path with nothing to compare is left out or holds None.
         self._texts = texts
         self._known: dict[str, bool] = {}
 
-    def __call__(self, path: str) -> bool:
-        if path not in self._known:
-            before, now = self._texts(path) if path.endswith(_PYTHON) else (None, None)
+    def among(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` that only reformat (the unknown Python ones read at once)."""
+        wanted = list(dict.fromkeys(paths))
+        unknown = [p for p in wanted if p not in self._known and p.endswith(_PYTHON)]
+        texts = self._texts(unknown) if unknown else {}
+        for path in unknown:
+            before, now = texts.get(path, (None, None))
             self._known[path] = (
                 before is not None and now is not None and only_reformatted(path, before, now)
             )
-        return self._known[path]
+        return {p for p in wanted if self._known.get(p, False)}
 
     def known(self, path: str) -> bool:
         """Whether ``path`` was found to only reformat (never reads anything)."""
         return self._known.get(path, False)
 
 
-NONE = Reformats(lambda _path: (None, None))
+NONE = Reformats(lambda _paths: {})

@@ -302,8 +302,10 @@ def _add_inferred(
     _follow_renames(changed, zone, held_out)
     for path in mirrors(zone, evidence):
         del zone[path]
-    for path in [p for p, z in zone.items() if z.source in _FROM_THE_AGENT]:
-        if elsewhere(path, evidence.environments) or evidence.reformats(path):
+    inferred = [p for p, z in zone.items() if z.source in _FROM_THE_AGENT]
+    reformatted = evidence.reformats.among(inferred)
+    for path in inferred:
+        if elsewhere(path, evidence.environments) or path in reformatted:
             del zone[path]
 
 

@@ -3,6 +3,7 @@ links it to your files — unless the intent asks for formatting."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from vibflow_testing.cli import as_json, vf
@@ -45,21 +46,20 @@ def test_an_intent_that_asks_for_formatting_turns_the_rule_off() -> None:
     assert not reformats.asks_for_formatting(frozenset({"weekly", "retention", "chart"}))
 
 
-def test_reformats_are_asked_lazily_and_answered_once() -> None:
-    """Each file's texts are read once, only when asked; known() never reads."""
-    asked: list[str] = []
+def test_reformats_are_asked_in_one_batch_and_answered_once() -> None:
+    """Only unknown Python files are read, together; known() never reads."""
+    asked: list[list[str]] = []
 
-    def texts(path: str) -> tuple[str | None, str | None]:
-        asked.append(path)
-        return OLD, BLACKENED
+    def texts(paths: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:
+        asked.append(list(paths))
+        return dict.fromkeys(paths, (OLD, BLACKENED))
 
     found = reformats.Reformats(texts)
     assert not found.known("src/a.py")
-    assert found("src/a.py")
-    assert found("src/a.py")
-    assert found.known("src/a.py")
-    assert not found("README.md")
-    assert asked == ["src/a.py"]
+    assert found.among(["src/a.py", "src/b.py", "README.md"]) == {"src/a.py", "src/b.py"}
+    assert found.among(["src/a.py"]) == {"src/a.py"}
+    assert found.known("src/b.py")
+    assert asked == [["src/a.py", "src/b.py"]]
 
 
 RETENTION = (
