@@ -6,9 +6,13 @@ This only places the text: the project-relative result still goes through the
 path contract (``steps/paths/contract``), which judges it as before. So the join
 is lexical, as git's is — ``../payments/pay.go`` from ``internal/orders`` is
 ``internal/payments/pay.go`` — and a path that climbs out of the project is
-left as typed, for the contract to refuse. Run at the project's root, or from
-outside it (``--project DIR``), a path is project-relative as it always was; an
-absolute path is the contract's to place.
+left as typed, for the contract to refuse. Run at the project's root a path is
+project-relative as it always was; ``--project DIR`` is the folder you are in, as
+git's ``-C`` is (``context.paths_here``); an absolute path is the contract's to
+place. Every command that takes a project path reads it here: the memory
+commands, ``checkpoint restore``, ``rewind``, ``recover feedback`` and a flow's
+``--input paths=``. What they show back is the project path, as ``git rm`` and
+``git add -v`` name the file they acted on.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def run(
     # Like `step` at a wait: only what the flow declares for its start, typed.
     pairs = coerce(
         loaded.definition.inputs,
-        _pairs(inputs),
+        _pairs(ctx, project.root, inputs),
         where=f"flow '{loaded.name}'",
         hint="Inputs for a wait go with the event that answers it: "
         "`vibflow step RUN EVENT --input KEY=VALUE`.",
@@ -110,15 +110,29 @@ def step(
             hint=f"`vibflow runs show {target.run_id}` shows what happened; "
             f"`vibflow run {target.flow}` starts a new run.",
         )
-    result = project.runner.send(run_id, event, _pairs(inputs))
+    result = project.runner.send(run_id, event, _pairs(ctx, project.root, inputs))
     _finish(project, result, as_json, show_all=show_all)
 
 
-def _pairs(inputs: list[str] | None) -> dict[str, str | list[str]]:
-    """``--input KEY=VALUE`` options as a dict (a repeated key collects a list)."""
+def _pairs(ctx: typer.Context, root: Path, inputs: list[str] | None) -> dict[str, str | list[str]]:
+    """``--input KEY=VALUE`` options as a dict (a repeated key collects a list).
+
+    ``paths`` is the file input of every flow that restores files; typed here it is
+    read in the folder you are in, as every other project path on the command line
+    is (``context.paths_here``). One value may name several, comma-separated, so
+    each piece is placed and the value keeps its shape for the flow's types.
+    """
+    from vibflow.cli.context import paths_here
     from vibflow.engine.inputs import parse_pairs
 
-    return parse_pairs(inputs or [])
+    pairs = parse_pairs(inputs or [])
+    raw = pairs.get("paths")
+    if isinstance(raw, list):
+        pairs["paths"] = paths_here(ctx, root, raw)
+    elif raw is not None and raw.strip():
+        pieces = [p.strip() for p in raw.split(",") if p.strip()]
+        pairs["paths"] = ",".join(paths_here(ctx, root, pieces))
+    return pairs
 
 
 def resume(
