@@ -110,6 +110,19 @@ def project_for(ctx: typer.Context) -> Project:
     return open_project(state.project, state.registry_hook, warn)
 
 
+def run_bare(ctx: typer.Context, name: str) -> None:
+    """A group named with no command runs its one obvious read, ``name`` (``vibflow
+    runs`` is ``vibflow runs list``), with that command's defaults; ``--help`` still
+    shows the group. Groups with no single obvious read print usage (exit 2)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    command = ctx.command.get_command(ctx, name)  # type: ignore[attr-defined]
+    # Parsed from no words, as the command line `vibflow GROUP NAME` would be: its
+    # defaults, its parameter callbacks, its own context under the group's.
+    with command.make_context(name, [], parent=ctx) as sub:
+        command.invoke(sub)
+
+
 def paths_here(ctx: typer.Context, root: Path, raws: list[str]) -> list[str]:
     """Project paths typed on this command line, each read in the folder the command
     runs in — ``--project DIR`` when given ("as if started in this folder"), else the
