@@ -301,15 +301,21 @@ def _finish(
     Only a person at a terminal is asked (stdin and stdout both terminals, no
     ``--json``); scripts and agents get the run as it stands and its commands.
     """
+    from vibflow.cli.views import Refused
+
     runner = project.runner
+    refused: Refused | None = None
     while not as_json and result.status == "waiting" and sys.stdin.isatty() and sys.stdout.isatty():
         output.run_summary(result, False, changes=changes, prompting=True)
-        answer = output.prompt_wait(
-            runner.definition_of(result),
-            result,
-            stored=project.run_plans.load(result.run_id),
-            show_all=show_all,
-        )
+        try:
+            answer = output.prompt_wait(
+                runner.definition_of(result),
+                result,
+                stored=project.run_plans.load(result.run_id),
+                show_all=show_all,
+            )
+        except Refused as exc:  # wrong answers: nothing was sent, the run still waits
+            refused, answer = exc, None
         if answer is None:
             break
         event, values = _compact_answer(project, result.run_id, *answer)
@@ -326,6 +332,8 @@ def _finish(
             result = now
         changes = None
     output.run_summary(result, as_json, changes=changes)
+    if refused is not None:
+        raise refused  # after the run as it stands: its message, exit 3
     code = {"blocked": Outcome.REFUSED, "failed": Outcome.FAILURE, "aborted": Outcome.FAILURE}.get(
         result.status
     )
