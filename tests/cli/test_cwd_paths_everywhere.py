@@ -103,7 +103,7 @@ def test_a_path_out_of_the_project_is_still_refused_by_its_rule(repo: Path) -> N
     ckpt = _checkpoint(repo)
     out = vf(repo / "src" / "app", "checkpoint", "restore", ckpt, "../../../etc/passwd")
     assert out.returncode == 2, out.stdout
-    assert "path rejected (traversal)" in out.stderr
+    assert "path rejected (outside_project): the path is outside the project" in out.stderr
     assert "Traceback" not in out.stderr
     assert str(repo) not in out.stdout + out.stderr
     assert vf(repo, "runs", "list", "--json").stdout.count('"run_id"') == 0
