@@ -22,6 +22,7 @@ P0 gate 5: nothing that shows the intent may skip :func:`assess`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -111,7 +112,7 @@ def verification_freshness(v: Verification, facts: RepoFacts) -> VerificationFre
     ran = parse_stamp(v.timestamp)
     if ran is None:
         return VerificationFreshness(v.id, True, "it has no valid time")
-    ran_ns, ran_precision = _stamp_window(v.timestamp, ran)
+    ran_ns, ran_precision = stamp_window(v.timestamp, ran)
     orders = [order(ran_ns, ran_precision, t) for t in facts.file_times(v.related_files)]
     changed = orders.count("after")
     if changed:
@@ -155,13 +156,18 @@ def order(ran_ns: int, ran_precision_ns: int, edit: FileTime) -> Order:
     return "unsure"
 
 
-def _stamp_window(text: str, ran: datetime) -> tuple[int, int]:
-    """The verification's time in nanoseconds and how finely it was kept: the
-    microsecond when its stamp has a fraction, else the whole second."""
+def stamp_window(text: str, ran: datetime) -> tuple[int, int]:
+    """The verification's time in nanoseconds and how finely it was kept: as many
+    digits as its stamp's fraction has (six, the microsecond, as vibflow writes
+    them; none, the whole second, as older records and imports have them)."""
     seconds = int(ran.timestamp() // 1)
     ns = seconds * SECOND_NS + ran.microsecond * 1_000
-    fraction = "." in text.split("T", 1)[-1]
-    return ns, 1_000 if fraction else SECOND_NS
+    found = _FRACTION.search(text)
+    digits = min(len(found.group(1)), 6) if found else 0  # a datetime keeps microseconds
+    return ns, 10 ** (9 - digits)
+
+
+_FRACTION = re.compile(r"T\d\d:\d\d:\d\d[.,](\d+)")
 
 
 def assess(

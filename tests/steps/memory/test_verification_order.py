@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from vibflow_testing.repo import init_repo
 
-from vibflow.engine.clock import stamp
+from vibflow.engine.clock import parse_stamp, stamp
 from vibflow.steps.memory.facts import SECOND_NS, FileTime
-from vibflow.steps.memory.freshness import order, verification_freshness
+from vibflow.steps.memory.freshness import order, stamp_window, verification_freshness
 from vibflow.steps.memory.models import Verification
 from vibflow.steps.workspace.repo_facts import GitRepoFacts
 
@@ -93,3 +93,19 @@ def test_a_file_time_in_whole_seconds_is_a_second_wide(tmp_path: Path) -> None:
     assert times["a.py"] == FileTime("a.py", T, S)
     assert times["b.py"] == FileTime("b.py", T + 7, 1)
     assert times["c.py"] == FileTime("c.py", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("2026-09-21T14:13:20Z", S),
+        ("2026-09-21T14:13:20.123Z", 1_000_000),
+        ("2026-09-21T14:13:20.123456Z", US),
+        ("2026-09-21T14:13:20.5+02:00", 100_000_000),
+    ],
+)
+def test_a_stamp_is_as_fine_as_its_digits(text: str, precision: int) -> None:
+    """A stamp kept to the millisecond is a millisecond wide, and so on."""
+    ran = parse_stamp(text)
+    assert ran is not None
+    assert stamp_window(text, ran)[1] == precision
