@@ -203,6 +203,25 @@ def test_a_wrong_confirmation_by_input_is_refused_the_same_way(drifted: Path) ->
     )
 
 
+def test_resume_at_a_terminal_asks_a_refused_confirmation_again(drifted: Path) -> None:
+    """A confirmation refused by `step --input` leaves the run blocked at its wait;
+    `vibflow resume RUN` at a terminal asks it again (it used to re-send the same
+    wrong text and stop, refused), and the right text restores."""
+    started = as_json(vf(drifted, "run", "recover", "--json", env=APPLY))
+    run_id = started["run_id"]
+    option = started["recommended_option"]
+    chose = as_json(vf(drifted, "step", run_id, "choose", "-i", f"option={option}", "--json"))
+    token = chose["confirmation_expected"]
+    wrong = vf(drifted, "step", run_id, "confirm", "-i", "confirmation=APPLY", env=APPLY)
+    assert wrong.returncode == 3, wrong.stdout
+    code, text = drive(drifted, ["resume", run_id], [("c cancels, q stops)", token)], env=APPLY)
+    assert code == 0, text
+    assert "finished at 'result'" in text
+    shown = as_json(vf(drifted, "runs", "show", run_id, "--json"))
+    assert shown["status"] == "done"
+    assert len(shown["refusals"]) == 1  # the one by --input; resume sent nothing wrong
+
+
 def test_enter_never_picks_a_restore_and_a_read_only_choice_ends_without_changes(
     drifted: Path,
 ) -> None:

@@ -205,6 +205,11 @@ def resume(
     if target.status == "waiting":
         _finish(project, target, as_json, changes=changes, show_all=show_all)
         return
+    if target.status == "blocked" and _asking(as_json) and _at_a_wait(project, target):
+        # A person at a terminal is asked the wait again: re-sending the refused
+        # answer (what resuming does for a script) cannot help a wrong confirmation.
+        _finish(project, target, as_json, changes=changes, show_all=show_all, ask_blocked=True)
+        return
     result = runner.resume(target.run_id, rerun_step=rerun_step or _confirm_rerun(project, target))
     _finish(project, result, as_json, changes=changes, show_all=show_all)
 
@@ -288,6 +293,15 @@ def _compact_answer(
     return event, values
 
 
+def _asking(as_json: bool) -> bool:
+    """Whether a person is asked: stdin and stdout both terminals, no ``--json``."""
+    return not as_json and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _at_a_wait(project: Project, run: RunRecord) -> bool:
+    return project.runner.definition_of(run).states[run.state].wait is not None
+
+
 def _finish(
     project: Project,
     result: RunRecord,
@@ -295,17 +309,23 @@ def _finish(
     *,
     changes: dict[str, list[str]] | None = None,
     show_all: bool = False,
+    ask_blocked: bool = False,
 ) -> None:
     """Render a run, prompting at waits on a terminal; exit by its status.
 
     Only a person at a terminal is asked (stdin and stdout both terminals, no
     ``--json``); scripts and agents get the run as it stands and its commands.
+    ``ask_blocked``: a run blocked at its wait (``resume`` at a terminal) is asked
+    once too; refused again, it ends blocked as any refusal does.
     """
     from vibflow.cli.views import Refused
 
     runner = project.runner
     refused: Refused | None = None
-    while not as_json and result.status == "waiting" and sys.stdin.isatty() and sys.stdout.isatty():
+    while _asking(as_json) and (
+        result.status == "waiting" or (ask_blocked and result.status == "blocked")
+    ):
+        ask_blocked = False
         output.run_summary(result, False, changes=changes, prompting=True)
         try:
             answer = output.prompt_wait(
