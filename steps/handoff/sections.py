@@ -128,6 +128,8 @@ def verification_items(facts: HandoffFacts) -> tuple[str, ...]:
             label = "STALE — " + (fv.reason or "rerun before trusting it")
         elif v.stale:
             label = "STALE"
+        elif fv is not None and fv.unsure:
+            label = "UNSURE — " + fv.unsure
         else:
             label = "fresh"
         if (v.scope_unknown or not v.related_files) and "unknown" not in label:

@@ -8,8 +8,26 @@ the front door passes in an object with this shape, implemented over git in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from dataclasses import dataclass
 from typing import Protocol
+
+#: Nanoseconds in a second: a file time a filesystem keeps in whole seconds.
+SECOND_NS = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class FileTime:
+    """When a file last changed, as finely as its filesystem keeps it.
+
+    ``ns`` is the modification time in nanoseconds since the epoch (``None``: the
+    file is gone); the change happened somewhere in ``[ns, ns + precision_ns)``.
+    A filesystem that keeps whole seconds makes that window a second wide, and
+    freshness then may not be able to tell which came first (``freshness.order``).
+    """
+
+    path: str
+    ns: int | None
+    precision_ns: int = 1
 
 
 class RepoFacts(Protocol):
@@ -19,8 +37,9 @@ class RepoFacts(Protocol):
     def commits_since(self, sha: str) -> int | None:
         """Commits reachable from HEAD but not from ``sha`` (None if unknown)."""
 
-    def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
-        """Which of ``paths`` changed (content or existence) after ``when``."""
+    def file_times(self, paths: Sequence[str]) -> list[FileTime]:
+        """When each of ``paths`` last changed (content or existence); a path whose
+        time cannot be read is left out."""
 
     def exists(self, path: str) -> bool | None:
         """Whether the project-relative ``path`` is in the work tree (None if unknown)."""
@@ -36,8 +55,8 @@ class NoFacts:
         del sha
         return None
 
-    def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
-        del paths, when
+    def file_times(self, paths: Sequence[str]) -> list[FileTime]:
+        del paths
         return []
 
     def exists(self, path: str) -> bool | None:

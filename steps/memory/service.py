@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from vibflow.engine.clock import stamp as clock_stamp
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.memory import gate
 from vibflow.steps.memory.caps import apply_caps
@@ -125,9 +126,16 @@ class MemoryService:
         overwrite_command: str | None = None,
         extra_counts: Mapping[str, int] | None = None,
         check: Callable[[MemoryState, str], None] | None = None,
+        precise: bool = False,
     ) -> WriteResult:
         now = self._clock()
-        stamp = now.isoformat(timespec="seconds").replace("+00:00", "Z")
+        # A verification is compared with file times (freshness.order), so its time is
+        # kept as finely as the clock gives it; every other record reads well in seconds.
+        stamp = (
+            clock_stamp(now)
+            if precise
+            else now.isoformat(timespec="seconds").replace("+00:00", "Z")
+        )
         cleaned: list[str] = []
         counts: dict[str, int] = dict(extra_counts or {})
         for text in texts:
@@ -407,7 +415,7 @@ class MemoryService:
             )
             return state.model_copy(update={"verification": [*state.verification, entry]})
 
-        return self._write("verification", writer, True, change, texts=[command])
+        return self._write("verification", writer, True, change, texts=[command], precise=True)
 
     def drop_verification(
         self, verification_id: str, *, writer: str = "cli", confirmed: bool = False

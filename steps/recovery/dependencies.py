@@ -22,6 +22,7 @@ its settings name a library as an atom (``config :hammer``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 _PY = re.compile(r"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*))")
@@ -140,21 +141,9 @@ def needed(
     if not imports:
         return None
     for line in lines:
-        if len(line) > 500 or line.lstrip().startswith(("#", "//")):
-            continue
-        for name in _NAME.findall(line):
-            if not manifest and not _quoted(name, line):
-                continue
-            key = norm(name)
-            if len(key) < (3 if manifest else 5) or key in known:
-                continue
-            for variant in _variants(key):
-                spec = imports.get(variant)
-                if spec is not None:
-                    return name, spec
-            spec = _by_vendor(name, imports) if manifest else None
-            if spec is not None:
-                return name, spec
+        found = declares(line, imports, manifest=manifest, known=known)
+        if found is not None:
+            return found
     return None
 
 
@@ -180,3 +169,104 @@ def _by_vendor(name: str, imports: dict[str, str]) -> str | None:
             if len(inner) >= 4 and inner in within:
                 return spec
     return None
+
+
+def declares(
+    line: str, imports: dict[str, str], *, manifest: bool, known: frozenset[str]
+) -> tuple[str, str] | None:
+    """What one added line declares of ``imports`` (see :func:`needed`), or None."""
+    if len(line) > 500 or line.lstrip().startswith(("#", "//")):
+        return None
+    for name in _NAME.findall(line):
+        if not manifest and not _quoted(name, line):
+            continue
+        key = norm(name)
+        if len(key) < (3 if manifest else 5) or key in known:
+            continue
+        for variant in _variants(key):
+            spec = imports.get(variant)
+            if spec is not None:
+                return name, spec
+        spec = _by_vendor(name, imports) if manifest else None
+        if spec is not None:
+            return name, spec
+    return None
+
+
+#: A line that only opens a block (``"dependencies": {``, ``require (``, ``[deps]``)
+#: or only closes one: what the block holds is judged line by line.
+_OPENER = re.compile(r"^(?:\[[^\]]*\]|[^{}()\[\]]*[{(\[])$")
+
+
+def unexplained(
+    old: str,
+    new: str,
+    imports: dict[str, str],
+    *,
+    manifest: bool,
+    known: frozenset[str],
+) -> list[str]:
+    """The changed lines of a manifest or settings file that the dependencies its
+    in-scope change needs do not explain — ``- line`` removed, then ``+ line``
+    added, each in file order. Explained: a line declaring one of ``imports`` the file did not hold
+    (:func:`declares`), a line that only gained or lost its trailing comma (JSON's
+    separator moves when an entry is appended), a line only opening or closing a
+    block, a blank one. Everything else — the package's own version bumped, a
+    library nothing imports, a removed entry — is a change of its own."""
+    before, after = old.splitlines(), new.splitlines()
+    had, has = set(before), set(after)
+    gone = [line for line in before if line not in has]
+    came = [line for line in after if line not in had]
+    # A line moved or re-punctuated is the same line on both sides.
+    budget = Counter(_core(line) for line in gone) & Counter(_core(line) for line in came)
+    # An entry rewritten for the dependency (``chrono = "0.4"`` → ``chrono = {
+    # version = "0.4", features = ["serde"] }``): its old line goes with the new.
+    rewritten = {
+        _key(line) for line in came if declares(line, imports, manifest=manifest, known=known)
+    }
+    out: list[str] = []
+    for sign, lines in (("-", gone), ("+", came)):
+        left = Counter(budget)
+        for line in lines:
+            core = _core(line)
+            if left[core] > 0:
+                left[core] -= 1
+                continue
+            if not core or not any(ch.isalnum() for ch in core) or _OPENER.match(core):
+                continue
+            if sign == "+" and declares(line, imports, manifest=manifest, known=known):
+                continue
+            if sign == "-" and _key(line) in rewritten - {None}:
+                continue
+            out.append(f"{sign} {core}")
+    return out
+
+
+def _core(line: str) -> str:
+    return line.strip().rstrip(",").rstrip()
+
+
+_KEY = re.compile(r"""^\s*["']?([@\w./-]+)["']?\s*[:=<>~!^ ]""")
+
+
+def _key(line: str) -> str | None:
+    """The entry a manifest line is about (``chrono`` in ``chrono = "0.4"``)."""
+    found = _KEY.match(line)
+    return found.group(1).casefold() if found else None
+
+
+_PATH_USE = re.compile(r"\b([a-z_][a-z0-9_]*)::")
+
+
+def used(lines: Iterable[str]) -> dict[str, str]:
+    """What ``lines`` use by a crate or namespace path without importing it
+    (``serde_json::to_string(…)``), keyed as :func:`imported` keys its modules. Too
+    loose to put a manifest in scope; enough to explain a line of one that is."""
+    out: dict[str, str] = {}
+    for line in lines:
+        if len(line) > 500:
+            continue
+        for spec in _PATH_USE.findall(line):
+            for key in _spec_keys(spec):
+                out.setdefault(key, spec)
+    return out

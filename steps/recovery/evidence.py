@@ -19,7 +19,10 @@ entry, correction or recent patch put in scope, for its evidence:
     in the screen): the names a feature introduces hold its files together;
   - a dependency the change needs: a manifest or settings file whose added
     lines name a library or app an in-scope file's added lines now import
-    (``django-filter`` in ``requirements.txt`` for ``import django_filters``);
+    (``django-filter`` in ``requirements.txt`` for ``import django_filters``).
+    Its other changed lines (the package's own version bumped beside it) are
+    not hidden by it: the reason quotes them and the file needs review;
+    it stays in scope, since half a manifest cannot be restored;
   - any of the reference rules above against a file that is in scope by a
     reference itself (the closure, ``closure_hops`` deep: a page the new link
     points at, the API route that page fetches); the reason names the chain;
@@ -119,6 +122,10 @@ class Evidence:
     #: Manifest or settings file → (in-scope file, the name it declares, the
     #: import that file's change adds): see ``dependencies``.
     needs: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: Such a file → its changed lines that dependency does not explain (a version
+    #: bumped beside it): it stays in scope — half a manifest cannot be restored —
+    #: but the reason names them and the file needs the user's review.
+    unexplained: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: The intent's words say tests are being removed (``removes_tests``): a deleted
     #: test of an explicit file may be in scope then.
     removes_tests: bool = False
@@ -141,6 +148,8 @@ NO_EVIDENCE = Evidence()
 class Judgement:
     source: ZoneSource | None  # set when the evidence is strong
     reason: str  # why in scope (strong), or the hint (weak); "" for none
+    #: In scope, yet part of its change is not explained by the evidence: review it.
+    review: bool = False
 
 
 def who(anchor: str, ev: Evidence) -> str:
@@ -272,9 +281,28 @@ def _by_dependency(
         return None
     anchor, name, module = found
     what = f"'{name}'," if name == module else f"'{name}', for '{module}',"
+    reason = f"its changed lines add {what} which {_change_of(anchor, ev)} now imports"
+    others = ev.unexplained.get(c.path)
+    if not others:
+        return Judgement("reference", reason)
+    shown = "; ".join(f"`{_clip(line)}`" for line in others[:UNEXPLAINED_SHOWN])
+    more = len(others) - UNEXPLAINED_SHOWN
     return Judgement(
-        "reference", f"its changed lines add {what} which {_change_of(anchor, ev)} now imports"
+        "reference",
+        f"{reason} — but {len(others)} other changed line(s) are not explained by it: "
+        f"{shown}{f' and {more} more' if more > 0 else ''}; please review (the file is "
+        "restored whole or not at all)",
+        review=True,
     )
+
+
+#: Unexplained lines a reason quotes, and how much of each.
+UNEXPLAINED_SHOWN = 3
+_LINE_SHOWN = 80
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= _LINE_SHOWN else line[: _LINE_SHOWN - 1] + "…"
 
 
 def _by_test_name(

@@ -162,25 +162,38 @@ def find_needs(
         if p in by_path and by_path[p].status != "deleted"
     ][:SEEDS_MAX]
     imports: dict[str, tuple[str, str]] = {}
+    uses: dict[str, str] = {}  # looser: what explains a needed manifest's other lines
     reader.before([*scope, *wanted])  # one read of every HEAD side
     for c in scope:
-        had = dependencies.imported((reader.before([c]).get(c.path) or "").splitlines())
+        before = (reader.before([c]).get(c.path) or "").splitlines()
+        had = dependencies.imported(before)
         for key, spec in dependencies.imported(reader.added(c)).items():
             if key not in had:
                 imports.setdefault(key, (c.path, spec))
+        # Added lines only: a crate the manifest held before declares nothing new
+        # (``dependencies.declares`` checks), so what the file used before is moot.
+        for key, spec in dependencies.used(reader.added(c)).items():
+            uses.setdefault(key, spec)
     if not imports:
         return evidence
     specs = {key: spec for key, (_, spec) in imports.items()}
+    explaining = {**uses, **specs}
     by_spec = {spec: path for path, spec in imports.values()}
     needs: dict[str, tuple[str, str, str]] = {}
+    others: dict[str, tuple[str, ...]] = {}
     for c in wanted:
-        declared = dependencies.needed(
-            reader.added(c),
-            specs,
-            manifest=dependencies.is_manifest(c.path),
-            known=dependencies.names_in(reader.before([c]).get(c.path) or ""),
-        )
+        manifest = dependencies.is_manifest(c.path)
+        old = reader.before([c]).get(c.path) or ""
+        known = dependencies.names_in(old)
+        declared = dependencies.needed(reader.added(c), specs, manifest=manifest, known=known)
         if declared is not None:
             name, spec = declared
             needs[c.path] = (by_spec[spec], name, spec)
-    return replace(evidence, needs=needs, memo={}) if needs else evidence
+            rest = dependencies.unexplained(
+                old, reader.now(c.path) or "", explaining, manifest=manifest, known=known
+            )
+            if rest:
+                others[c.path] = tuple(rest)
+    if not needs:
+        return evidence
+    return replace(evidence, needs=needs, unexplained=others, memo={})

@@ -75,6 +75,17 @@ class IntentZoneEntry(_Model):
     path: str
     source: ZoneSource
     reason: str
+    #: In scope, yet part of its change is not explained by what put it there (a
+    #: manifest's version bump beside the dependency the change needs): the user
+    #: should look. Only in the dump when set, like the marks above.
+    requires_user_review: bool = False
+
+    @model_serializer(mode="wrap")
+    def _review_when_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("requires_user_review"):
+            data.pop("requires_user_review", None)
+        return data
 
 
 class LeftOutFile(_Model):

@@ -98,6 +98,7 @@ def plan(
             None if candidate is None or not candidate.predates_change else candidate.kind,
             len(signals.changed) - len(relevant),
             has_commits=signals.head is not None,
+            reviewing=sum(1 for z in zone if z.requires_user_review),
         ),
         memory_mode="memory" if memory.usable and narrowed else "diff_aware",
         memory_note="; ".join(notes) or None,
@@ -159,7 +160,13 @@ def _iso(ts: float) -> str | None:
 
 
 def _summary(
-    changed: int, drifting: int, safe: str | None, generated: int, *, has_commits: bool
+    changed: int,
+    drifting: int,
+    safe: str | None,
+    generated: int,
+    *,
+    has_commits: bool,
+    reviewing: int = 0,
 ) -> str:
     since = "since the last commit" if has_commits else "in this repository (no commits yet)"
     if changed == 0:
@@ -170,6 +177,12 @@ def _summary(
         parts.append(f"{drifting} look outside what you are working on")
     else:
         parts.append("none look outside what you are working on")
+    if reviewing:
+        # In scope, but not all of it: a manifest's version bump beside the dependency.
+        parts.append(
+            f"{reviewing} in-scope file(s) also hold changes your work does not explain "
+            "(please review)"
+        )
     parts.append(
         {
             "checkpoint": "a safe checkpoint from before the change exists",

@@ -298,7 +298,12 @@ def _add_inferred(
             continue  # followed below, under the reason of its old name
         found, _ = judge(c, near.get(c.path.rpartition("/")[0], ()), evidence)
         if found.source is not None:
-            zone[c.path] = IntentZoneEntry(path=c.path, source=found.source, reason=found.reason)
+            zone[c.path] = IntentZoneEntry(
+                path=c.path,
+                source=found.source,
+                reason=found.reason,
+                requires_user_review=found.review,
+            )
     _follow_renames(changed, zone, held_out)
     for path in mirrors(zone, evidence):
         del zone[path]

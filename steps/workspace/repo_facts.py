@@ -9,9 +9,9 @@ cannot give is ``None`` — memory freshness then says it does not know.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 
+from vibflow.steps.memory.facts import SECOND_NS, FileTime
 from vibflow.steps.workspace.git import Git, GitError
 
 
@@ -35,19 +35,20 @@ class GitRepoFacts:
         out = self._text("rev-list", "--count", f"{sha}..HEAD")
         return int(out) if out and out.isdigit() else None
 
-    def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
-        cutoff = when.timestamp()
-        changed: list[str] = []
+    def file_times(self, paths: Sequence[str]) -> list[FileTime]:
+        times: list[FileTime] = []
         for rel in paths:
-            target = self.root / rel
             try:
-                if target.stat().st_mtime > cutoff:
-                    changed.append(rel)
+                ns = (self.root / rel).stat().st_mtime_ns
             except FileNotFoundError:
-                changed.append(rel)  # deleted since: whatever was verified is gone
+                times.append(FileTime(rel, None))  # deleted: whatever was verified is gone
+                continue
             except OSError:
                 continue
-        return changed
+            # Whole seconds on the dot: a filesystem that keeps no finer time (or a
+            # time set from one that did not); the change is somewhere in that second.
+            times.append(FileTime(rel, ns, SECOND_NS if ns % SECOND_NS == 0 else 1))
+        return times
 
     def exists(self, path: str) -> bool | None:
         try:

@@ -120,6 +120,8 @@ LINES = [
     ["--json", "recover"],  # an option at the wrong level
     ["recover", "feedback", "rec_0"],  # a subcommand
     ["runs", "list"],
+    ["runs"],  # alone: the list
+    ["runs", "--json"],  # the bare group takes no options: typer's usage error
     ["runs", "list", "--json", "--limit", "5"],
     ["runs", "list", "--status=done", "--limit=1000"],
     ["runs", "list", "--limit", "0"],  # out of range: typer's error
@@ -219,7 +221,7 @@ def test_typer_is_not_imported_for_a_fast_line(twins: tuple[Path, Path]) -> None
         ["-C", "--json", "recover"],
         ["-C"],
         ["--debug", "--json", "recover"],
-        ["runs"],
+        ["runs", "--json"],  # the bare group takes no options: typer's usage error
         ["recover", "--", "--preview"],
         ["runs", "show", "x"],
         ["runs", "list", "--limit"],
@@ -254,6 +256,7 @@ def test_recognised_lines() -> None:
     assert line == fastpath.FastLine(
         False, None, ("runs", "list"), frozenset(), {"--limit": "7", "--status": "done"}
     )
+    assert fastpath.parse(["runs"]) == fastpath.FastLine(False, None, ("runs",), frozenset(), {})
     assert fastpath.parse(["recap", "--json"]) == fastpath.FastLine(
         False, None, ("recap",), frozenset({"--json"}), {}
     )

@@ -4,7 +4,7 @@ Driven on a real pseudo-terminal against a real repository: the explanation
 comes before the menu, Enter never picks a restore, typos are asked again, a
 restore's files can be narrowed by number ranges and globs, the deletions
 are listed before the confirmation, a wrong confirmation is asked again (a
-few times, then the run is left waiting), and only the chosen files change —
+few times, then refused with exit 3, the run left waiting), and only the chosen files change —
 byte for byte. Scripts and agents (no terminal) see no prompt.
 """
 
@@ -123,9 +123,10 @@ def test_guided_restore_of_a_subset_restores_only_the_chosen_files(drifted: Path
             assert after[rel] == data, rel
 
 
-def test_three_wrong_confirmations_stop_and_leave_the_run_waiting(drifted: Path) -> None:
-    """After a few wrong confirmations the prompt stops cleanly: nothing restored,
-    the run still waiting at confirm, and the command to continue shown."""
+def test_three_wrong_confirmations_are_refused_and_leave_the_run_waiting(drifted: Path) -> None:
+    """After a few wrong confirmations the prompt refuses (exit 3, as a refused
+    confirmation by `vibflow step` does): nothing restored, nothing sent, the run
+    still waiting at confirm, and the message names the exact commands that go on."""
     before = _tree(drifted)
     code, text = drive(
         drifted,
@@ -140,19 +141,85 @@ def test_three_wrong_confirmations_stop_and_leave_the_run_waiting(drifted: Path)
         ],
         env=APPLY,
     )
-    assert code == 0, text
-    assert "nothing was restored after 3 tries" in text
+    assert code == 3, text
+    token = _token(text)
     assert "… and 5 more — 'list' shows them all" in text
     after_list = text.split("Type exactly")[1]
     assert all(m in after_list for m in MODULES)
     assert "(1 try left)" in text
     assert "is waiting at 'confirm'" in text
     run_id = re.findall(r"run (run_[0-9a-f]{32})", text)[0]
-    assert f"vibflow resume {run_id}" in text
+    flat = " ".join(text.split())
+    assert (
+        f"vibflow: the confirmation did not match '{token}' in 3 tries, so nothing was "
+        f"restored; run {run_id} is still waiting for it." in flat
+    )
+    assert f"Run `vibflow resume {run_id}` to be asked again" in flat
+    assert f'`vibflow step {run_id} confirm --input confirmation="{token}"`' in flat
     assert _tree(drifted) == before
     shown = as_json(vf(drifted, "runs", "show", run_id, "--json"))
     assert shown["status"] == "waiting"
     assert shown["refusals"] == []
+
+
+def test_q_at_the_confirmation_only_stops_asking(drifted: Path) -> None:
+    """`q` is not a refusal: the prompt stops, the run waits, exit 0 as before."""
+    code, text = drive(
+        drifted,
+        ["run", "recover"],
+        [("Which one (", "1"), ("Which files (", ""), ("c cancels, q stops)", "q")],
+        env=APPLY,
+    )
+    assert code == 0, text
+    assert "(stopped: the run keeps waiting;" in text
+    assert "did not match" not in text
+
+
+def test_a_wrong_confirmation_by_input_is_refused_the_same_way(drifted: Path) -> None:
+    """Without a terminal, `step … confirm --input confirmation=WRONG` is refused with
+    exit 3 too; its text says nothing changed and the run still waits, with the exact
+    command, and --json carries the same: blocked at the confirmation wait, the
+    reason, and the command."""
+    started = as_json(vf(drifted, "run", "recover", "--json", env=APPLY))
+    run_id = started["run_id"]
+    option = started["recommended_option"]
+    chose = as_json(vf(drifted, "step", run_id, "choose", "-i", f"option={option}", "--json"))
+    token = chose["confirmation_expected"]
+    text = vf(drifted, "step", run_id, "confirm", "-i", "confirmation=APPLY", env=APPLY)
+    assert text.returncode == 3, text.stdout
+    assert (
+        "nothing was changed; the run is still waiting for confirmation (a `next:` "
+        "command below answers it)" in text.stdout
+    )
+    assert f'next: vibflow step {run_id} confirm --input confirmation="{token}"' in text.stdout
+    answer = vf(drifted, "step", run_id, "confirm", "-i", "confirmation=nope", "--json", env=APPLY)
+    assert answer.returncode == 3, answer.stderr
+    shown = as_json(answer)
+    assert (shown["status"], shown["state"]) == ("blocked", "confirm")
+    assert shown["waiting_for"]["wait"] == "confirmation"
+    assert "the confirmation does not match" in shown["blocked_reason"]
+    assert (
+        f'vibflow step {run_id} confirm --input confirmation="{token}"' in (shown["next_commands"])
+    )
+
+
+def test_resume_at_a_terminal_asks_a_refused_confirmation_again(drifted: Path) -> None:
+    """A confirmation refused by `step --input` leaves the run blocked at its wait;
+    `vibflow resume RUN` at a terminal asks it again (it used to re-send the same
+    wrong text and stop, refused), and the right text restores."""
+    started = as_json(vf(drifted, "run", "recover", "--json", env=APPLY))
+    run_id = started["run_id"]
+    option = started["recommended_option"]
+    chose = as_json(vf(drifted, "step", run_id, "choose", "-i", f"option={option}", "--json"))
+    token = chose["confirmation_expected"]
+    wrong = vf(drifted, "step", run_id, "confirm", "-i", "confirmation=APPLY", env=APPLY)
+    assert wrong.returncode == 3, wrong.stdout
+    code, text = drive(drifted, ["resume", run_id], [("c cancels, q stops)", token)], env=APPLY)
+    assert code == 0, text
+    assert "finished at 'result'" in text
+    shown = as_json(vf(drifted, "runs", "show", run_id, "--json"))
+    assert shown["status"] == "done"
+    assert len(shown["refusals"]) == 1  # the one by --input; resume sent nothing wrong
 
 
 def test_enter_never_picks_a_restore_and_a_read_only_choice_ends_without_changes(

@@ -133,3 +133,5 @@ def test_at_the_root_and_out_of_the_project_nothing_changes(tmp_path: Path) -> N
     )
     assert out.returncode == 2, out.stdout
     assert "Traceback" not in out.stderr
+    # The rule it breaks from here: out of the project ('..' itself is fine here).
+    assert "path rejected (outside_project): the path is outside the project" in out.stderr

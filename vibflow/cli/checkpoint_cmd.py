@@ -10,14 +10,24 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from vibflow.cli import restore_cmd
-from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.context import JSON_OPT, project_for, run_bare
 from vibflow.cli.output import emit_json
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 if TYPE_CHECKING:
     from vibflow.steps.checkpoints.models import CheckpointMeta
 
-app = typer.Typer(help="Snapshots of your working tree.", no_args_is_help=True)
+app = typer.Typer(
+    help="Snapshots of your working tree. Alone, `vibflow checkpoint` lists them (as "
+    "`vibflow checkpoint list`).",
+    invoke_without_command=True,
+)
+
+
+@app.callback()
+def _bare(ctx: typer.Context) -> None:
+    # `vibflow checkpoint` alone: the list (context.run_bare).
+    run_bare(ctx, "list")
 
 
 def _progress() -> Callable[[str], None] | None:

@@ -72,7 +72,7 @@ INPUT_OPT = typer.Option(
     metavar="KEY=VALUE",
     help="An input; repeat the option for each one (-i option=ID -i paths=a.py). "
     "A list input takes one item per repeat (-i paths=a.py -i paths=b.py) or several "
-    "comma-separated in one value.",
+    "comma-separated in one value. Paths are relative to where you are.",
 )
 
 
@@ -108,6 +108,29 @@ def project_for(ctx: typer.Context) -> Project:
         typer.echo(f"vibflow: warning: {message}", err=True)
 
     return open_project(state.project, state.registry_hook, warn)
+
+
+def run_bare(ctx: typer.Context, name: str) -> None:
+    """A group named with no command runs its one obvious read, ``name`` (``vibflow
+    runs`` is ``vibflow runs list``), with that command's defaults; ``--help`` still
+    shows the group. Groups with no single obvious read print usage (exit 2)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    command = ctx.command.get_command(ctx, name)  # type: ignore[attr-defined]
+    # Parsed from no words, as the command line `vibflow GROUP NAME` would be: its
+    # defaults, its parameter callbacks, its own context under the group's.
+    with command.make_context(name, [], parent=ctx) as sub:
+        command.invoke(sub)
+
+
+def paths_here(ctx: typer.Context, root: Path, raws: list[str]) -> list[str]:
+    """Project paths typed on this command line, each read in the folder the command
+    runs in — ``--project DIR`` when given ("as if started in this folder"), else the
+    working directory — as git reads them (``cwd_paths``). The result still goes
+    through the path contract, which refuses a path outside the project by its rule."""
+    from vibflow.cli.cwd_paths import here
+
+    return here(root, raws, state_of(ctx).project or Path.cwd())
 
 
 def catalog_for(ctx: typer.Context) -> FlowCatalog:

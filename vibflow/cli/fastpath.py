@@ -15,7 +15,8 @@ line as before, so usage errors and help keep their one source.
 Recognised: ``[--debug] [-C DIR | --project DIR | --project=DIR]...`` then
 
 * ``recover`` with any of ``--explain``, ``--preview``, ``--all``, ``--json``;
-* ``runs list`` with ``--json``, ``--status S``, ``--limit N`` (1 to 1,000);
+* ``runs list`` with ``--json``, ``--status S``, ``--limit N`` (1 to 1,000), and
+  ``runs`` alone (typer's ``runs`` group runs its list then, ``context.run_bare``);
 * ``triggers check`` with ``--json``;
 * ``handoff`` with ``--json``, ``--for agent|human``, ``--budget N``, ``--out FILE``;
 
@@ -56,6 +57,8 @@ def _limit(value: str) -> bool:
 _COMMANDS: dict[tuple[str, ...], tuple[frozenset[str], dict[str, Callable[[str], bool]]]] = {
     ("recover",): (frozenset({"--explain", "--preview", "--all", "--json"}), {}),
     ("runs", "list"): (frozenset({"--json"}), {"--status": _plain_value, "--limit": _limit}),
+    # After `runs list`: the first entry whose words start the line is the one read.
+    ("runs",): (frozenset(), {}),  # `vibflow runs` alone is `vibflow runs list`
     ("triggers", "check"): (frozenset({"--json"}), {}),
     ("recap",): (frozenset({"--json"}), {}),
     ("handoff",): (
@@ -235,7 +238,7 @@ def _run_body(line: FastLine, inv: FastInvocation, as_json: bool) -> None:
     from vibflow.cli import read_bodies
 
     opts = line.options
-    if line.command == ("runs", "list"):
+    if line.command in (("runs", "list"), ("runs",)):
         limit = int(opts.get("--limit", "20"))
         read_bodies.runs_list(inv, status=opts.get("--status"), limit=limit, as_json=as_json)
     elif line.command == ("triggers", "check"):

@@ -11,10 +11,20 @@ from pathlib import Path
 import typer
 
 from vibflow.cli import output
-from vibflow.cli.context import JSON_OPT, catalog_for, project_for, registry_for
+from vibflow.cli.context import JSON_OPT, catalog_for, project_for, registry_for, run_bare
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
-app = typer.Typer(help="List, draw and validate flow definitions.", no_args_is_help=True)
+app = typer.Typer(
+    help="List, draw and validate flow definitions. Alone, `vibflow flows` lists them "
+    "(as `vibflow flows list`).",
+    invoke_without_command=True,
+)
+
+
+@app.callback()
+def _bare(ctx: typer.Context) -> None:
+    # `vibflow flows` alone: the list (context.run_bare).
+    run_bare(ctx, "list")
 
 
 @app.command("list")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import typer
 
-from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.context import JSON_OPT, paths_here, project_for
 from vibflow.cli.output import emit_json
 from vibflow.engine.errors import ErrorCode, VibflowError
 
@@ -203,11 +203,9 @@ def memory_relevant(
 ) -> None:
     """Mark PATH as explicitly relevant, and say WHY (never reported as drift); or
     take it off the list with --remove. PATH is relative to where you run this."""
-    from vibflow.cli.cwd_paths import here
-
     project = project_for(ctx)
     memory = project.memory
-    (path,) = here(project.root, [path])
+    (path,) = paths_here(ctx, project.root, [path])
     if remove:
         if why is not None:
             raise VibflowError(
@@ -280,15 +278,16 @@ def memory_verify(
 ) -> None:
     """Record that COMMAND was run, its result, and the files it covers (each
     relative to where you run this)."""
-    from vibflow.cli.cwd_paths import here
-
     checked = next((r for r in _RESULTS if r == result), None)
     if checked is None:
         raise VibflowError(ErrorCode.BAD_INPUT, "--result must be pass or fail")
     project = project_for(ctx)
     _done(
         project.memory.verify(
-            command, checked, files=here(project.root, files or []), writer=_writer(writer)
+            command,
+            checked,
+            files=paths_here(ctx, project.root, files or []),
+            writer=_writer(writer),
         ),
         "verification recorded"
         + ("" if files else " (no --files given: it will show as scope unknown)"),

@@ -44,10 +44,19 @@ def render(view: MemoryView) -> str:
     if len(explicit) > 10:
         lines.append(f"  ... and {len(explicit) - 10} more (`vibflow memory show --json`)")
     by_id = {v.id: v for v in fresh.verification}
-    lines.append(f"Verification: {len(state.verification)} ({fresh.stale_verification} stale)")
+    unsure = fresh.unsure_verification
+    lines.append(
+        f"Verification: {len(state.verification)} ({fresh.stale_verification} stale"
+        + (f", {unsure} unsure)" if unsure else ")")
+    )
     for v in state.verification[-5:]:
         seen = by_id.get(v.id)
-        tag = f"STALE — {seen.reason}" if seen and seen.stale else "fresh"
+        if seen and seen.stale:
+            tag = f"STALE — {seen.reason}"
+        elif seen and seen.unsure:
+            tag = f"UNSURE — {seen.unsure}"
+        else:
+            tag = "fresh"
         lines.append(f"  - {v.command}: {v.result} [{tag}]")
     if state.risks:
         lines.append(f"Risks: {len(state.risks)}")

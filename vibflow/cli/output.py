@@ -110,6 +110,13 @@ def run_summary(
                 typer.echo(f"    {key.replace('_', ' ')}: {item}")
     if run.blocked_reason:
         typer.echo(f"  blocked: {run.blocked_reason}")
+        if data["waiting_for"] and not prompting:
+            # A guard refused the event at a wait: nothing moved, and the wait is
+            # still open — as after wrong answers at the terminal (views.Refused).
+            typer.echo(
+                f"  nothing was changed; the run is still waiting for "
+                f"{data['waiting_for']['wait']} (a `next:` command below answers it)"
+            )
     if run.error:
         typer.echo(f"  error: {run.error}")
     public = public_of(run)

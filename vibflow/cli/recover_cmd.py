@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.context import JSON_OPT, paths_here, project_for
 from vibflow.cli.output import emit_json
 
 app = typer.Typer(
@@ -47,20 +47,26 @@ def recover_feedback(
         None,
         "--correct",
         metavar="PATH",
-        help="A file the preview labelled right (in scope or outside it). Repeat for more.",
+        help="A file the preview labelled right (in scope or outside it), relative to where "
+        "you are. Repeat for more.",
     ),
     wrong: list[str] | None = typer.Option(
         None,
         "--wrong",
         metavar="PATH",
         help="A file the preview labelled wrong: a drift file that is in scope, or an "
-        "in-scope file that is drift. Remembered for your current intent. Repeat for more.",
+        "in-scope file that is drift, relative to where you are. Remembered for your "
+        "current intent. Repeat for more.",
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Tell vibflow which labels of the latest preview were right or wrong."""
     project = project_for(ctx)
-    outcome = project.recovery.feedback(plan_id, correct or [], wrong or [])
+    outcome = project.recovery.feedback(
+        plan_id,
+        paths_here(ctx, project.root, correct or []),
+        paths_here(ctx, project.root, wrong or []),
+    )
     state = outcome.state
     from vibflow.engine.audit import LabelCounts
 

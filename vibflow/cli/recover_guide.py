@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from vibflow.cli.file_pick import PickError, pick
+from vibflow.cli.views import Refused
 from vibflow.steps.recovery.models import COMMIT_ABBREV
 from vibflow.steps.recovery.renames import complete, other_names
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 #: Files listed before "… and N more" unless --all (or 'list' at the prompt).
 SHOWN = 20
-#: Wrong confirmations accepted before the prompt stops (the run keeps waiting).
+#: Wrong confirmations asked again before the prompt refuses (exit 3; the run keeps waiting).
 CONFIRM_TRIES = 3
 _LETTER = {
     "added": "A",
@@ -347,9 +348,20 @@ def _describe_restore(prompt: WaitPrompt, show_all: bool) -> None:
     )
 
 
+def _refused(run_id: str, expected: str) -> Refused:
+    return Refused(
+        f"the confirmation did not match '{expected}' in {CONFIRM_TRIES} tries, so nothing "
+        f"was restored; run {run_id} is still waiting for it",
+        hint=f"Run `vibflow resume {run_id}` to be asked again, or "
+        f'`vibflow step {run_id} confirm --input confirmation="{expected}"`.',
+    )
+
+
 def guide_confirmation(prompt: WaitPrompt) -> Answer:
     """Say what will be restored and deleted, then ask for the exact text; a
-    mismatch is asked again, a few times, then the prompt stops."""
+    mismatch is asked again, a few times, then refused (:class:`Refused`, exit 3):
+    a wrong confirmation is a refused one, while q (or Enter) only stops asking.
+    Either way nothing is sent and the run keeps waiting."""
     expected = str(prompt.public["confirmation_expected"])
     _describe_restore(prompt, prompt.show_all)
     question = f"Type exactly '{expected}' to restore ('list' shows every file, c cancels, q stops)"
@@ -369,12 +381,8 @@ def guide_confirmation(prompt: WaitPrompt) -> Answer:
             return "confirm", {"confirmation": answer}
         tries += 1
         if tries >= CONFIRM_TRIES:
-            typer.echo(
-                f"  That does not match '{expected}' either; nothing was restored after "
-                f"{CONFIRM_TRIES} tries."
-            )
-            typer.echo(_stop_hint(prompt.run_id))
-            return None
+            typer.echo(f"  That does not match '{expected}' either.")
+            raise _refused(prompt.run_id, expected)
         left = CONFIRM_TRIES - tries
         tries_left = f"{left} {'try' if left == 1 else 'tries'} left"
         typer.echo(f"  That does not match '{expected}' ({tries_left})")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.context import JSON_OPT, paths_here, project_for
 from vibflow.cli.run_cmd import finish_run
 
 if TYPE_CHECKING:
@@ -41,8 +41,9 @@ def checkpoint_restore(
     paths: list[str] | None = typer.Argument(
         None,
         metavar="PATH",
-        help="Files or folders to restore (default: every file that differs). A file the "
-        "checkpoint does not hold is deleted — it is listed before you confirm.",
+        help="Files or folders to restore, relative to where you are (default: every file "
+        "that differs). A file the checkpoint does not hold is deleted — it is listed "
+        "before you confirm.",
     ),
     confirm: str | None = CONFIRM_OPT,
     as_json: bool = JSON_OPT,
@@ -53,9 +54,10 @@ def checkpoint_restore(
     project = project_for(ctx)
     services = project.recovery_services
     meta = checkpoint_source(services, checkpoint_id)  # bad input before a run
+    paths = paths_here(ctx, project.root, list(paths or []))
     if paths:
         named_paths(services, meta, paths)
-    inputs: dict[str, Any] = {"checkpoint": checkpoint_id, "paths": list(paths or [])}
+    inputs: dict[str, Any] = {"checkpoint": checkpoint_id, "paths": paths}
     run_restore_flow(project, "restore", inputs, confirm, as_json)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.context import JSON_OPT, paths_here, project_for
 from vibflow.cli.output import emit_json
 from vibflow.cli.restore_cmd import CONFIRM_OPT, run_restore_flow
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -36,7 +36,9 @@ def rewind(
         "(as `vibflow rewind` lists it) or its id (trn_…). Without it: list the turns.",
     ),
     paths: list[str] | None = typer.Argument(
-        None, metavar="[PATH]...", help="Only these files (default: every file that differs)."
+        None,
+        metavar="[PATH]...",
+        help="Only these files, relative to where you are (default: every file that differs).",
     ),
     session: str | None = typer.Option(
         None, "--session", metavar="ID", help="The agent session (default: the latest one)."
@@ -63,13 +65,14 @@ def rewind(
 
     services = project.recovery_services
     plan = plan_rewind(services, records, turn_id)  # bad input before a run
+    paths = paths_here(ctx, project.root, list(paths or []))
     if paths:
         from vibflow.steps.recovery.restore_steps import checkpoint_source, named_paths
 
         named_paths(services, checkpoint_source(services, plan.checkpoint), paths)
     inputs: dict[str, Any] = {
         "turn": turn_id,
-        "paths": list(paths or []),
+        "paths": paths,
         "include_mine": include_mine,
     }
     run_restore_flow(project, "rewind", inputs, confirm, as_json)

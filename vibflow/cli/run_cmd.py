@@ -55,7 +55,7 @@ def run(
     # Like `step` at a wait: only what the flow declares for its start, typed.
     pairs = coerce(
         loaded.definition.inputs,
-        _pairs(inputs),
+        _pairs(ctx, project.root, inputs),
         where=f"flow '{loaded.name}'",
         hint="Inputs for a wait go with the event that answers it: "
         "`vibflow step RUN EVENT --input KEY=VALUE`.",
@@ -110,15 +110,29 @@ def step(
             hint=f"`vibflow runs show {target.run_id}` shows what happened; "
             f"`vibflow run {target.flow}` starts a new run.",
         )
-    result = project.runner.send(run_id, event, _pairs(inputs))
+    result = project.runner.send(run_id, event, _pairs(ctx, project.root, inputs))
     _finish(project, result, as_json, show_all=show_all)
 
 
-def _pairs(inputs: list[str] | None) -> dict[str, str | list[str]]:
-    """``--input KEY=VALUE`` options as a dict (a repeated key collects a list)."""
+def _pairs(ctx: typer.Context, root: Path, inputs: list[str] | None) -> dict[str, str | list[str]]:
+    """``--input KEY=VALUE`` options as a dict (a repeated key collects a list).
+
+    ``paths`` is the file input of every flow that restores files; typed here it is
+    read in the folder you are in, as every other project path on the command line
+    is (``context.paths_here``). One value may name several, comma-separated, so
+    each piece is placed and the value keeps its shape for the flow's types.
+    """
+    from vibflow.cli.context import paths_here
     from vibflow.engine.inputs import parse_pairs
 
-    return parse_pairs(inputs or [])
+    pairs = parse_pairs(inputs or [])
+    raw = pairs.get("paths")
+    if isinstance(raw, list):
+        pairs["paths"] = paths_here(ctx, root, raw)
+    elif raw is not None and raw.strip():
+        pieces = [p.strip() for p in raw.split(",") if p.strip()]
+        pairs["paths"] = ",".join(paths_here(ctx, root, pieces))
+    return pairs
 
 
 def resume(
@@ -190,6 +204,11 @@ def resume(
     changes = _definition_changes(project, target)
     if target.status == "waiting":
         _finish(project, target, as_json, changes=changes, show_all=show_all)
+        return
+    if target.status == "blocked" and _asking(as_json) and _at_a_wait(project, target):
+        # A person at a terminal is asked the wait again: re-sending the refused
+        # answer (what resuming does for a script) cannot help a wrong confirmation.
+        _finish(project, target, as_json, changes=changes, show_all=show_all, ask_blocked=True)
         return
     result = runner.resume(target.run_id, rerun_step=rerun_step or _confirm_rerun(project, target))
     _finish(project, result, as_json, changes=changes, show_all=show_all)
@@ -274,6 +293,15 @@ def _compact_answer(
     return event, values
 
 
+def _asking(as_json: bool) -> bool:
+    """Whether a person is asked: stdin and stdout both terminals, no ``--json``."""
+    return not as_json and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _at_a_wait(project: Project, run: RunRecord) -> bool:
+    return project.runner.definition_of(run).states[run.state].wait is not None
+
+
 def _finish(
     project: Project,
     result: RunRecord,
@@ -281,21 +309,33 @@ def _finish(
     *,
     changes: dict[str, list[str]] | None = None,
     show_all: bool = False,
+    ask_blocked: bool = False,
 ) -> None:
     """Render a run, prompting at waits on a terminal; exit by its status.
 
     Only a person at a terminal is asked (stdin and stdout both terminals, no
     ``--json``); scripts and agents get the run as it stands and its commands.
+    ``ask_blocked``: a run blocked at its wait (``resume`` at a terminal) is asked
+    once too; refused again, it ends blocked as any refusal does.
     """
+    from vibflow.cli.views import Refused
+
     runner = project.runner
-    while not as_json and result.status == "waiting" and sys.stdin.isatty() and sys.stdout.isatty():
+    refused: Refused | None = None
+    while _asking(as_json) and (
+        result.status == "waiting" or (ask_blocked and result.status == "blocked")
+    ):
+        ask_blocked = False
         output.run_summary(result, False, changes=changes, prompting=True)
-        answer = output.prompt_wait(
-            runner.definition_of(result),
-            result,
-            stored=project.run_plans.load(result.run_id),
-            show_all=show_all,
-        )
+        try:
+            answer = output.prompt_wait(
+                runner.definition_of(result),
+                result,
+                stored=project.run_plans.load(result.run_id),
+                show_all=show_all,
+            )
+        except Refused as exc:  # wrong answers: nothing was sent, the run still waits
+            refused, answer = exc, None
         if answer is None:
             break
         event, values = _compact_answer(project, result.run_id, *answer)
@@ -312,6 +352,8 @@ def _finish(
             result = now
         changes = None
     output.run_summary(result, as_json, changes=changes)
+    if refused is not None:
+        raise refused  # after the run as it stands: its message, exit 3
     code = {"blocked": Outcome.REFUSED, "failed": Outcome.FAILURE, "aborted": Outcome.FAILURE}.get(
         result.status
     )

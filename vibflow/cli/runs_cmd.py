@@ -5,9 +5,18 @@ from __future__ import annotations
 import typer
 
 from vibflow.cli import output
-from vibflow.cli.context import JSON_OPT, project_for
+from vibflow.cli.context import JSON_OPT, project_for, run_bare
 
-app = typer.Typer(help="List and inspect runs.", no_args_is_help=True)
+app = typer.Typer(
+    help="List and inspect runs. Alone, `vibflow runs` lists them (as `vibflow runs list`).",
+    invoke_without_command=True,
+)
+
+
+@app.callback()
+def _bare(ctx: typer.Context) -> None:
+    # `vibflow runs` alone: the list (context.run_bare).
+    run_bare(ctx, "list")
 
 
 @app.command("list")

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from vibflow.engine.errors import ErrorCode, VibflowError
+
 
 @dataclass(frozen=True)
 class WaitPrompt:
@@ -28,6 +30,15 @@ class WaitPrompt:
 
 #: A guided answer: the event to send and its inputs, or None to stop asking.
 Answer = tuple[str, dict[str, Any]] | None
+
+
+class Refused(VibflowError):
+    """A view's wait answered wrongly as many times as it allows: a refusal (exit 3),
+    not a stop. Nothing was sent, so the run still waits where it was; the terminal
+    shows the run as it stands, then this message."""
+
+    def __init__(self, message: str, *, hint: str) -> None:
+        super().__init__(ErrorCode.CONFIRMATION_REQUIRED, message, hint=hint)
 
 
 class RunView(Protocol):

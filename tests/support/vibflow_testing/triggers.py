@@ -10,6 +10,7 @@ from pathlib import Path
 
 from vibflow.engine.audit import AuditLog, TriggerRef
 from vibflow.engine.clock import stamp
+from vibflow.steps.memory.facts import FileTime
 from vibflow.steps.memory.freshness import assess
 from vibflow.steps.memory.models import MemoryState
 from vibflow.steps.memory.policy import MemoryPolicy
@@ -30,6 +31,10 @@ def shipped_policy() -> TriggersPolicy:
     text = files("vibflow.policies").joinpath("triggers.yaml").read_text("utf-8")
     doc = parse_yaml(text, "triggers.yaml")
     return TriggersPolicy.model_validate(doc.data["triggers"])
+
+
+#: A file time after any verification a test records (the year 2100, in ns).
+_FAR_FUTURE_NS = 4_102_444_800 * 1_000_000_000
 
 
 @dataclass
@@ -58,9 +63,9 @@ class Facts:
     def close(self) -> None:
         pass
 
-    def changed_after(self, paths: Sequence[str], when: datetime) -> list[str]:
-        del when
-        return [p for p in paths if p in self.changed]
+    def file_times(self, paths: Sequence[str]) -> list[FileTime]:
+        """A changed path changed long after any verification; the others long before."""
+        return [FileTime(p, _FAR_FUTURE_NS if p in self.changed else 0) for p in paths]
 
 
 @dataclass
