@@ -233,7 +233,11 @@ class McpApp:
         if warnings:
             data["warnings"] = warnings
         red = redact_payload(
-            data, root=self.root, known=project.clean_verdicts, memo=project.scan_memo
+            data,
+            root=self.root,
+            known=project.clean_verdicts,
+            memo=project.scan_memo,
+            objects=project.object_ids,
         )
         value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
         self._no_absolute_paths(value)
@@ -254,7 +258,8 @@ class McpApp:
     ) -> types.CallToolResult:
         from vibflow.steps.redaction.contract import redact_payload
 
-        body = redact_payload({"error": err.to_json()}, root=self.root)
+        objects = project.object_ids if project is not None else None
+        body = redact_payload({"error": err.to_json()}, root=self.root, objects=objects)
         facts = {k: v for k, v in facts.items() if k == "capability_grant_id"}
         facts["result"] = _result_of(err)
         if any(body.counts.model_dump().values()):
