@@ -285,10 +285,17 @@ def _busy(project: Project, run: RunRecord) -> dict[str, Any] | None:
     held = project.lease_file.busy() if refused == "lock_acquired" else None
     if held is None:
         return None
+    progress = None
+    if held.progress is not None:
+        progress = {"files_done": held.progress[0], "files_total": held.progress[1]}
+    eta = held.eta_seconds
     return {
         "operation_id": held.operation_id,
-        "eta_seconds": round(held.eta_seconds, 1),
-        "progress": list(held.progress) if held.progress else None,
+        # From the running restore's own rate; null (and eta_known false) before it
+        # has reported one: the lease's length is no estimate of a restore.
+        "eta_seconds": None if eta is None else round(eta, 1),
+        "eta_known": eta is not None,
+        "progress": progress,
     }
 
 
