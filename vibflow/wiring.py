@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from vibflow.steps.agents.policy import AgentsPolicy
     from vibflow.steps.agents.records import AgentRecords
     from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.grants.capabilities import Lapsed
     from vibflow.steps.grants.service import GrantService
     from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
@@ -324,6 +325,10 @@ class Project:
         """The id of the grant in force letting ``client`` use ``capability`` (None: denied)."""
         found = self.grants.check(capability, client)
         return found.id if found is not None else None
+
+    def grant_lapsed(self, capability: str, client: str) -> Lapsed:
+        """Why ``client`` has no grant in force for ``capability`` (expired, revoked, never)."""
+        return self.grants.lapsed(capability, client)
 
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
         """``data`` (any JSON-like value) through the redaction contract, with counts."""
