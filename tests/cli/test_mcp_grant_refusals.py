@@ -48,11 +48,9 @@ def test_never_granted_says_so_and_names_the_users_command(repo: Path) -> None:
     error = refused(repo)
     assert "never been granted" in error["message"]
     assert error["grant"] == {"status": "never", "grant_id": None, "at": None}
-    assert error["next"] == {
-        "by": "user",
-        "command": AGAIN,
-        "does": "let this client call memory_full_read",
-    }
+    assert error["next"] == [
+        {"by": "user", "command": AGAIN, "does": "let this client call memory_full_read"}
+    ]
     assert [r["result"] for r in mcp_rows(repo)] == ["refused"]
 
 
@@ -70,8 +68,9 @@ def test_an_expired_grant_says_it_expired_and_when(repo: Path) -> None:
         "grant_id": grant_id,
         "at": "2000-01-01T00:00:00.000000Z",
     }
-    assert error["next"]["by"] == "user"
-    assert error["next"]["command"] == AGAIN
+    (step,) = error["next"]
+    assert step["by"] == "user"
+    assert step["command"] == AGAIN
     assert f"`{AGAIN}`" in error["message"]
 
 
@@ -90,7 +89,7 @@ def test_a_revoked_grant_says_when_and_by_whom(repo: Path) -> None:
         "grant_id": grant_id,
         "at": revoked["revoked_at"],
     }
-    assert error["next"]["command"] == AGAIN
+    assert [s["command"] for s in error["next"]] == [AGAIN]
 
 
 def test_the_newest_grant_decides_which_case_and_a_grant_for_any_client_counts(
@@ -128,5 +127,6 @@ def test_recovery_apply_with_the_flag_off_names_the_servers_environment(repo: Pa
     assert vf(repo, "grant", "recovery_apply", "--client", CLIENT).returncode == 0
     error = refused(repo, "recovery_apply")
     assert error["grant"] is None
-    assert error["next"]["by"] == "user"
-    assert "VIBFLOW_RECOVERY_APPLY=1" in error["next"]["command"]
+    (step,) = error["next"]
+    assert step["by"] == "user"
+    assert "VIBFLOW_RECOVERY_APPLY=1" in step["command"]
