@@ -45,7 +45,7 @@ from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
 
 #: Fields of an answer about a checkpoint, never stored in it.
-_ANSWER_ONLY = frozenset({"commit", "reused", "same_tree_as"})
+_ANSWER_ONLY = {"commit", "reused", "same_tree_as"}
 #: The checkpoint ids kept agent turns name (``None``: the records cannot be read).
 Pins = Callable[[], "set[str] | None"]
 
