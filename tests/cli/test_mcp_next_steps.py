@@ -68,6 +68,30 @@ def check_answer(tool: str, answer: Answer) -> None:
             assert not step["command"].startswith("vibflow"), step
 
 
+#: Calls made after the recover run (the user set the intent and a decision before).
+AFTER_THE_RUN: list[tuple[str, dict[str, Any]]] = [
+    ("memory_write", {"field": "decision", "text": "Use SQLite for the cache"}),
+    ("memory_write", {"field": "next_action", "text": "write the login test"}),
+    ("memory_write", {"field": "intent", "text": "Ship the login form"}),
+    ("memory_write", {"field": "relevant_file", "path": "src/ui/login.py"}),
+    # The user set the intent a moment ago: the agent's confirmed one conflicts.
+    ("memory_write", {"field": "intent", "text": "Rewrite it", "confirmed": True}),
+    (
+        "memory_write",
+        {"field": "decision", "text": "Do not keep SQLite for the cache", "confirmed": True},
+    ),
+    ("rewind_list", {"session": "no-such-session"}),
+    ("recovery_preview", {"offset": 10_000_000}),
+    ("triggers_check", {}),
+    ("handoff", {}),
+    ("rewind_list", {}),
+    ("checkpoint_create", {"message": "before the next try"}),
+    ("handoff_export", {"path": "HANDOFF.md"}),  # denied: no grant
+    ("unknown_tool", {}),
+    ("memory_summary_read", {}),
+]
+
+
 def test_no_answer_gives_a_terminal_only_hint(repo: Path) -> None:
     """Success and error paths of every tool that suggests a next step: a recover run
     from start to undo, its refusals, memory writes that need confirmation or
@@ -76,6 +100,8 @@ def test_no_answer_gives_a_terminal_only_hint(repo: Path) -> None:
     drifted(repo)
     for tool in ("memory_write", "memory_full_read", "recovery_apply"):
         assert vf(repo, "grant", tool).returncode == 0
+    assert vf(repo, "memory", "decide", "Keep SQLite for the cache", "--yes").returncode == 0
+    (repo / "NOTES.md").write_text("the user's notes\n", encoding="utf-8")
     vf(repo, "policy", "set", "triggers.rules.stale_intent.enabled", "true")
     answers: list[tuple[str, Answer]] = []
 
@@ -106,16 +132,8 @@ def test_no_answer_gives_a_terminal_only_hint(repo: Path) -> None:
         runs = (await ask("runs_list", {}))[1]["runs"]
         finished = next(r for r in runs if r["run_id"] == rid)
         await ask("recap_read", {"recap_id": finished["recap_id"]})
-        await ask("memory_write", {"field": "decision", "text": "Use SQLite for the cache"})
-        await ask("memory_write", {"field": "next_action", "text": "write the login test"})
-        await ask("memory_write", {"field": "intent", "text": "Ship the login form"})
-        await ask("memory_write", {"field": "relevant_file", "path": "src/ui/login.py"})
-        await ask("triggers_check", {})
-        await ask("handoff", {})
-        await ask("rewind_list", {})
-        await ask("checkpoint_create", {"message": "before the next try"})
-        await ask("handoff_export", {"path": "HANDOFF.md"})  # denied: no grant
-        await ask("memory_summary_read", {})
+        for tool, args in AFTER_THE_RUN:
+            await ask(tool, args)
 
     with_servers(repo, walk, env=APPLY)
     tools = {tool for tool, _ in answers}

@@ -222,8 +222,8 @@ def recap_read(call: Call) -> Reply:
         raise VibflowError(
             ErrorCode.RECAP_NOT_FOUND,
             "there is no such recap" if wanted else "there is no project recap yet",
-            hint="No MCP tool writes recaps: the user writes the project recap at a terminal "
-            "(`vibflow recap`); runs_list names each run's recap_id.",
+            hint="No MCP tool writes recaps: the user writes the project recap with "
+            "`vibflow recap`; runs_list names each run's recap_id.",
         )
     # The recap's own lines say whose each step is; `next` is the same, as calls.
     shown, steps = recap_for_mcp(body)

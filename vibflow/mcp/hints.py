@@ -158,14 +158,15 @@ def for_error(tool: str, arguments: Any, error: dict[str, Any]) -> dict[str, Any
 
 
 def _as_typed(text: str) -> str:
-    """Quoted commands as the user types them (no ``--yes``: see :func:`_for_user`)."""
+    """Each quoted command as what it is for an MCP caller: the tool that does the
+    same (``rewind_list (an MCP call)``), or the user's command as they type it (no
+    ``--yes``: see :func:`_for_user`), marked as theirs."""
 
     def typed(m: re.Match[str]) -> str:
-        try:
-            words = shlex.split(m.group(1))
-        except ValueError:  # a quote of the user's own text in it: keep it as written
-            return m.group(0).replace(" --yes", "")
-        return f"`{_for_user(words)}`"
+        step = step_for(m.group(1))
+        if step["by"] == "agent":
+            return f"{step['tool']} (an MCP call)"
+        return f"`{step['command']}` (the user's, at a terminal)"
 
     return _QUOTED.sub(typed, text)
 
