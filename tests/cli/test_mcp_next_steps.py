@@ -7,6 +7,7 @@ arguments its input schema accepts) or a command marked as the user's."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,16 @@ def strings_in(node: Any, *, skip_user_commands: bool = True) -> Iterator[str]:
         yield node
 
 
+#: A quoted command not marked as the user's (documents and refusals say it in words).
+UNMARKED = re.compile(r"`vibflow [^`]*`(?! \(the user's, at a terminal\))")
+
+
 def check_answer(tool: str, answer: Answer) -> None:
     failed, data, text = answer
+    if tool in ("recovery_apply", "recap_read") or (failed and data["error"]["hint"]):
+        hint = data["error"]["hint"] if failed else ""
+        for s in [hint] if failed else list(strings_in(data)):
+            assert not UNMARKED.search(s), (tool, s)
     assert isinstance(data, dict), (tool, text)
     assert "--yes" not in text, (tool, text)  # nowhere, not even in a user's command
     for s in strings_in(data):

@@ -255,7 +255,7 @@ def _public(run: RunRecord) -> dict[str, Any]:
 def _run_view(project: Project, run: RunRecord) -> dict[str, Any]:
     """A run as the caller sees it: where it is, what it waits for, what it showed,
     and the next steps as MCP calls (or the user's commands), never terminal lines."""
-    from vibflow.mcp.hints import recap_for_mcp
+    from vibflow.mcp.hints import marked, recap_for_mcp
 
     defn = project.runner.definition_of(run)
     state = defn.states.get(run.state)
@@ -266,6 +266,9 @@ def _run_view(project: Project, run: RunRecord) -> dict[str, Any]:
     recap = public.get("recap")
     if isinstance(recap, dict):
         public = {**public, "recap": recap_for_mcp(recap)[0]}
+    result = public.get("result")
+    if isinstance(result, dict) and isinstance(result.get("undo"), str):
+        public = {**public, "result": {**result, "undo": marked(result["undo"])}}
     return {
         "run_id": run.run_id,
         "flow": run.flow,

@@ -14,8 +14,9 @@ names each next step as one of three kinds, and says which:
 
 :func:`step_for` turns one suggested command into its step;
 :func:`labelled` is the same as one line of text, for the places where a
-document's shape holds strings (a recap's ``next_actions``); :func:`for_error`
-gives an error answer its ``next`` steps and an MCP-worded hint.
+document's shape holds strings (a recap's ``next_actions``); :func:`marked`
+marks each command quoted in a sentence; :func:`for_error` gives an error
+answer its ``next`` steps and an MCP-worded hint.
 """
 
 from __future__ import annotations
@@ -151,13 +152,13 @@ def for_error(tool: str, arguments: Any, error: dict[str, Any]) -> dict[str, Any
     if not steps and isinstance(run, dict) and isinstance(run.get("next"), list):
         steps = list(run["next"])  # a refused step of a run: what the run takes now
     out = dict(error)
-    out["message"] = _as_typed(str(error.get("message", "")))
-    out["hint"] = _as_typed(hint) if isinstance(hint, str) else hint
+    out["message"] = marked(str(error.get("message", "")))
+    out["hint"] = marked(hint) if isinstance(hint, str) else hint
     out["next"] = steps
     return out
 
 
-def _as_typed(text: str) -> str:
+def marked(text: str) -> str:
     """Each quoted command as what it is for an MCP caller: the tool that does the
     same (``rewind_list (an MCP call)``), or the user's command as they type it (no
     ``--yes``: see :func:`_for_user`), marked as theirs."""
