@@ -335,9 +335,9 @@ class Lease:
         atomic_write(self.file.progress_path, json.dumps(asdict(record)), durable=False)
 
     def report_progress_if_due(self, done: int, total: int) -> None:
-        """Report between batches too, at most every ``PROGRESS_EVERY`` seconds: a
-        batch of slow files (large ones, a slow disk) would otherwise leave a second
-        restore with no rate, so no ETA, until the first batch is through."""
+        """Report while a batch's files are put in place too, at most every
+        ``PROGRESS_EVERY`` seconds: on a slow disk a batch takes long enough that a
+        second restore would otherwise have no rate, so no ETA, until it is through."""
         last = self._reported
         if last is None or (self.file.clock() - last).total_seconds() >= PROGRESS_EVERY:
             self.report_progress(done, total)

