@@ -303,6 +303,7 @@ class Project:
             tool=self.tool,
             state_dir=self.state_dir,
             grants=self.granted,
+            grant_lapsed=self.grant_lapsed,
             memory_check=self.memory_action_check,
         )
 

@@ -224,10 +224,11 @@ class RestoreSteps:
         found = check(str(param), tool) if check is not None else None
         if found is not None:
             return GuardResult.ok(capability_grant_id=found)
-        return GuardResult.refuse(
-            f"the MCP client '{tool}' has no grant for {param}; the project's owner can allow "
-            f"it with `vibflow grant {param} --client {tool}`"
-        )
+        from vibflow.steps.grants.capabilities import Lapsed, no_grant_reason
+
+        lapsed = self._svc.grant_lapsed
+        why = lapsed(str(param), tool) if lapsed is not None else Lapsed("never")
+        return GuardResult.refuse(no_grant_reason(str(param), tool, why))
 
     def lock_acquired(self, ctx: GuardContext, param: GuardParam) -> GuardResult:
         del param
