@@ -46,6 +46,7 @@ class JournalProgress:
         self._done.add(key)
         self.marked_in_process += 1
         self._crash.after_item(self.marked_in_process)
+        self._crash.slow(1)
 
     def finish(self, key: str) -> None:
         # One durable commit per item costs a disk flush each; a batch of items
@@ -61,6 +62,7 @@ class JournalProgress:
     def flush(self) -> None:
         if self._unrecorded:
             self._journal.mark_items(self._run_id, self._state, self._unrecorded)
+            self._crash.slow(len(self._unrecorded))
             self._unrecorded = []
 
     def pending(self, keys: Iterable[str]) -> Iterator[str]:

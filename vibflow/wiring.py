@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.resources import files
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from vibflow.steps.agents.policy import AgentsPolicy
     from vibflow.steps.agents.records import AgentRecords
     from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.grants.capabilities import Lapsed
     from vibflow.steps.grants.service import GrantService
     from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.plans import RunPlans
     from vibflow.steps.recovery.policy import RecoveryPolicy
     from vibflow.steps.recovery.services import RecoveryServices
+    from vibflow.steps.redaction.objects import KnownObjects
     from vibflow.steps.redaction.scans import ScanMemo
     from vibflow.steps.redaction.verdicts import KnownClean
     from vibflow.steps.triggers.policy import TriggersPolicy
@@ -301,6 +303,7 @@ class Project:
             tool=self.tool,
             state_dir=self.state_dir,
             grants=self.granted,
+            grant_lapsed=self.grant_lapsed,
             memory_check=self.memory_action_check,
         )
 
@@ -324,12 +327,40 @@ class Project:
         found = self.grants.check(capability, client)
         return found.id if found is not None else None
 
+    def grant_lapsed(self, capability: str, client: str) -> Lapsed:
+        """Why ``client`` has no grant in force for ``capability`` (expired, revoked, never)."""
+        return self.grants.lapsed(capability, client)
+
     def redact_payload(self, data: Any) -> tuple[Any, dict[str, int]]:
         """``data`` (any JSON-like value) through the redaction contract, with counts."""
         from vibflow.steps.redaction.contract import redact_payload
 
-        red = redact_payload(data, root=self.root, known=self.clean_verdicts, memo=self.scan_memo)
+        red = redact_payload(
+            data,
+            root=self.root,
+            known=self.clean_verdicts,
+            memo=self.scan_memo,
+            objects=self.object_ids,
+        )
         return red.value, red.counts.model_dump()
+
+    @cached_property
+    def object_ids(self) -> KnownObjects:
+        """Which full-length hex ids name objects of this repository (commit ids the
+        redaction contract leaves readable), asked of git once per id and command."""
+        from vibflow.engine.errors import VibflowError
+        from vibflow.steps.redaction.objects import KnownObjects
+        from vibflow.steps.workspace.git import Git
+
+        git = Git(self.root)
+
+        def lookup(names: Collection[str]) -> frozenset[str]:
+            try:
+                return git.existing_objects(names)
+            except VibflowError:  # no answer: the ids stay masked
+                return frozenset()
+
+        return KnownObjects(lookup)
 
     @cached_property
     def clean_verdicts(self) -> KnownClean:
@@ -368,7 +399,7 @@ class Project:
     def redact_text(self, text: str) -> tuple[str, dict[str, int]]:
         from vibflow.steps.redaction.contract import redact_text
 
-        red = redact_text(text, root=self.root)
+        red = redact_text(text, root=self.root, objects=self.object_ids)
         return str(red.value), red.counts.model_dump()
 
     @cached_property

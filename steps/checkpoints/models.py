@@ -68,6 +68,10 @@ class CheckpointMeta(BaseModel):
     commit: str = ""
     tree: str = ""
     reused: bool = Field(default=False, description="nothing changed since this checkpoint")
+    same_tree_as: str | None = Field(
+        default=None,
+        description="a new checkpoint (new words) of the files this earlier one holds",
+    )
 
 
 def _check_secret_pattern(pattern: str) -> str:

@@ -6,6 +6,10 @@ A checkpoint is ``write-tree`` of a *private* snapshot index
 The user's index, HEAD, branches, stash, config and files are never written.
 When nothing changed since the last checkpoint, that one is reused: one
 ``git status`` against the private index says so (:meth:`CheckpointStore._unchanged_last`).
+A checkpoint is never rewritten, so a user's checkpoint asked for with new
+words (``-m``, MCP ``message``) over an unchanged tree is a new checkpoint of
+the same tree — the list shows what they said last, and the earlier one keeps
+its own words (:func:`_may_reuse`). A commit of a known tree costs no snapshot.
 The metadata (a JSON body in the commit message) lists what was left out;
 the message is stored redacted. The agent hook's lean path (:mod:`.quick`)
 takes the same checkpoints without pydantic; what both share is
@@ -40,6 +44,8 @@ from vibflow.steps.checkpoints.snapshot_core import nested_repo_appeared, reason
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
 
+#: Fields of an answer about a checkpoint, never stored in it.
+_ANSWER_ONLY = {"commit", "reused", "same_tree_as"}
 #: The checkpoint ids kept agent turns name (``None``: the records cannot be read).
 Pins = Callable[[], "set[str] | None"]
 
@@ -166,10 +172,12 @@ class CheckpointStore:
     def create(
         self, message: str = "", *, reason: str = "manual", progress: Progress | None = None
     ) -> CheckpointMeta:
+        said = redact_message(message, self.root) if message else ""
+        same_tree_as: str | None = None  # an unchanged tree given new words
         with self._lock():
             if reason != "sandwich":
                 unchanged = self._unchanged_last()
-                if unchanged is not None and _may_reuse(unchanged, reason):
+                if unchanged is not None and _may_reuse(unchanged, reason, said):
                     return unchanged
             snap, state = self._snapshots.take(progress)
             last = state.get("last") or {}
@@ -182,13 +190,19 @@ class CheckpointStore:
                 reasons(last),
             ) == (snap.tree, snap.head, skipped_now, reasons_now):
                 existing = self._find(last.get("checkpoint_id", ""))
-                if existing is not None and reason != "sandwich" and _may_reuse(existing, reason):
+                if (
+                    existing is not None
+                    and reason != "sandwich"
+                    and _may_reuse(existing, reason, said)
+                ):
                     self._save_state(state)
                     return existing.model_copy(update={"reused": True})
+                if existing is not None and reason != "sandwich":
+                    same_tree_as = existing.checkpoint_id
             meta = CheckpointMeta(
                 checkpoint_id=f"ckpt_{uuid.uuid4().hex}",
                 created_at=snapshot_core.now_iso(),
-                message=redact_message(message, self.root),
+                message=said,
                 reason=reason,
                 base_head=snap.head,
                 file_count=snap.file_count,
@@ -199,9 +213,7 @@ class CheckpointStore:
             )
             if progress:
                 progress("recording the checkpoint")
-            body = json.dumps(
-                {META_MARKER: meta.model_dump(mode="json", exclude={"commit", "reused"})}
-            )
+            body = json.dumps({META_MARKER: meta.model_dump(mode="json", exclude=_ANSWER_ONLY)})
             subject = f"vibflow checkpoint {meta.checkpoint_id}"
             args = ["commit-tree", snap.tree, "-m", subject, "-m", body]
             if snap.head:
@@ -214,14 +226,14 @@ class CheckpointStore:
                 "checkpoint_id": meta.checkpoint_id,
                 "skipped": skipped_now,
                 "commit": commit,
-                "meta": meta.model_dump(mode="json", exclude={"commit", "reused"}),
+                "meta": meta.model_dump(mode="json", exclude=_ANSWER_ONLY),
                 "size_cap": self.policy.size_cap_bytes,
                 "secrets": self.secrets.fingerprint,
             }
             self._save_state(state)
             # Growth stays bounded: every new checkpoint applies the retention policy.
             self.prune()
-            return meta.model_copy(update={"commit": commit})
+            return meta.model_copy(update={"commit": commit, "same_tree_as": same_tree_as})
 
     def all(self) -> list[CheckpointMeta]:
         out = self.git.run("for-each-ref", f"--format={REF_FORMAT}%00%00", REF_PREFIX)
@@ -295,9 +307,16 @@ def tree_diff(git: Git, old: str, new: str) -> list[FileChange]:
     ]
 
 
-def _may_reuse(existing: CheckpointMeta, reason: str) -> bool:
-    """Whether an unchanged tree's last checkpoint may answer a request for ``reason``.
+def _may_reuse(existing: CheckpointMeta, reason: str, said: str = "") -> bool:
+    """Whether an unchanged tree's last checkpoint may answer a request for ``reason``
+    with the (redacted) message ``said``.
+
     Not when the user asks and the last one was the agent's (a turn's): the user's
     checkpoint is their word for "safe from here", which recovery never steps back
-    past, so it must say it was theirs."""
-    return not (reason == "manual" and existing.reason != "manual")
+    past, so it must say it was theirs. Nor when the user's request says something
+    new: their words would be lost in a checkpoint that cannot be rewritten, so a
+    new one records them (an agent turn's own words never make a new one: its
+    no-change reuse is what keeps a turn's checkpoint cheap)."""
+    if reason == "manual" and existing.reason != "manual":
+        return False
+    return not (reason == "manual" and said and said != existing.message)

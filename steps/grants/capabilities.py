@@ -115,12 +115,54 @@ def check_grantable(tool: str) -> str:
 
 
 @dataclass(frozen=True)
+class Lapsed:
+    """Why a client has no grant in force for a tool: its last grant ``expired`` (at
+    ``when``), was ``revoked`` (at ``when``, by the login ``by``), or ``never`` existed."""
+
+    status: Literal["never", "expired", "revoked"]
+    grant_id: str | None = None
+    when: str | None = None
+    by: str | None = None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"status": self.status, "grant_id": self.grant_id, "at": self.when}
+
+
+def grant_command(tool: str, client: str) -> str:
+    """The command the project's owner runs to let ``client`` call ``tool``."""
+    return f"vibflow grant {tool} --client {client}"
+
+
+def no_grant_reason(tool: str, client: str, lapsed: Lapsed) -> str:
+    """The refusal for a client with no grant in force, saying which case it is."""
+    again = f"the project's owner can grant it again with `{grant_command(tool, client)}`"
+    if lapsed.status == "expired":
+        return (
+            f"the MCP client '{client}' had a grant for {tool} ({lapsed.grant_id}), but it "
+            f"expired at {lapsed.when}; {again} (with --expires for a limited time)"
+        )
+    if lapsed.status == "revoked":
+        who = f" by {lapsed.by}" if lapsed.by else ""
+        return (
+            f"the MCP client '{client}' had a grant for {tool} ({lapsed.grant_id}), but it "
+            f"was revoked at {lapsed.when}{who} at the project's command line "
+            f"(`vibflow revoke`); {again}"
+        )
+    return (
+        f"{tool} is denied by default and the MCP client '{client}' has never been granted "
+        f"it; the project's owner can allow it with `{grant_command(tool, client)}`"
+    )
+
+
+@dataclass(frozen=True)
 class Decision:
     """Whether a client may call a tool now, the grant that allows it, or why not."""
 
     allowed: bool
     grant_id: str | None = None
     reason: str | None = None
+    #: Refused for want of a grant: why there is none in force (else None).
+    lapsed: Lapsed | None = None
 
 
 def decide(
@@ -129,24 +171,22 @@ def decide(
     *,
     granted: Callable[[str, str], str | None],
     apply_flag_on: bool,
+    lapsed: Callable[[str, str], Lapsed] | None = None,
 ) -> Decision:
     """The tool-level gate of spec §7 for ``client`` (its configured name).
 
     ``granted`` is asked only for tools that need a grant; ``apply_flag_on`` is
     the flag as the *server's* environment has it — nothing a caller sends
-    (``feature_enabled`` included) takes part in the decision.
+    (``feature_enabled`` included) takes part in the decision. ``lapsed`` says,
+    for a refusal, why the client has no grant (expired, revoked, never).
     """
     cap = CAPABILITIES[tool]
     if cap.posture == "allowed":
         return Decision(True)
     grant_id = granted(tool, client)
     if grant_id is None:
-        return Decision(
-            False,
-            reason=f"{tool} is denied by default and the MCP client '{client}' has no grant "
-            f"for it; the project's owner can allow it with "
-            f"`vibflow grant {tool} --client {client}`",
-        )
+        why = lapsed(tool, client) if lapsed is not None else Lapsed("never")
+        return Decision(False, reason=no_grant_reason(tool, client, why), lapsed=why)
     if cap.posture == "gated" and not apply_flag_on:
         return Decision(
             False,

@@ -49,6 +49,9 @@ class Grant(BaseModel):
     expires_at: str | None = None
     reason: str | None = Field(default=None, max_length=MAX_REASON)
     revoked_at: str | None = None
+    #: Who revoked it: the channel (only the local command line revokes) and the login.
+    revoked_by: Literal["cli"] | None = None
+    revoked_user: str | None = Field(default=None, max_length=64)
 
     def in_force(self, now: datetime) -> bool:
         if self.revoked_at is not None:
@@ -97,6 +100,13 @@ def parse_duration(text: str) -> timedelta:
 def pick(grants: list[Grant], tool: str, client: str, now: datetime) -> Grant | None:
     """The newest in-force grant that lets ``client`` use ``tool``."""
     found = [g for g in grants if g.covers(tool, client, now)]
+    return max(found, key=lambda g: g.granted_at) if found else None
+
+
+def last_for(grants: list[Grant], tool: str, client: str) -> Grant | None:
+    """The newest grant ever made that named ``tool`` for ``client`` (or for any
+    client), in force or not: what a refusal explains ("expired", "revoked")."""
+    found = [g for g in grants if g.tool == tool and g.client in (None, client)]
     return max(found, key=lambda g: g.granted_at) if found else None
 
 

@@ -15,11 +15,12 @@ from datetime import datetime
 
 from vibflow.engine.clock import stamp
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.steps.grants.capabilities import check_client, check_grantable
+from vibflow.steps.grants.capabilities import Lapsed, check_client, check_grantable
 from vibflow.steps.grants.model import (
     GRANT_ID,
     MAX_REASON,
     Grant,
+    last_for,
     new_grant_id,
     parse_duration,
     pick,
@@ -59,6 +60,18 @@ class GrantService:
     def check(self, tool: str, client: str) -> Grant | None:
         """The grant in force that lets ``client`` use ``tool`` (None: denied)."""
         return pick(self._store.load().grants, tool, client, self._clock())
+
+    def lapsed(self, tool: str, client: str) -> Lapsed:
+        """Why ``client`` has no grant in force for ``tool``: its last one expired, or
+        was revoked (when, by whom), or there never was one."""
+        now = self._clock()
+        last = last_for(self._store.load().grants, tool, client)
+        if last is None or last.in_force(now):
+            return Lapsed("never")
+        if last.revoked_at is not None:
+            by = last.revoked_user if last.revoked_user else None
+            return Lapsed("revoked", last.id, last.revoked_at, by)
+        return Lapsed("expired", last.id, last.expires_at)
 
     def listing(self) -> Listing:
         loaded = self._store.load()
@@ -127,11 +140,13 @@ class GrantService:
                 doomed = {target}
             else:
                 doomed = {g.id for g in loaded.grants if g.tool == target and g.in_force(now)}
-            when = stamp(now)
-            changed = [
-                g.model_copy(update={"revoked_at": when}) if g.id in doomed else g
-                for g in loaded.grants
-            ]
+            user = self._user()
+            update = {
+                "revoked_at": stamp(now),
+                "revoked_by": "cli",
+                "revoked_user": user[:64] if user else None,
+            }
+            changed = [g.model_copy(update=update) if g.id in doomed else g for g in loaded.grants]
             if doomed:
                 self._store.save(changed)
         revoked = [g for g in changed if g.id in doomed]

@@ -178,7 +178,7 @@ def sections(facts: HandoffFacts, audience: Audience) -> list[Section]:
             0.15,
             "intent",
             MEMORY_SHOW,
-            empty="(none recorded — `vibflow memory intent TEXT --yes` sets it)",
+            empty="(none recorded — the user sets it: `vibflow memory intent TEXT`)",
         ),
         Section(
             "next_action",
@@ -187,7 +187,7 @@ def sections(facts: HandoffFacts, audience: Audience) -> list[Section]:
             0.10,
             "actions",
             MEMORY_SHOW,
-            empty="(none confirmed — `vibflow memory next TEXT` records it)",
+            empty="(none confirmed — the user records it: `vibflow memory next TEXT`)",
         ),
         Section("decisions", "Decisions:", decision_items(facts), 0.30, "decisions", MEMORY_SHOW),
         Section("relevant_files", "Relevant files:", file_items(facts), 0.25, "files", MEMORY_SHOW),

@@ -76,7 +76,7 @@ def _some(items: Sequence[str], limit: int = 3) -> str:
 
 def _intent_line(f: ProjectFacts) -> str:
     if f.intent is None:
-        return "No intent recorded (`vibflow memory intent TEXT --yes` sets one)."
+        return "No intent recorded (the user sets one: `vibflow memory intent TEXT`)."
     if f.intent.stale:
         why = "; ".join(f.intent.reasons) or "marked stale"
         return f"Intent {_quote(f.intent.text)} is STALE ({why})."
@@ -134,7 +134,7 @@ def project_recap(f: ProjectFacts, *, reason: str) -> Recap:
     next_line = (
         f"Next action: {_quote(f.next_action)}."
         if f.next_action
-        else "No next action recorded (`vibflow memory next TEXT --yes`)."
+        else "No next action recorded (the user records one: `vibflow memory next TEXT`)."
     )
     optional = [
         _since_line(f),

@@ -224,10 +224,11 @@ class RestoreSteps:
         found = check(str(param), tool) if check is not None else None
         if found is not None:
             return GuardResult.ok(capability_grant_id=found)
-        return GuardResult.refuse(
-            f"the MCP client '{tool}' has no grant for {param}; the project's owner can allow "
-            f"it with `vibflow grant {param} --client {tool}`"
-        )
+        from vibflow.steps.grants.capabilities import Lapsed, no_grant_reason
+
+        lapsed = self._svc.grant_lapsed
+        why = lapsed(str(param), tool) if lapsed is not None else Lapsed("never")
+        return GuardResult.refuse(no_grant_reason(str(param), tool, why))
 
     def lock_acquired(self, ctx: GuardContext, param: GuardParam) -> GuardResult:
         del param
@@ -324,16 +325,15 @@ def _no_job() -> StepResult:
 
 
 def busy_text(busy: LeaseBusy) -> str:
-    """Why a restore cannot start now, and when to try again."""
-    if busy.progress is not None:
-        done, total = busy.progress
-        return (
-            f"another restore is running (operation {busy.operation_id}, {done} of {total} "
-            f"files done); try again in about {busy.eta_seconds:.0f} s"
-        )
+    """Why a restore cannot start now, and when to try again (an ETA only when the
+    running restore's own rate gives one)."""
+    done = f", {busy.progress[0]} of {busy.progress[1]} files done" if busy.progress else ""
+    running = f"another restore is running (operation {busy.operation_id}{done})"
+    if busy.eta_seconds is not None:
+        return f"{running}; try again in about {busy.eta_seconds:.0f} s"
     return (
-        f"another restore is running (operation {busy.operation_id}); try again in about "
-        f"{busy.eta_seconds:.0f} s, when its lock ends (it has not reported progress yet)"
+        f"{running}; how long it will take is not known yet (it has not reported a rate): "
+        "try again in a few seconds"
     )
 
 

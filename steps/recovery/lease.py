@@ -12,11 +12,12 @@ never interleave with a write. The mutex file itself is never deleted
 A lease expires (default 60 s, ``recovery.lease_seconds``) unless renewed; a
 lease whose holder process is gone on this host can be taken over at once.
 A second acquirer gets :class:`LeaseBusy` with the operation id and an ETA
-taken from the holder's progress: a restore reports files done / total after
-every batch (``progress.json``, beside the lease, not flushed to disk — it is
-only a hint), and the rate since its first report gives the time left. Only
-before a first rate is known is the ETA the lease's own expiry (an upper
-bound while the holder renews it: it is said so).
+taken from the holder's progress: a restore reports files done / total when
+it starts writing and then as it goes (``progress.json``, beside the lease,
+not flushed to disk — it is only a hint), and the rate since its first report
+gives the time left. Before a rate is known the ETA is *unknown* and said to
+be: the lease's expiry is no estimate (a live holder renews it for as long as
+it works), so it is given apart, as when the lock frees should the holder stop.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from vibflow.engine.journal import Owner
 from vibflow.engine.ownership import Liveness, current_owner, liveness
 
 MUTEX_TIMEOUT = 10.0
+#: Seconds between a restore's progress reports inside a batch (one small write each).
+PROGRESS_EVERY = 0.5
 
 
 class LeaseLost(ControlSignal):
@@ -45,23 +48,32 @@ class LeaseLost(ControlSignal):
 class LeaseBusy(VibflowError):
     """Another restore holds the lease.
 
-    ``progress`` is its (files done, files total) when it has reported a rate,
-    and ``eta_seconds`` then comes from that rate; otherwise it is the time
-    until the lease expires.
+    ``progress`` is its (files done, files total) once it has reported any;
+    ``eta_seconds`` is the time left at the rate it reported, or None while no
+    rate is known (never the lease's length passed off as an estimate).
+    ``lease_seconds_left`` is when the lock frees should the holder stop renewing.
     """
 
     def __init__(
-        self, operation_id: str, eta_seconds: float, progress: tuple[int, int] | None = None
+        self,
+        operation_id: str,
+        eta_seconds: float | None,
+        progress: tuple[int, int] | None = None,
+        *,
+        lease_seconds_left: float = 0.0,
     ) -> None:
         self.operation_id = operation_id
-        self.eta_seconds = max(0.0, eta_seconds)
+        self.eta_seconds = None if eta_seconds is None else max(0.0, eta_seconds)
         self.progress = progress
-        if progress is not None:
-            where = f", {progress[0]} of {progress[1]} files done"
+        self.lease_seconds_left = max(0.0, lease_seconds_left)
+        where = f", {progress[0]} of {progress[1]} files done" if progress is not None else ""
+        if self.eta_seconds is not None:
             when = f"Try again in about {self.eta_seconds:.0f} s, at its current rate."
         else:
-            where = ""
-            when = f"Try again in at most {self.eta_seconds:.0f} s, when its lease ends."
+            when = (
+                "How long it will take is not known yet (it has not reported a rate); "
+                "try again in a few seconds."
+            )
         super().__init__(
             ErrorCode.BUSY,
             f"another restore is running in this project (operation {operation_id}{where})",
@@ -202,10 +214,15 @@ class LeaseFile:
 
     def _busy(self, held: LeaseRecord, now: datetime) -> LeaseBusy:
         progress = self.progress_of(held)
-        eta = progress.eta_seconds(now) if progress is not None else None
-        if progress is None or eta is None:
-            return LeaseBusy(held.operation_id, (held.expires() - now).total_seconds())
-        return LeaseBusy(held.operation_id, eta, (progress.done, progress.total))
+        left = (held.expires() - now).total_seconds()
+        if progress is None:
+            return LeaseBusy(held.operation_id, None, lease_seconds_left=left)
+        return LeaseBusy(
+            held.operation_id,
+            progress.eta_seconds(now),
+            (progress.done, progress.total),
+            lease_seconds_left=left,
+        )
 
     def progress_of(self, held: LeaseRecord) -> Progress | None:
         """The progress the holder of ``held`` reported, if it is that holder's."""
@@ -261,6 +278,7 @@ class Lease:
 
     def __init__(self, file: LeaseFile, record: LeaseRecord) -> None:
         self.file = file
+        self._reported: datetime | None = None
         self.record = record
 
     @property
@@ -297,10 +315,12 @@ class Lease:
     def report_progress(self, done: int, total: int) -> None:
         """Say how far this lease's restore is (read by a second restore's ETA).
 
-        Not under the mutex and not flushed: a lost or stale report only makes
-        someone's ETA fall back to the lease's expiry.
+        Not under the mutex and not flushed: a lost or stale report only leaves
+        someone's ETA unknown.
         """
-        now = self.file.clock().isoformat()
+        clock = self.file.clock()
+        self._reported = clock
+        now = clock.isoformat()
         mine = self.file.progress_of(self.record)
         started, first = (mine.started, mine.first_done) if mine is not None else (now, done)
         record = Progress(
@@ -313,6 +333,14 @@ class Lease:
             at=now,
         )
         atomic_write(self.file.progress_path, json.dumps(asdict(record)), durable=False)
+
+    def report_progress_if_due(self, done: int, total: int) -> None:
+        """Report while a batch's files are put in place too, at most every
+        ``PROGRESS_EVERY`` seconds: on a slow disk a batch takes long enough that a
+        second restore would otherwise have no rate, so no ETA, until it is through."""
+        last = self._reported
+        if last is None or (self.file.clock() - last).total_seconds() >= PROGRESS_EVERY:
+            self.report_progress(done, total)
 
     def renew_if_due(self) -> None:
         """Renew once a third of the lease's time is used up.

@@ -150,6 +150,7 @@ class RestoreAttempt:
                 changed += 1  # "unchanged" and different: restored by a killed earlier attempt
             done_items += 1
             ctx.progress.finish(item.path)
+            lease.report_progress_if_due(done_items, total_items)
 
         def on_batch() -> None:
             ctx.progress.flush()

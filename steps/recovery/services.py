@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from vibflow.steps.checkpoints.store import CheckpointStore
+    from vibflow.steps.grants.capabilities import Lapsed
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
     from vibflow.steps.recovery.job import RestoreJobs
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 NormalizePaths = Callable[[Iterable[str]], list[str]]
 #: (capability, client) -> the id of the grant in force that allows it, or None.
 GrantCheck = Callable[[str, str], "str | None"]
+GrantLapsed = Callable[[str, str], "Lapsed"]
 
 
 @dataclass(frozen=True)
@@ -50,3 +52,6 @@ class RecoveryServices:
     grants: GrantCheck | None = None
     #: The memory→action check run before every apply (None: not checked, no row).
     memory_check: MemoryActionCheck | None = None
+    #: Why a client has no grant in force (expired, revoked, never): what the grant
+    #: guard's refusal says. None: "never granted" is assumed.
+    grant_lapsed: GrantLapsed | None = None

@@ -42,6 +42,7 @@ from vibflow.steps.redaction.texts import join_key, plain_value, strings_of, tex
 from vibflow.steps.redaction.verdicts import KnownClean
 
 if TYPE_CHECKING:
+    from vibflow.steps.redaction.objects import KnownObjects
     from vibflow.steps.redaction.scans import ScanMemo
 
 Mark = Literal["redacted", "summarized", "omitted"]
@@ -102,13 +103,14 @@ def _redact_string(
     memo: dict[tuple[str, int], _Scan] | None = None,
     clean: AbstractSet[str] = frozenset(),
     quiet: AbstractSet[str] = frozenset(),
+    objects: KnownObjects | None = None,
 ) -> str:
     # A payload repeats its strings (the same path in several lists): scan each
     # distinct string once, but count and mark every occurrence as before.
     key = (text, max_chars)
     scan = memo.get(key) if memo is not None else None
     if scan is None:
-        scan = _scan(text, ctx, max_chars, clean, quiet)
+        scan = _scan(text, ctx, max_chars, clean, quiet, objects)
         if memo is not None:
             memo[key] = scan
     _count(scan, path, tally)
@@ -134,9 +136,11 @@ def _scan(
     max_chars: int,
     clean: AbstractSet[str] = frozenset(),
     quiet: AbstractSet[str] = frozenset(),
+    objects: KnownObjects | None = None,
 ) -> _Scan:
     """``clean``: texts known to hold no secret; ``quiet``: texts (whitespace
-    collapsed) known to need no privacy mask — both found for a whole payload."""
+    collapsed) known to need no privacy mask — both found for a whole payload;
+    ``objects``: this repository's object ids, which are names, not secrets."""
     current = text
     secret_hits = privacy_hits = 0
     summarized = False
@@ -147,7 +151,7 @@ def _scan(
             # The detectors load only for a text not known clean (most commands: none).
             from vibflow.steps.redaction.secrets import mask_secrets
 
-            masked, s_hits = mask_secrets(current)
+            masked, s_hits = mask_secrets(current, objects)
         if masked in quiet:
             p_hits = 0
         else:
@@ -166,11 +170,20 @@ def _scan(
 
 
 def redact_text(
-    text: str, *, root: Path | None = None, max_chars: int = 4000, field: str = ""
+    text: str,
+    *,
+    root: Path | None = None,
+    max_chars: int = 4000,
+    field: str = "",
+    objects: KnownObjects | None = None,
 ) -> Redacted:
-    """Redact one string bound for outside the process (``field`` names it in the marks)."""
+    """Redact one string bound for outside the process (``field`` names it in the marks).
+
+    ``objects`` (the repository's :class:`~.objects.KnownObjects`) leaves full-length
+    ids of objects in the repository unmasked: they are names, not secrets."""
     tally = _Tally()
-    value = _redact_string(text, PrivacyContext.for_root(root), max_chars, field, tally)
+    ctx = PrivacyContext.for_root(root)
+    value = _redact_string(text, ctx, max_chars, field, tally, objects=objects)
     return Redacted(value, tally.counts(), tally.marks)
 
 
@@ -182,6 +195,7 @@ def redact_payload(
     max_field_chars: int = 4000,
     known: KnownClean | None = None,
     memo: ScanMemo | None = None,
+    objects: KnownObjects | None = None,
 ) -> Redacted:
     """Redact a JSON-like value: every string in it, dict keys included.
 
@@ -190,6 +204,9 @@ def redact_payload(
     ``memo`` (a long-lived process's :class:`~.scans.ScanMemo`) keeps each text's
     verdicts under this privacy context, so a text sent again is looked up, not
     judged again — with the same result, counts and marks.
+    ``objects`` (the repository's :class:`~.objects.KnownObjects`) leaves
+    full-length ids of objects in the repository unmasked (names, not secrets);
+    the candidates of all the texts that need a scan are looked up at once.
 
     Keys listed in ``omit`` (a key name, or a dotted path such as
     ``"verification.0.output"``) are dropped and marked ``omitted``. Mark keys
@@ -199,13 +216,18 @@ def redact_payload(
     """
     ctx = PrivacyContext.for_root(root)
     if memo is not None:
-        return _redact_with_memo(data, ctx, memo, frozenset(omit), max_field_chars, known)
+        return _redact_with_memo(data, ctx, memo, frozenset(omit), max_field_chars, known, objects)
     tally = _Tally()
     # A payload is mostly short clean strings (paths, ids): one scan of all of
     # them settles most, instead of one scan each.
-    clean = clean_texts(texts_of(data), known)
+    texts = texts_of(data)
+    clean = clean_texts(texts, known)
+    if objects is not None:
+        objects.prefetch(t for t in texts if t not in clean)
     quiet = quiet_texts((collapse_whitespace(t) for t in clean), ctx)
-    walker = _Walker(ctx, frozenset(omit), max_field_chars, tally, clean=clean, quiet=quiet)
+    walker = _Walker(
+        ctx, frozenset(omit), max_field_chars, tally, clean=clean, quiet=quiet, objects=objects
+    )
     value = walker.walk(data, None, None)
     return Redacted(value, tally.counts(), tally.marks)
 
@@ -225,6 +247,7 @@ def _redact_with_memo(
     omit: frozenset[str],
     max_chars: int,
     known: KnownClean | None,
+    objects: KnownObjects | None = None,
 ) -> Redacted:
     """:func:`redact_payload` with a long-lived process's verdicts.
 
@@ -244,6 +267,8 @@ def _redact_with_memo(
         if unjudged > _ALONE_MAX:
             raise _ManyUnjudged
         found = clean_texts([text], known)
+        if objects is not None and text not in found:
+            objects.prefetch([text])
         judged.add([text], found, quiet_texts((collapse_whitespace(t) for t in found), ctx))
 
     for batch in (False, True):
@@ -251,6 +276,8 @@ def _redact_with_memo(
             seen = judged.seen
             new = [t for t in dict.fromkeys(texts_of(data)) if t not in seen]
             found = clean_texts(new, known)
+            if objects is not None:
+                objects.prefetch(t for t in new if t not in found)
             judged.add(new, found, quiet_texts((collapse_whitespace(t) for t in found), ctx))
         tally = _Tally()
         walker = _Walker(
@@ -264,6 +291,7 @@ def _redact_with_memo(
             plain=judged.plain_for(max_chars),
             seen=judged.seen,
             judge=None if batch else judge,
+            objects=objects,
         )
         try:
             value = walker.walk(data, None, None)
@@ -297,6 +325,7 @@ class _Walker:
         "keys",
         "max_chars",
         "memo",
+        "objects",
         "omit",
         "plain",
         "plain_keys",
@@ -318,8 +347,10 @@ class _Walker:
         plain: dict[str, str] | None = None,
         seen: AbstractSet[str] = frozenset(),
         judge: Callable[[str], None] | None = None,
+        objects: KnownObjects | None = None,
     ) -> None:
         self.ctx = ctx
+        self.objects = objects
         self.omit = omit
         self.max_chars = max_chars
         self.tally = tally
@@ -366,7 +397,7 @@ class _Walker:
         if scan is None:
             if self.judge is not None and node not in self.seen:
                 self.judge(node)
-            scan = _scan(node, self.ctx, self.max_chars, self.clean, self.quiet)
+            scan = _scan(node, self.ctx, self.max_chars, self.clean, self.quiet, self.objects)
             self.memo[key] = scan
         if scan.untouched:
             self.plain[node] = scan.text  # nothing to count or mark, now or next time
@@ -436,7 +467,15 @@ class _Walker:
         sub = _Tally()
         # Keys are never summarized (a key is a name, not output).
         safe = _redact_string(
-            key, self.ctx, max(len(key) * 4, 4096), "", sub, self.memo, self.clean, self.quiet
+            key,
+            self.ctx,
+            max(len(key) * 4, 4096),
+            "",
+            sub,
+            self.memo,
+            self.clean,
+            self.quiet,
+            self.objects,
         )
         self.tally.secret_hits += sub.secret_hits
         self.tally.privacy_hits += sub.privacy_hits

@@ -36,6 +36,7 @@ from vibflow.steps.redaction.detectors import (
     Detectors,
     Finding,
 )
+from vibflow.steps.redaction.objects import KnownObjects, is_object_id
 from vibflow.steps.redaction.patterns import ALNUM, looks_like_words, private_key_spans
 from vibflow.steps.redaction.spans import Placeholders, Span, apply, secret_placeholder
 
@@ -169,7 +170,31 @@ def _clean_by_scan(singles: list[str]) -> frozenset[str]:
     return frozenset(t for i, t in enumerate(singles) if i not in flagged)
 
 
-def mask_secrets(text: str) -> tuple[str, int]:
-    """``text`` with every secret replaced by ``[REDACTED:<kind>]``, and the mask count."""
+_HEX_MASK = secret_placeholder("high_entropy_hex")
+
+
+def mask_secrets(text: str, objects: KnownObjects | None = None) -> tuple[str, int]:
+    """``text`` with every secret replaced by ``[REDACTED:<kind>]``, and the mask count.
+
+    With ``objects``, a hex finding that is a full-length id of an object in the
+    repository is left as it is (:mod:`.objects`); every other finding is masked.
+    """
     text = collapse_whitespace(text)
-    return apply(text, find_secrets(text))
+    spans = find_secrets(text)
+    if objects is not None:
+        spans = _without_object_ids(text, spans, objects)
+    return apply(text, spans)
+
+
+def _without_object_ids(text: str, spans: list[Span], objects: KnownObjects) -> list[Span]:
+    hex_ids = {
+        text[sp.start : sp.end]
+        for sp in spans
+        if sp.replacement == _HEX_MASK and is_object_id(text[sp.start : sp.end])
+    }
+    if not hex_ids:
+        return spans
+    named = objects.named(hex_ids)
+    return [
+        sp for sp in spans if not (sp.replacement == _HEX_MASK and text[sp.start : sp.end] in named)
+    ]

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 
-_ID_PREFIXES = "rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn"
-_VIBFLOW_ID = re.compile(rf"(?:{_ID_PREFIXES})_$")
+# ``op``: a restore's operation id (the lease's, named in a busy answer).
+_ID_PREFIXES = "rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn|op"
+# The prefix is a word of its own: ``shop_<hex>`` is not an operation id.
+_VIBFLOW_ID = re.compile(rf"(?<![A-Za-z0-9])(?:{_ID_PREFIXES})_$")
 _WHOLE_VIBFLOW_ID = re.compile(rf"(?:{_ID_PREFIXES})_[0-9a-f]{{32}}")
 
 
@@ -47,6 +49,6 @@ def in_vibflow_id(line: str, start: int, end: int) -> bool:
     return (
         len(token) == 32
         and all(c in "0123456789abcdef" for c in token)
-        and bool(_VIBFLOW_ID.search(line[max(0, start - 5) : start]))
+        and bool(_VIBFLOW_ID.search(line[max(0, start - 6) : start]))
         and (end == len(line) or not line[end].isalnum())
     )

@@ -16,13 +16,15 @@ the user and may change.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 
 from vibflow.engine.errors import ErrorCode, VibflowError
 
+_FULL_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256
 # Git must answer in its own words, never page, prompt or rewrite names.
 _BASE_ENV = {
     "GIT_TERMINAL_PROMPT": "0",
@@ -205,3 +207,19 @@ class Git:
     def head(self) -> str | None:
         out = self.run("rev-parse", "--verify", "-q", "HEAD", ok=(0, 1))
         return out.decode().strip() or None
+
+    def existing_objects(self, names: Collection[str]) -> frozenset[str]:
+        """Those of ``names`` (full-length lowercase hex object ids) that name an
+        object of this repository: one ``cat-file --batch-check`` for all of them.
+
+        Anything else is dropped before git sees it, so no name is ever read as a
+        revision expression (``HEAD``, ``<rev>:<path>``) or an abbreviated id.
+        """
+        asked = sorted({n for n in names if _FULL_OBJECT_ID.fullmatch(n)})
+        if not asked:
+            return frozenset()
+        stdin = "".join(f"{n}\n" for n in asked).encode("ascii")
+        out = self.run("cat-file", "--batch-check=%(objectname)", stdin=stdin)
+        answered = {line.strip() for line in out.decode("ascii", "replace").splitlines()}
+        # A missing object's line is "<name> missing": never equal to a bare name.
+        return frozenset(n for n in asked if n in answered)

@@ -253,14 +253,22 @@ def _public(run: RunRecord) -> dict[str, Any]:
 
 
 def _run_view(project: Project, run: RunRecord) -> dict[str, Any]:
-    """A run as the caller sees it: where it is, what it waits for, what it showed."""
-    from vibflow.engine.recap import continue_commands
+    """A run as the caller sees it: where it is, what it waits for, what it showed,
+    and the next steps as MCP calls (or the user's commands), never terminal lines."""
+    from vibflow.mcp.hints import marked, recap_for_mcp
 
     defn = project.runner.definition_of(run)
     state = defn.states.get(run.state)
     waiting = None
     if state is not None and state.kind == "wait" and run.status in _OPEN:
         waiting = {"wait": state.wait, "events": list(state.on), "inputs": dict(state.inputs)}
+    public = _public(run)
+    recap = public.get("recap")
+    if isinstance(recap, dict):
+        public = {**public, "recap": recap_for_mcp(recap)[0]}
+    result = public.get("result")
+    if isinstance(result, dict) and isinstance(result.get("undo"), str):
+        public = {**public, "result": {**result, "undo": marked(result["undo"])}}
     return {
         "run_id": run.run_id,
         "flow": run.flow,
@@ -269,9 +277,50 @@ def _run_view(project: Project, run: RunRecord) -> dict[str, Any]:
         "blocked_reason": run.blocked_reason,
         "error": run.error,
         "waiting_for": waiting,
-        "next_commands": continue_commands(run, defn),
-        **_public(run),
+        "next": _next_steps(run, public, waiting is not None),
+        **public,
     }
+
+
+def _next_steps(run: RunRecord, public: dict[str, Any], waits: bool) -> list[dict[str, Any]]:
+    """What the caller (or the user) does next with this run."""
+    from vibflow.mcp.hints import agent_step, step_for, user_step
+
+    rid, status = run.run_id, str(run.status)
+    steps: list[dict[str, Any]] = []
+    if waits and run.state == "choose":
+        option = public.get("recommended_option")
+        args: dict[str, Any] = {"run_id": rid}
+        if isinstance(option, str):
+            args["option_id"] = option
+        steps.append(
+            agent_step(
+                "recovery_apply",
+                args,
+                "choose the recommended option (or another option_id of plan.options; add "
+                "paths to restore some of its files only)",
+            )
+        )
+    elif waits and run.state == "confirm":
+        expected = public.get("confirmation_expected")
+        steps.append(
+            agent_step(
+                "recovery_apply",
+                {"run_id": rid, "confirmation": expected},
+                "confirm the previewed restore (the sandwich checkpoint is taken first)",
+            )
+        )
+    if waits:
+        steps.append(
+            user_step(f"vibflow step {rid} cancel", "cancel the run (the user, at a terminal)")
+        )
+    elif status == "interrupted":
+        steps.append(user_step(f"vibflow resume {rid}", "resume the interrupted run"))
+    result = public.get("result")
+    undo = result.get("undo_command") if isinstance(result, dict) else None
+    if isinstance(undo, str):
+        steps.append(step_for(undo) | {"does": "undo this restore (only the user may)"})
+    return steps
 
 
 def _busy(project: Project, run: RunRecord) -> dict[str, Any] | None:
@@ -285,10 +334,17 @@ def _busy(project: Project, run: RunRecord) -> dict[str, Any] | None:
     held = project.lease_file.busy() if refused == "lock_acquired" else None
     if held is None:
         return None
+    progress = None
+    if held.progress is not None:
+        progress = {"files_done": held.progress[0], "files_total": held.progress[1]}
+    eta = held.eta_seconds
     return {
         "operation_id": held.operation_id,
-        "eta_seconds": round(held.eta_seconds, 1),
-        "progress": list(held.progress) if held.progress else None,
+        # From the running restore's own rate; null (and eta_known false) before it
+        # has reported one: the lease's length is no estimate of a restore.
+        "eta_seconds": None if eta is None else round(eta, 1),
+        "eta_known": eta is not None,
+        "progress": progress,
     }
 
 

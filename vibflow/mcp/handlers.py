@@ -23,6 +23,7 @@ from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.mcp import schemas
 from vibflow.mcp.apply import recovery_apply
 from vibflow.mcp.calls import Call, Reply
+from vibflow.mcp.hints import recap_for_mcp, step_for, user_step
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -155,9 +156,13 @@ def memory_write(call: Call) -> Reply:
     else:
         result = memory.risk(_needs_text(args), writer=who, kind=args.risk_kind)
     proposed = args.field == "intent" and not ok
+    review = user_step("vibflow memory review", "confirm or reject the proposed intent")
     data = {
         "written": args.field,
-        "as": "proposal (confirm it with `vibflow memory review`)" if proposed else "entry",
+        "as": "proposal: the user confirms it at a terminal (`vibflow memory review`)"
+        if proposed
+        else "entry",
+        "next": [review] if proposed else [],
         "writer": who,
         "path": result.path,
         "notices": list(result.notices),
@@ -226,9 +231,12 @@ def recap_read(call: Call) -> Reply:
         raise VibflowError(
             ErrorCode.RECAP_NOT_FOUND,
             "there is no such recap" if wanted else "there is no project recap yet",
-            hint="`vibflow recap` writes the project recap.",
+            hint="No MCP tool writes recaps: the user writes the project recap with "
+            "`vibflow recap`; runs_list names each run's recap_id.",
         )
-    return Reply({"kind": "recap", "recap": body})
+    # The recap's own lines say whose each step is; `next` is the same, as calls.
+    shown, steps = recap_for_mcp(body)
+    return Reply({"kind": "recap", "recap": shown, "next": steps})
 
 
 def runs_list(call: Call) -> Reply:
@@ -279,12 +287,23 @@ def triggers_check(call: Call) -> Reply:
     project.start_trigger_check()
     service = project.triggers
     results = service.check()
+    triggers = []
+    for r in results:
+        shown = r.to_json()
+        command = shown.get("command")
+        shown["next"] = step_for(command) if isinstance(command, str) and command else None
+        triggers.append(shown)
+    recommendations = []
+    for rec in service.recommendations():
+        shown = rec.to_json()
+        shown["next"] = [step_for(c) for c in rec.commands]
+        recommendations.append(shown)
     return Reply(
         {
             "kind": "triggers",
-            "triggers": [r.to_json() for r in results],
+            "triggers": triggers,
             "firing": [r.id for r in results if r.fires and r.rule.enabled],
-            "recommendations": [rec.to_json() for rec in service.recommendations()],
+            "recommendations": recommendations,
         }
     )
 

@@ -75,6 +75,7 @@ class MemoryWriteOut(ToolOutput):
     notices: list[str]
     warning: str | None
     redacted_before_storing: dict[str, int]
+    next: list[Obj] = Field(description="What the user does next with a proposal (if any).")
 
 
 class PreviewPage(BaseModel):
@@ -127,7 +128,13 @@ class CheckpointOut(ToolOutput):
 
 class RecapOut(ToolOutput):
     kind: Literal["recap"]
-    recap: Obj = Field(description="The recap document, redacted.")
+    recap: Obj = Field(
+        description="The recap document, redacted; its next_actions say whose each step is."
+    )
+    next: list[Obj] = Field(
+        description="The recap's next actions as MCP calls (by: agent) or commands for the "
+        "user (by: user) or the project's shell (by: shell)."
+    )
 
 
 class RunsOut(ToolOutput):
@@ -180,7 +187,10 @@ class RunOut(ToolOutput):
     blocked_reason: str | None
     error: str | None
     waiting_for: Obj | None
-    next_commands: list[str]
+    next: list[Obj] = Field(
+        description="The next steps: MCP calls (by: agent, tool, arguments) or commands "
+        "only the user may run (by: user, command)."
+    )
 
 
 #: Every tool's output model (handlers.TOOLS names the same tools).

@@ -73,7 +73,9 @@ class Rescanner:
 
         project = self._project()
         try:
-            again = redact_payload(value, root=project.root)
+            # No cache, but the same rule for this repository's object ids: a commit
+            # id the answer names is not a miss.
+            again = redact_payload(value, root=project.root, objects=project.object_ids)
             counts = again.counts.model_dump()
             ctx = PrivacyContext.for_root(project.root)
             leaked = any(contains_absolute_path(t, ctx) for t in _strings(value))

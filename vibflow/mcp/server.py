@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
+    from vibflow.steps.grants.capabilities import Decision
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
@@ -60,14 +61,23 @@ _FIELD = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
 
 
 class Denied(VibflowError):
-    """The tool-level gate refused: the client has no grant, or the flag is off."""
+    """The tool-level gate refused: the client has no grant, or the flag is off.
 
-    def __init__(self, reason: str) -> None:
+    For want of a grant, ``grant`` says why there is none in force (its last one
+    expired or was revoked, when; or never granted) and ``next`` is the user's
+    command that grants it again: only the project's owner may.
+    """
+
+    def __init__(self, reason: str, grant: dict[str, Any] | None, next_step: dict[str, Any]):
         super().__init__(ErrorCode.GUARD_REFUSED, reason)
+        self.grant = grant
+        self.next_step = next_step
 
     def to_json(self) -> dict[str, object]:
         data = super().to_json()
         data["kind"] = "permission_denied"
+        data["grant"] = self.grant
+        data["next"] = [self.next_step]
         return data
 
 
@@ -86,6 +96,21 @@ def _schema_problem(tool: str, exc: Exception) -> VibflowError:
         f"the input does not fit {tool}'s schema: {', '.join(parts) or 'it is not an object'}",
         hint="tools/list shows each tool's input schema.",
     )
+
+
+def _denied(tool: str, client: str, decision: Decision) -> Denied:
+    from vibflow.mcp.hints import user_step
+    from vibflow.steps.grants.capabilities import APPLY_FLAG_ENV, grant_command
+
+    reason = decision.reason or f"{tool} is not allowed"
+    if decision.lapsed is None:  # granted, but the server's own flag is off
+        step = user_step(
+            f"{APPLY_FLAG_ENV}=1 vibflow mcp serve --client {client}",
+            "restart this MCP server with restoring switched on",
+        )
+        return Denied(reason, None, step)
+    step = user_step(grant_command(tool, client), f"let this client call {tool}")
+    return Denied(reason, decision.lapsed.to_json(), step)
 
 
 def _result_of(err: VibflowError) -> str:
@@ -150,9 +175,11 @@ class McpApp:
             cap = CAPABILITIES[name]
             posture = {
                 "allowed": "Allowed by default.",
-                "denied": "Denied by default: needs `vibflow grant " + name + "`.",
-                "gated": "Denied by default: needs `vibflow grant recovery_apply` and "
-                "VIBFLOW_RECOVERY_APPLY=1 in the server's environment.",
+                "denied": "Denied by default: needs a grant the user makes at a terminal "
+                "(`vibflow grant " + name + "`).",
+                "gated": "Denied by default: needs a grant the user makes at a terminal "
+                "(`vibflow grant recovery_apply`) and VIBFLOW_RECOVERY_APPLY=1 in the "
+                "server's environment.",
             }[cap.posture]
             listed.append(
                 types.Tool(
@@ -187,7 +214,7 @@ class McpApp:
                 )
             return self._answer(project, name, arguments or {}, facts, warnings)
         except VibflowError as err:
-            return self._fail(project, name, err, facts)
+            return self._fail(project, name, err, facts, arguments)
         except Exception as exc:  # noqa: BLE001 - a request's failure never ends the server
             if self.debug:
                 traceback.print_exception(exc, file=sys.stderr)
@@ -196,7 +223,7 @@ class McpApp:
                 f"vibflow hit an internal error ({type(exc).__name__})",
                 hint="Start the server with --debug to see it on stderr, and please report it.",
             )
-            return self._fail(project, name, internal, facts)
+            return self._fail(project, name, internal, facts, arguments)
         finally:
             if project is not None:
                 project.close()
@@ -222,18 +249,26 @@ class McpApp:
         except ValidationError as exc:
             raise _schema_problem(name, exc) from None
         decision = decide(
-            name, self.client, granted=project.granted, apply_flag_on=self.apply_flag_on
+            name,
+            self.client,
+            granted=project.granted,
+            apply_flag_on=self.apply_flag_on,
+            lapsed=project.grant_lapsed,
         )
         if decision.grant_id is not None:
             facts["capability_grant_id"] = decision.grant_id
         if not decision.allowed:
-            raise Denied(decision.reason or f"{name} is not allowed")
+            raise _denied(name, self.client, decision)
         reply = handler(Call(project, self.client, args, decision.grant_id))
         data = {k: v for k, v in reply.data.items() if k not in reply.redacted}
         if warnings:
             data["warnings"] = warnings
         red = redact_payload(
-            data, root=self.root, known=project.clean_verdicts, memo=project.scan_memo
+            data,
+            root=self.root,
+            known=project.clean_verdicts,
+            memo=project.scan_memo,
+            objects=project.object_ids,
         )
         value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
         self._no_absolute_paths(value)
@@ -250,11 +285,19 @@ class McpApp:
         return _result(value, error=False)
 
     def _fail(
-        self, project: Project | None, name: str, err: VibflowError, facts: dict[str, Any]
+        self,
+        project: Project | None,
+        name: str,
+        err: VibflowError,
+        facts: dict[str, Any],
+        arguments: Mapping[str, Any] | None = None,
     ) -> types.CallToolResult:
+        from vibflow.mcp.hints import for_error
         from vibflow.steps.redaction.contract import redact_payload
 
-        body = redact_payload({"error": err.to_json()}, root=self.root)
+        error = for_error(name, dict(arguments or {}), err.to_json())
+        objects = project.object_ids if project is not None else None
+        body = redact_payload({"error": error}, root=self.root, objects=objects)
         facts = {k: v for k, v in facts.items() if k == "capability_grant_id"}
         facts["result"] = _result_of(err)
         if any(body.counts.model_dump().values()):

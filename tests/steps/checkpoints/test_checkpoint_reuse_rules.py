@@ -15,12 +15,13 @@ from vibflow.steps.checkpoints.models import REF_PREFIX
 
 
 def test_nothing_changed_reuses_the_last_checkpoint(tmp_path: Path) -> None:
-    """Nothing changed: same id, reused true, no new ref; after a change a new id."""
+    """Nothing changed (and nothing new said): same id, reused true, no new ref; after
+    a change a new id. (New words over an unchanged tree: test_checkpoint_reuse_message.)"""
     root = init_repo(tmp_path / "r", {"f.txt": "1\n"})
     store = make_store(root)
     write(root, "u.txt", "u\n")
     first = store.create("one")
-    second = store.create("two")
+    second = store.create()
     assert second.checkpoint_id == first.checkpoint_id
     assert (first.reused, second.reused) == (False, True)
     assert second.message == "one"

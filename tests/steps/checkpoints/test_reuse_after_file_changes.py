@@ -42,7 +42,7 @@ def test_nothing_changed_is_answered_by_the_fast_path_without_writing(tmp_path: 
     user_index = root / ".git" / "index"
     before = (user_index.read_bytes(), user_index.stat().st_mtime_ns)
 
-    again = create(store, "second")
+    again = create(store, "")  # no new words (new ones: test_checkpoint_reuse_message)
 
     assert again.fast, "the fast path did not answer an unchanged tree"
     assert again.meta.reused

@@ -86,7 +86,7 @@ def test_after_gc_packs_the_ref_the_checkpoint_is_still_reused(tmp_path: Path) -
     run_git(root, "gc", "-q", "--prune=now")
     assert not (root / ".git" / REF_PREFIX / first.meta.checkpoint_id).exists()
     assert (root / ".git" / "packed-refs").read_text().count(first.meta.checkpoint_id) == 1
-    out = create(store, "after gc")
+    out = create(store, "")  # no new words (new ones: test_checkpoint_reuse_message)
     assert out.fast
     assert out.meta.reused
     assert out.meta.checkpoint_id == first.meta.checkpoint_id

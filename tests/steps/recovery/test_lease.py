@@ -46,7 +46,8 @@ while time.time() < start_at:
 try:
     lease = lease_file.acquire(op)
 except LeaseBusy as busy:
-    print(json.dumps({"busy": busy.operation_id, "eta": busy.eta_seconds}), flush=True)
+    answer = {"busy": busy.operation_id, "eta": busy.eta_seconds, "left": busy.lease_seconds_left}
+    print(json.dumps(answer), flush=True)
     sys.exit(3)
 print(json.dumps({"held": op, "generation": lease.record.generation}), flush=True)
 if mode == "die":
@@ -198,7 +199,7 @@ def test_four_processes_acquiring_at_once_exactly_one_holds(tmp_path: Path) -> N
     assert len(busy) == 3, answers
     winner = held[0]["held"]
     assert all(b["busy"] == winner for b in busy)
-    assert all(50 < b["eta"] <= 60 for b in busy)
+    assert all(b["eta"] is None and 50 < b["left"] <= 60 for b in busy)  # no progress yet
     assert lease_json(folder)["operation_id"] == winner
     stop(folder, *procs)
     assert [p.returncode for p in procs].count(3) == 3
@@ -234,7 +235,7 @@ def test_confirms_of_four_runs_are_busy_while_an_apply_holds_the_lease(
         data = json.loads(out)
         assert (data["status"], data["state"]) == ("blocked", "confirm")
         assert op in data["blocked_reason"]
-        assert "try again in about" in data["blocked_reason"]
+        assert "not known yet" in data["blocked_reason"]  # the holder reported no progress
     assert restored(repo, paths) == set()
     assert lease_json(folder) == held_before
     stop(folder, proc)
@@ -476,12 +477,13 @@ def test_a_live_holder_is_busy_until_expiry_then_taken_over(tmp_path: Path) -> N
         with pytest.raises(LeaseBusy) as busy:
             lease_file.acquire("op_next")
         assert busy.value.operation_id == "op_alive"
-        assert 55 < busy.value.eta_seconds <= 60
+        assert busy.value.eta_seconds is None  # it reported no progress: no estimate
+        assert 55 < busy.value.lease_seconds_left <= 60
         assert "op_alive" in busy.value.message
         clock.advance(30)
         with pytest.raises(LeaseBusy) as later:
             lease_file.acquire("op_next")
-        assert 25 < later.value.eta_seconds <= 30
+        assert 25 < later.value.lease_seconds_left <= 30
         clock.advance(31)
         taken = lease_file.acquire("op_next")
         assert taken.record.generation == 2

@@ -3,8 +3,9 @@
 A restore reports files done / total after every batch (``Lease.report_progress``,
 ``progress.json`` beside the lease); a second acquirer's :class:`LeaseBusy` carries that
 progress and the time left at the rate seen since the first report. Before a rate is
-known — or when the report is another holder's — the ETA is the lease's expiry. Real
-lease files in ``tmp_path``, a clock moved by hand.
+known — or when the report is another holder's — the ETA is unknown (None), and the
+lease's expiry is given apart, as such. Real lease files in ``tmp_path``, a clock moved
+by hand.
 """
 
 from __future__ import annotations
@@ -55,21 +56,41 @@ def test_eta_is_the_time_left_at_the_restores_rate(tmp_path: Path) -> None:
     assert busy(tmp_path, clock).eta_seconds == pytest.approx(20)
 
 
-def test_without_a_rate_the_eta_is_the_lease_expiry(tmp_path: Path) -> None:
-    """Before the holder has moved past its first report, the ETA is when the lease ends
-    and no progress is claimed."""
+def test_without_a_rate_the_eta_is_unknown(tmp_path: Path) -> None:
+    """Before the holder has moved past its first report, the ETA is unknown (never the
+    lease's length passed off as one) and said to be; the progress reported so far and
+    the lease's expiry are given as what they are."""
     clock = Clock()
     held = LeaseFile(tmp_path, ttl_seconds=600, clock=clock).acquire("op_first")
     held.report_progress(0, 100)
     clock.advance(5)
     answer = busy(tmp_path, clock)
-    assert answer.progress is None
-    assert answer.eta_seconds == pytest.approx(595)
+    assert answer.progress == (0, 100)
+    assert answer.eta_seconds is None
+    assert answer.lease_seconds_left == pytest.approx(595)
+    assert "not known yet" in (answer.hint or "")
+    assert "595" not in answer.message + (answer.hint or "")
+
+
+def test_a_report_inside_a_batch_gives_a_rate_early(tmp_path: Path) -> None:
+    """Between batches a restore reports at most every PROGRESS_EVERY seconds, so a
+    slow first batch still gives a second restore a rate (and an ETA) before it ends."""
+    clock = Clock()
+    held = LeaseFile(tmp_path, ttl_seconds=600, clock=clock).acquire("op_first")
+    held.report_progress(0, 100)
+    clock.advance(0.1)
+    held.report_progress_if_due(1, 100)  # too soon: not written
+    assert busy(tmp_path, clock).eta_seconds is None
+    clock.advance(1.9)
+    held.report_progress_if_due(10, 100)
+    answer = busy(tmp_path, clock)
+    assert answer.progress == (10, 100)
+    assert answer.eta_seconds == pytest.approx(18)
 
 
 def test_an_earlier_holders_progress_is_ignored(tmp_path: Path) -> None:
     """A report left by an earlier lease (another operation or generation) says nothing
-    about the current holder: its ETA is the lease's."""
+    about the current holder: its ETA is unknown, its lease's expiry given apart."""
     clock = Clock()
     lease_file = LeaseFile(tmp_path, ttl_seconds=600, clock=clock)
     first = lease_file.acquire("op_first")
@@ -81,6 +102,7 @@ def test_an_earlier_holders_progress_is_ignored(tmp_path: Path) -> None:
     answer = busy(tmp_path, clock)
     assert answer.operation_id == "op_now"
     assert answer.progress is None
-    assert answer.eta_seconds == pytest.approx(600)
+    assert answer.eta_seconds is None
+    assert answer.lease_seconds_left == pytest.approx(600)
     stored = json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))
     assert stored["operation_id"] == "op_first"

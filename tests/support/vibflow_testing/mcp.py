@@ -41,8 +41,10 @@ def with_servers(
     clients: tuple[str, ...] = (CLIENT,),
     env: dict[str, str] | None = None,
     rescan: float = 0.0,
+    envs: dict[str, dict[str, str]] | None = None,
 ) -> Any:
-    """Run ``body(client, ...)`` with one connected client per name; return its result."""
+    """Run ``body(client, ...)`` with one connected client per name; return its result.
+    ``envs`` adds to ``env`` for the server of one client name."""
     log = root.parent / "mcp-server.stderr"
 
     async def main() -> Any:
@@ -50,7 +52,8 @@ def with_servers(
             errlog = stack.enter_context(log.open("a", encoding="utf-8"))
             connected = []
             for name in clients:
-                params = server_params(root, name, env=env, rescan=rescan)
+                mine = {**(env or {}), **(envs or {}).get(name, {})}
+                params = server_params(root, name, env=mine, rescan=rescan)
                 transport = stdio_client(params, errlog=errlog)
                 connected.append(await stack.enter_async_context(Client(transport)))
             return await body(*connected)
