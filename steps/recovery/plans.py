@@ -144,10 +144,9 @@ def plan_digest(payload: Mapping[str, Any]) -> str:
         for opt in payload.get("options") or []
     ]
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    hexed = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    # In groups of eight: a 24-digit hex run reads as a secret to the redaction
-    # contract, and the caller needs this back as it was given.
-    return "pln-" + "-".join(hexed[i : i + 8] for i in range(0, 24, 8))
+    # One of vibflow's id shapes (``pln_`` + 32 hex, as ``selection_id``'s ``sel_``),
+    # which the redaction contract passes: the caller needs it back as given.
+    return "pln_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def _fitting(lists: Sequence[Sequence[Any]], offset: int, most: int, budget: int) -> int:

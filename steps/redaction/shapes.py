@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
-# ``op``: a restore's operation id (the lease's, named in a busy answer).
-_ID_PREFIXES = "rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn|op"
+# ``op``: a restore's operation id (the lease's, named in a busy answer); ``pln``: a
+# plan's digest (``plans.plan_digest``), like ``sel`` a one-way digest of paths.
+_ID_PREFIXES = "rec|opt|ckpt|run|rcp|dec|ver|risk|grt|sel|ses|trn|op|pln"
 # The prefix is a word of its own: ``shop_<hex>`` is not an operation id.
 _VIBFLOW_ID = re.compile(rf"(?<![A-Za-z0-9])(?:{_ID_PREFIXES})_$")
 _WHOLE_VIBFLOW_ID = re.compile(rf"(?:{_ID_PREFIXES})_[0-9a-f]{{32}}")
