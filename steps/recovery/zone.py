@@ -61,10 +61,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from vibflow.steps.paths.globs import glob_regex
-from vibflow.steps.recovery.environments import elsewhere
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence, judge
 from vibflow.steps.recovery.lock_manifests import follows_drift
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
+from vibflow.steps.recovery.rule_outs import ruled_out, why_ruled_out
 
 
 def category_of(path: str, categories: Mapping[str, Sequence[str]]) -> str | None:
@@ -307,11 +307,8 @@ def _add_inferred(
     _follow_renames(changed, zone, held_out)
     for path in mirrors(zone, evidence):
         del zone[path]
-    inferred = [p for p, z in zone.items() if z.source in _FROM_THE_AGENT]
-    reformatted = evidence.reformats.among(inferred)
-    for path in inferred:
-        if elsewhere(path, evidence.environments) or path in reformatted:
-            del zone[path]
+    for path in ruled_out([p for p, z in zone.items() if z.source in _FROM_THE_AGENT], evidence):
+        del zone[path]
 
 
 #: Sources a mirror loses: inferred ones. Your files, your corrections and the
@@ -430,7 +427,7 @@ def drift(
             judge(c, near.get(c.path.rpartition("/")[0], ()), evidence) if seeds else (None, "")
         )
         # A rule that takes a file out of the zone makes a sure call: never "unsure".
-        ruled = _ruled_out(c.path, evidence)
+        ruled = why_ruled_out(c.path, evidence)
         copied = evidence.mirrors.get(c.path)
         if ruled:
             hint = ruled
@@ -466,21 +463,6 @@ def drift(
             )
         )
     return out + _locks_of_drift(changed, in_zone, memory, out)
-
-
-def _ruled_out(path: str, evidence: Evidence) -> str:
-    """Why a rule keeps ``path`` out of the zone whatever links it ("" if none does)."""
-    away = elsewhere(path, evidence.environments)
-    if away:
-        named = _listed(evidence.environments)
-        return f"it is for {_listed(away)}, and the intent names {named} only"
-    if evidence.reformats.known(path):
-        return "its change only reformats the code (the same program, by Python's parser)"
-    return ""
-
-
-def _listed(names: Iterable[str]) -> str:
-    return " and ".join(f"'{n}'" for n in sorted(names))
 
 
 def _locks_of_drift(
