@@ -15,9 +15,8 @@ behind. The three passes are repeated until the output is a fixed point
 (almost always after one repeat), which is what makes redaction idempotent:
 redacting already-redacted output changes nothing and counts nothing.
 
-:func:`assert_no_absolute_paths` is the fail-closed check the spec requires
-(Appendix C): an output that still holds an absolute local path is refused,
-and the error names the field, never the path.
+The fail-closed check the spec requires after it (Appendix C) is
+:func:`~.failclosed.assert_no_absolute_paths`.
 """
 
 from __future__ import annotations
@@ -29,16 +28,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from vibflow.engine.audit import RedactionCounts
-from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.redaction.clean import clean_texts, collapse_whitespace
 from vibflow.steps.redaction.privacy import (
     PrivacyContext,
-    contains_absolute_path,
     filter_privacy,
     quiet_texts,
 )
 from vibflow.steps.redaction.summarize import summarize
-from vibflow.steps.redaction.texts import join_key, plain_value, strings_of, texts_of
+from vibflow.steps.redaction.texts import join_key, plain_value, texts_of
 from vibflow.steps.redaction.verdicts import KnownClean
 
 if TYPE_CHECKING:
@@ -483,28 +480,3 @@ class _Walker:
         if not (sub.secret_hits or sub.privacy_hits):
             self.plain_keys[key] = safe
         return safe
-
-
-def assert_no_absolute_paths(data: Any, *, root: Path | None = None) -> None:
-    """Fail closed: refuse ``data`` if any string in it holds an absolute local path.
-
-    Raises :class:`VibflowError` (``INTERNAL``: an output reaching this check
-    unredacted is a vibflow bug). The message names the field, never the path.
-    """
-    ctx = PrivacyContext.for_root(root)
-    found = list(strings_of(data, ""))
-    # One search of every distinct text settles the quiet ones (nearly all of a
-    # large plan's paths): a text the privacy filter leaves unchanged holds no
-    # absolute path. Only a text with a hit on its line is looked at alone.
-    quiet = quiet_texts((text for _, text in found), ctx)
-    for path, text in found:
-        if text in quiet:
-            continue
-        if contains_absolute_path(text, ctx):
-            where = path if not contains_absolute_path(path, ctx) else "a field"
-            raise VibflowError(
-                ErrorCode.INTERNAL,
-                f"refused to emit output: {where or 'the text'} contains an absolute local path",
-                hint="This is a vibflow bug: the output should have passed redact_payload; "
-                "please report it.",
-            )

@@ -1,7 +1,7 @@
 """The server's fail-closed absolute-path check, with the texts it already cleared kept.
 
 Every answer is refused if any string in it (keys included) holds an absolute
-local path (the redaction contract's ``assert_no_absolute_paths``). Most of a
+local path (the redaction's fail-closed ``assert_no_absolute_paths``). Most of a
 large answer — a recovery plan's thousands of project-relative paths — is the
 same from one request to the next, and whether a text is "quiet" (the privacy
 filter leaves it unchanged, so it holds no absolute path) depends only on the
@@ -33,7 +33,7 @@ class AbsolutePathCheck:
 
     def __call__(self, value: Any) -> None:
         """Return quietly, or raise the contract's ``INTERNAL`` error naming the field."""
-        from vibflow.steps.redaction.contract import assert_no_absolute_paths
+        from vibflow.steps.redaction.failclosed import assert_no_absolute_paths
         from vibflow.steps.redaction.privacy import PrivacyContext, quiet_texts
 
         ctx = PrivacyContext.for_root(self.root)
