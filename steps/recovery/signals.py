@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
-from vibflow.steps.recovery import cochange, evidence_read
+from vibflow.steps.recovery import cochange, evidence_read, line_counts
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
@@ -250,7 +250,11 @@ def collect(
     # The listings are independent reads: run side by side, git works on
     # the other core while this process parses and waits.
     with ThreadPoolExecutor(4, "vibflow-signals") as pool:
-        diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, head or diffs.EMPTY_TREE)
+        start = head or diffs.EMPTY_TREE
+        # A long-lived process keeps line counts per file state (line_counts):
+        # its listing reads names alone, and counts only what it has not kept.
+        counted = pinned is None
+        diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, start, counts=counted)
         listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
         logging = pool.submit(recent_commits, git, head)
         history = pool.submit(
@@ -267,6 +271,8 @@ def collect(
         untracked = [
             p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
         ]
+        if pinned is not None:
+            tracked = line_counts.fill(git, root, scratch_index, start, tracked, untracked, pinned)
         found_commits = logging.result()
         tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
         recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned)

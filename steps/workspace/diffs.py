@@ -41,9 +41,32 @@ def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
+#: A file's line counts as ``--numstat`` gives them: added, deleted (``None``
+#: for a binary file), and whether it is binary.
+Counts = tuple[int | None, int | None, bool]
+
+
 def parse(listing: bytes) -> list[Change]:
     """One ``-z --raw --numstat`` listing: the raw records (status and names)
-    come first, then the line counts.
+    come first, then the line counts."""
+    raw, counts = _records(listing)
+    changes: list[Change] = []
+    for code, old_path, path, old_sha in raw:
+        add, rem, binary = counts.get(path, (None, None, False))
+        status = _STATUS.get(code[:1], "modified")
+        changes.append(Change(path, status, old_path, add, rem, binary, old_sha))
+    return changes
+
+
+def line_counts(listing: bytes) -> dict[str, Counts]:
+    """A ``-z --numstat`` listing's counts by (new) name."""
+    return _records(listing)[1]
+
+
+def _records(
+    listing: bytes,
+) -> tuple[list[tuple[str, str | None, str, str | None]], dict[str, Counts]]:
+    """The raw records (code, old name, name, old blob) and the counts by name.
 
     Records are read by position: a raw record starts with ``:`` and is
     followed by one name (two for a rename or copy), a count record starts
@@ -52,7 +75,7 @@ def parse(listing: bytes) -> list[Change]:
     """
     fields = listing.split(b"\0")
     raw: list[tuple[str, str | None, str, str | None]] = []  # (code, old name, name, old sha)
-    counts: dict[str, tuple[int | None, int | None, bool]] = {}
+    counts: dict[str, Counts] = {}
     i = 0
     while i < len(fields):
         head = fields[i]
@@ -81,12 +104,7 @@ def parse(listing: bytes) -> list[Change]:
                 None if binary else int(deleted),
                 binary,
             )
-    changes: list[Change] = []
-    for code, old_path, path, old_sha in raw:
-        add, rem, binary = counts.get(path, (None, None, False))
-        status = _STATUS.get(code[:1], "modified")
-        changes.append(Change(path, status, old_path, add, rem, binary, old_sha))
-    return changes
+    return raw, counts
 
 
 def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
@@ -95,10 +113,13 @@ def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
     )
 
 
-def head_to_worktree(git: Git, scratch_index: Path, base: str | None = None) -> list[Change]:
+def head_to_worktree(
+    git: Git, scratch_index: Path, base: str | None = None, *, counts: bool = True
+) -> list[Change]:
     """Tracked changes (staged or not) from HEAD — or from nothing, before the
     first commit — to the working tree. ``base`` is HEAD's commit when the caller
-    has read it already (or :data:`EMPTY_TREE`).
+    has read it already (or :data:`EMPTY_TREE`). ``counts=False`` leaves the line
+    counts out (``None``): git then reads no blob and no changed file's bytes.
 
     Porcelain ``git diff`` refreshes stat-dirty index entries and *writes the
     index* (even with GIT_OPTIONAL_LOCKS=0), so it runs against a scratch copy
@@ -115,9 +136,8 @@ def head_to_worktree(git: Git, scratch_index: Path, base: str | None = None) -> 
     env = {"GIT_INDEX_FILE": str(scratch_index)}
     # One run for names and counts: each run refreshes the whole index and
     # detects renames again.
-    return parse(
-        git.run("diff", "-z", "-M", "--no-abbrev", "--raw", "--numstat", base, "--", env=env)
-    )
+    numstat = ("--numstat",) if counts else ()
+    return parse(git.run("diff", "-z", "-M", "--no-abbrev", "--raw", *numstat, base, "--", env=env))
 
 
 def names_between(git: Git, old: str, new: str) -> list[Change]:

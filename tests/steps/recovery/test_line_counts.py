@@ -1,0 +1,150 @@
+"""A warm process's line counts are the one-run listing's, whatever the tree did
+between two previews: kept only under what pins them, counted again (by name or
+by the whole listing) for everything else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from vibflow_testing.git import git
+from vibflow_testing.repo import init_repo, write
+
+from vibflow.steps.recovery import git_memo, line_counts
+from vibflow.steps.recovery.git_memo import Pinned
+from vibflow.steps.workspace import diffs
+from vibflow.steps.workspace.git import Git
+
+BODY = "".join(f"line {i}\n" for i in range(40))
+
+
+@pytest.fixture(autouse=True)
+def settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file written a moment ago is never kept (git_memo's racy window); these
+    tests write and read back at once, so the window is closed for them."""
+    monkeypatch.setattr(git_memo, "RACY_SECONDS", 0.0)
+
+
+def _cold(root: Path) -> list[tuple[object, ...]]:
+    found = diffs.head_to_worktree(Git(root), root / ".vibflow" / "cold.index")
+    return sorted(
+        (c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary) for c in found
+    )
+
+
+class Recording(Git):
+    """Git, noting each subcommand it ran."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.ran: list[str] = []
+
+    def run(self, *args: str, **kw: Any) -> bytes:
+        self.ran.append(args[0])
+        return super().run(*args, **kw)
+
+
+def _warm(root: Path, kept: Pinned, g: Git | None = None) -> list[tuple[object, ...]]:
+    g = g or Git(root)
+    scratch = root / ".vibflow" / "warm.index"
+    base = g.head() or diffs.EMPTY_TREE
+    names = diffs.head_to_worktree(g, scratch, base, counts=False)
+    assert all(c.added_lines is None and not c.binary for c in names)
+    untracked = g.z("ls-files", "-z", "--others", "--exclude-standard")
+    found = line_counts.fill(g, root, scratch, base, names, untracked, kept)
+    return sorted(
+        (c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary) for c in found
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    files = {f"src/m{i}.py": BODY for i in range(6)}
+    files["img.dat"] = "plain text for now\n"
+    files["gone.txt"] = BODY
+    root = init_repo(tmp_path / "r", files, old=True)
+    (root / ".vibflow").mkdir()
+    return root
+
+
+def test_counts_are_the_listings_through_every_kind_of_change(repo: Path) -> None:
+    kept = Pinned()
+    write(repo, "src/m0.py", BODY + "added\n")  # not staged
+    write(repo, "src/m1.py", BODY.replace("line 3\n", ""))
+    git(repo, "add", "src/m1.py")  # staged only
+    write(repo, "src/m2.py", BODY + "one\n")
+    git(repo, "add", "src/m2.py")
+    write(repo, "src/m2.py", BODY + "one\ntwo\n")  # staged, then edited again
+    git(repo, "mv", "src/m3.py", "src/moved.py")  # a rename
+    (repo / "gone.txt").unlink()  # deleted, not staged
+    write(repo, "new.py", "a\nb\n")
+    git(repo, "add", "-N", "new.py")  # intent to add
+    write(repo, "img.dat", b"\x00\x01binary now")
+
+    want = _cold(repo)
+    assert _warm(repo, kept) == want  # nothing kept yet: counted
+    hits = kept.hits
+    assert _warm(repo, kept) == want  # all kept
+    assert kept.hits - hits == len(want)
+
+
+def test_an_edited_file_is_counted_again_by_name(repo: Path) -> None:
+    kept = Pinned()
+    write(repo, "src/m0.py", BODY + "added\n")
+    write(repo, "src/m4.py", "short\n")
+    assert _warm(repo, kept) == _cold(repo)
+    write(repo, "src/m0.py", BODY + "added\nand more\nand more\n")
+    spy = Recording(repo)
+    assert _warm(repo, kept, spy) == _cold(repo)
+    # Counted by name (one file, not staged), not by a second whole listing.
+    assert spy.ran.count("diff-files") == 1
+    assert spy.ran.count("diff") == 1
+    got = {row[0]: row for row in _warm(repo, kept)}
+    assert got["src/m0.py"][3:5] == (3, 0)
+
+
+def test_staging_a_kept_file_or_a_new_attribute_is_seen(repo: Path) -> None:
+    kept = Pinned()
+    write(repo, "src/m0.py", BODY + "added\n")
+    write(repo, "img.dat", "plain text now changed\n")
+    assert _warm(repo, kept) == _cold(repo)
+    # A new .gitattributes makes git call the file binary: its kept count is stale.
+    write(repo, ".gitattributes", "*.dat -diff\n")
+    want = _cold(repo)
+    assert _warm(repo, kept) == want
+    assert {r[0]: r for r in want}["img.dat"][5] is True
+    # Staged, then edited: index and work tree both differ from HEAD.
+    git(repo, "add", "src/m0.py")
+    write(repo, "src/m0.py", BODY + "added\nagain\n")
+    assert _warm(repo, kept) == _cold(repo)
+
+
+def test_the_repositorys_config_is_part_of_the_key(repo: Path) -> None:
+    kept = Pinned()
+    write(repo, "src/m0.py", BODY.replace("line 7\n", "line seven\n") + "tail\n")
+    assert _warm(repo, kept) == _cold(repo)
+    git(repo, "config", "diff.algorithm", "histogram")
+    hits = kept.hits
+    assert _warm(repo, kept) == _cold(repo)
+    assert kept.hits == hits  # another setting: nothing kept applies
+
+
+def test_many_unkept_files_are_counted_in_one_listing(repo: Path) -> None:
+    for i in range(line_counts.MAX_NAMED + 5):
+        write(repo, f"bulk/f{i}.txt", f"{i}\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "bulk")
+    for i in range(line_counts.MAX_NAMED + 5):
+        write(repo, f"bulk/f{i}.txt", f"{i}\nmore\n")
+    assert _warm(repo, Pinned()) == _cold(repo)
+
+
+def test_before_the_first_commit(tmp_path: Path) -> None:
+    root = tmp_path / "empty"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / ".vibflow").mkdir()
+    write(root, "a.py", "x\n")
+    git(root, "add", "a.py")
+    assert _warm(root, Pinned()) == _cold(root)
