@@ -65,15 +65,17 @@ def gather(
     whole: Mapping[str, bytes] | None = None,
     held_out: frozenset[str] = frozenset(),
     memo: Pinned | None = None,
+    head: str | None = None,
 ) -> Evidence:
     """The evidence for the changed files, against ``seeds`` (each explicit file →
     the names it may be referred to by: its path, and its old path if renamed);
     co-change is counted against ``anchors`` (the explicit entries themselves);
     ``whole``: files already read whole (by the generated-file rules);
     ``held_out``: files the user said are drift (never a step of the closure);
-    ``memo``: a long-lived process's answers, each kept under its whole input."""
+    ``memo``: a long-lived process's answers, each kept under its whole input;
+    ``head``: HEAD's commit id, as the listing read it."""
     by_path = {c.path: c for c in changed}
-    reader = Reader(root, git, policy.reference_bytes, whole or {}, memo)
+    reader = Reader(root, git, policy.reference_bytes, whole or {}, memo, head)
     candidates = [
         c
         for c in changed

@@ -49,8 +49,9 @@ def read_text(path: Path | str, limit: int, known: bytes | None = None) -> str |
     return data.decode("utf-8", "replace")
 
 
-def at_head(git: Git, paths: Sequence[str], limit: int) -> dict[str, str]:
-    """HEAD's text of ``paths`` (one ``cat-file --batch``); absent ones are left out."""
+def at_head(git: Git, paths: Sequence[str], limit: int, commit: str = "HEAD") -> dict[str, str]:
+    """HEAD's (or ``commit``'s) text of ``paths`` (one ``cat-file --batch``); absent
+    ones are left out."""
     asked = [p for p in paths if "\n" not in p]
     if not asked:
         return {}
@@ -58,7 +59,7 @@ def at_head(git: Git, paths: Sequence[str], limit: int) -> dict[str, str]:
         raw = git.run(
             "cat-file",
             "--batch",
-            stdin="".join(f"HEAD:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
+            stdin="".join(f"{commit}:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
         )
     except VibflowError:
         return {}
@@ -92,10 +93,14 @@ class Reader:
         limit: int,
         whole: Mapping[str, bytes],
         memo: Pinned | None = None,
+        head: str | None = None,
     ) -> None:
         self.root, self.git, self.limit, self.whole = root, git, limit, whole
         #: A long-lived process's answers, each kept under its whole input.
         self.memo = memo
+        #: HEAD's commit id when the caller read it: a file's text at a commit id is
+        #: fixed for good, so a long-lived process keeps it (``memo``).
+        self.head = head
         self._top = str(root)  # joined as text: a Path per file cost more
         self._now: dict[str, str | None] = {}
         self._head: dict[str, str | None] = {}
@@ -115,10 +120,19 @@ class Reader:
             if c.status in ("modified", "renamed", "type_changed")
         }
         missing = sorted({old for old in old_names.values() if old not in self._head})
-        if missing:
-            found = at_head(self.git, missing, self.limit)
+        kept = self.memo if self.head is not None else None
+        if kept is not None:
             for old in missing:
-                self._head[old] = found.get(old)
+                hit, text = kept.get(("at_head", self.head, self.limit, old))
+                if hit:
+                    self._head[old] = text
+            missing = [old for old in missing if old not in self._head]
+        if missing:
+            found = at_head(self.git, missing, self.limit, self.head or "HEAD")
+            for old in missing:
+                text = self._head[old] = found.get(old)
+                if kept is not None:
+                    kept.put(("at_head", self.head, self.limit, old), text, len(text or ""))
         out: dict[str, str] = {}
         for path, old in old_names.items():
             text = self._head.get(old)

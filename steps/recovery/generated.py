@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Literal
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery.generated_policy import GeneratedRules
+from vibflow.steps.recovery.lstats import Lstats
 
 if TYPE_CHECKING:
     from vibflow.steps.paths.policy import PathPolicy
@@ -156,6 +157,7 @@ class Recogniser:
         rules: GeneratedRules,
         path_policy: PathPolicy | None,
         pinned: Pinned | None = None,
+        stats: Lstats | None = None,
     ) -> None:
         self.root = root
         self.git = git
@@ -173,6 +175,8 @@ class Recogniser:
         # A long-lived process keeps each file's content verdict by its lstat,
         # under every setting the verdict depends on.
         self._pinned = pinned
+        #: The preview's shared ``lstat`` answers (a content verdict is kept by one).
+        self._stats = stats or Lstats(self._root)
         self._content_rules = (
             "generated.content",
             rules.marker_bytes,
@@ -300,10 +304,10 @@ class Recogniser:
         where = os.path.join(self._root, path)  # noqa: PTH118
         key = None
         if self._pinned is not None:
-            try:
-                key = self._pinned.key(os.lstat(where), path, self._content_rules)
-            except OSError:
+            st = self._stats.get(path)
+            if st is None:
                 return None  # gone: nothing to read, as below
+            key = self._pinned.key(st, path, self._content_rules)
             if key is not None:
                 hit, kept = self._pinned.get(key)
                 if hit:

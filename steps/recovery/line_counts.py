@@ -17,10 +17,11 @@ each under what pins it (:class:`~vibflow.steps.recovery.git_memo.Pinned`):
 
 A file whose counts are not kept is counted again:
 
-* not staged (the index holds HEAD's entry for it, so index to work tree is
-  HEAD to work tree): ``git diff-files --numstat`` of just those paths — a
-  pathspec on ``git diff HEAD`` makes git read the whole tree again (~190 ms
-  at 20,000 files), on ``diff-files`` it does not (~10 ms);
+* not staged (the index holds HEAD's blob for it, so index to work tree is
+  HEAD to work tree — ``diff-files --raw`` shows the index's side): one
+  ``git diff-files --raw --numstat`` of just those paths. A pathspec on
+  ``git diff HEAD`` makes git read the whole tree again (~190 ms at 20,000
+  files); on ``diff-files`` it does not (~10 ms);
 * anything else (staged, renamed, unmerged, or too many to name): the one-run
   listing with counts, as a cold run reads it.
 """
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from vibflow.steps.recovery.git_memo import Pinned
+from vibflow.steps.recovery.lstats import Lstats
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git, GitError
 
@@ -50,16 +52,17 @@ def fill(
     names: Sequence[diffs.Change],
     untracked: Sequence[str],
     kept: Pinned,
+    stats: Lstats | None = None,
 ) -> list[diffs.Change]:
     """``names`` (a ``counts=False`` listing from HEAD ``base`` through
     ``scratch_index``) with every change's line counts, as the one-run listing
-    would give them."""
+    would give them. ``stats``: the preview's shared ``lstat`` answers."""
     stamp = _settings(git, root, base, names, untracked)
-    top = str(root)
+    stats = stats or Lstats(str(root))
     keys: dict[str, tuple[Any, ...] | None] = {}
     known: dict[str, diffs.Counts] = {}
     for c in names:
-        key = _key(top, c, stamp)
+        key = _key(stats, c, stamp)
         keys[c.path] = key
         if key is not None:
             found, value = kept.get(key)
@@ -89,41 +92,49 @@ def _count(
         for c in missing
     )
     if namable and base != diffs.EMPTY_TREE:
-        wanted = {c.path for c in missing}
         try:
-            staged = set(
-                git.z("diff-index", "--cached", "-z", "--name-only", "--no-renames", base, env=env)
+            listing = git.run(
+                "diff-files",
+                "-z",
+                "--raw",
+                "--numstat",
+                "--no-abbrev",
+                "--",
+                *sorted(c.path for c in missing),
+                env={**env, "GIT_LITERAL_PATHSPECS": "1"},
             )
-            if not staged & wanted:
-                counted = diffs.line_counts(
-                    git.run(
-                        "diff-files",
-                        "-z",
-                        "--numstat",
-                        "--",
-                        *sorted(wanted),
-                        env={**env, "GIT_LITERAL_PATHSPECS": "1"},
-                    )
-                )
-                if wanted <= counted.keys():
-                    return counted
         except GitError:
-            pass  # the index moved meanwhile: the whole listing below is the answer
+            listing = b""  # the index moved meanwhile: the whole listing below answers
+        raw, counted = diffs.records(listing)
+        index_side = {path: (code, sha) for code, _, path, sha in raw}
+        if all(_index_holds_head(c, index_side.get(c.path)) for c in missing) and all(
+            c.path in counted for c in missing
+        ):
+            return counted
     # Staged, renamed, unmerged, many, or a file the index no longer differs on.
     whole = diffs.head_to_worktree(git, scratch_index, base)
     return {c.path: (c.added_lines, c.deleted_lines, c.binary) for c in whole}
 
 
-def _key(top: str, c: diffs.Change, stamp: tuple[Any, ...]) -> tuple[Any, ...] | None:
+def _index_holds_head(c: diffs.Change, index_side: tuple[str, str | None] | None) -> bool:
+    """Whether the index's entry for ``c`` is HEAD's (so counting from the index is
+    counting from HEAD): the same blob, or for a file HEAD lacks, an intent-to-add
+    entry (``git add -N``) and nothing staged."""
+    if index_side is None:
+        return False
+    code, sha = index_side
+    if c.status == "added":
+        return code.startswith("A") and sha is None
+    return sha == c.old_sha
+
+
+def _key(stats: Lstats, c: diffs.Change, stamp: tuple[Any, ...]) -> tuple[Any, ...] | None:
     what = ("numstat", stamp, c.status, c.old_path, c.old_sha)
     if c.status == "deleted":
         # The bytes counted are the blob's alone (git said the file is gone).
         return (what, c.path) if c.old_sha is not None else None
-    try:
-        st = os.lstat(os.path.join(top, c.path))  # noqa: PTH118 - one per change
-    except OSError:
-        return None
-    return Pinned.key(st, c.path, what)
+    st = stats.get(c.path)
+    return None if st is None else Pinned.key(st, c.path, what)
 
 
 def _settings(

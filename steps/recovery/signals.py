@@ -23,7 +23,6 @@ so the 10-commit window holds all of them.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -41,6 +40,7 @@ from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
 from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.recovery.git_memo import Pinned
+from vibflow.steps.recovery.lstats import Lstats
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.zone import (
     MemorySignals,
@@ -249,12 +249,8 @@ def collect(
     anchors = _anchors(mem)
     # The listings are independent reads: run side by side, git works on
     # the other core while this process parses and waits.
-    with ThreadPoolExecutor(4, "vibflow-signals") as pool:
+    with ThreadPoolExecutor(3, "vibflow-signals") as pool:
         start = head or diffs.EMPTY_TREE
-        # A long-lived process keeps line counts per file state (line_counts):
-        # its listing reads names alone, and counts only what it has not kept.
-        counted = pinned is None
-        diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, start, counts=counted)
         listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
         logging = pool.submit(recent_commits, git, head)
         history = pool.submit(
@@ -266,16 +262,22 @@ def collect(
             days=zone_rules.cochange_days,
             max_files=zone_rules.cochange_max_files,
         )
-        tracked = diffing.result()
+        # The longest of the four, read on this thread. A long-lived process keeps
+        # line counts per file state (line_counts): it lists names alone, and
+        # counts only what it has not kept.
+        tracked = diffs.head_to_worktree(git, scratch_index, start, counts=pinned is None)
         # vibflow's own files (its state, a killed restore's temp files) are never drift.
         untracked = [
             p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
         ]
+        stats = Lstats(str(root))  # one lstat per file, whichever rule asks first
         if pinned is not None:
-            tracked = line_counts.fill(git, root, scratch_index, start, tracked, untracked, pinned)
+            tracked = line_counts.fill(
+                git, root, scratch_index, start, tracked, untracked, pinned, stats
+            )
         found_commits = logging.result()
         tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned)
+        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned, stats)
         categorize = categorizer(categories)  # one policy for every path
         changed = [
             _changed(
@@ -300,14 +302,11 @@ def collect(
             ]
         cochanged = history.result()
     mtimes: dict[str, float] = {}
-    top, join, lstat = str(root), os.path.join, os.lstat  # a Path per file cost more
     for item in changed:
-        if item.generated:
-            continue
-        try:
-            mtimes[item.path] = lstat(join(top, item.path)).st_mtime
-        except OSError:
-            continue  # deleted: no time of its own
+        if not item.generated:
+            st = stats.get(item.path)
+            if st is not None:  # else deleted: no time of its own
+                mtimes[item.path] = st.st_mtime
     base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes, held)
     changed += _classified(
         recogniser, [_changed(p, s, None, None, None, False, categorize) for p, s in lost], set()
@@ -338,6 +337,7 @@ def collect(
                 whole=recogniser.whole,
                 held_out=frozenset(p for p, said in mem.corrections.items() if said == "drift"),
                 memo=pinned,
+                head=head,
             )
     return Signals(
         head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found

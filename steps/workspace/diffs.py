@@ -49,7 +49,7 @@ Counts = tuple[int | None, int | None, bool]
 def parse(listing: bytes) -> list[Change]:
     """One ``-z --raw --numstat`` listing: the raw records (status and names)
     come first, then the line counts."""
-    raw, counts = _records(listing)
+    raw, counts = records(listing)
     changes: list[Change] = []
     for code, old_path, path, old_sha in raw:
         add, rem, binary = counts.get(path, (None, None, False))
@@ -58,12 +58,7 @@ def parse(listing: bytes) -> list[Change]:
     return changes
 
 
-def line_counts(listing: bytes) -> dict[str, Counts]:
-    """A ``-z --numstat`` listing's counts by (new) name."""
-    return _records(listing)[1]
-
-
-def _records(
+def records(
     listing: bytes,
 ) -> tuple[list[tuple[str, str | None, str, str | None]], dict[str, Counts]]:
     """The raw records (code, old name, name, old blob) and the counts by name.

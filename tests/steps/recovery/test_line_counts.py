@@ -148,3 +148,22 @@ def test_before_the_first_commit(tmp_path: Path) -> None:
     write(root, "a.py", "x\n")
     git(root, "add", "a.py")
     assert _warm(root, Pinned()) == _cold(root)
+
+
+def test_intent_to_add_and_deleted_files_are_counted_by_name(repo: Path) -> None:
+    kept = Pinned()
+    write(repo, "new.py", "a\n")
+    git(repo, "add", "-N", "new.py")
+    write(repo, "src/m5.py", BODY + "x\n")
+    assert _warm(repo, kept) == _cold(repo)
+    write(repo, "new.py", "a\nb\nc\n")
+    (repo / "gone.txt").unlink()
+    spy = Recording(repo)
+    assert _warm(repo, kept, spy) == _cold(repo)
+    assert spy.ran.count("diff") == 1  # the names; the two counted by name
+    # Now staged for real: the index no longer holds what HEAD holds (nothing).
+    git(repo, "add", "new.py")
+    write(repo, "new.py", "a\nb\nc\nd\n")
+    spy = Recording(repo)
+    assert _warm(repo, kept, spy) == _cold(repo)
+    assert spy.ran.count("diff") == 2  # counted from the whole listing
