@@ -6,7 +6,7 @@ vibflow matches paths against globs in two places, both hand-written:
   ``paths.generated`` list of ``policies/paths.yaml`` (gitignore-like:
   ``build/`` a folder at any depth, ``*.pyc`` a name at any depth, ``a/b/``
   anchored), one ``fnmatch`` per segment behind a one-regex quick reject;
-* **categories** — ``steps.recovery.zone.category_of``: the
+* **categories** — ``steps.recovery.categories.category_of``: the
   ``recovery.categories`` globs of ``policies/recovery.yaml`` (``**``, ``*``,
   ``?``, anchored at the project folder, first category in policy order wins),
   compiled into one alternation.
@@ -44,7 +44,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from vibflow.steps.paths.policy import PathPolicy
-from vibflow.steps.recovery.zone import category_of
+from vibflow.steps.recovery.categories import category_of
 
 ROOT = Path(__file__).resolve().parent.parent
 

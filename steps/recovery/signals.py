@@ -35,6 +35,7 @@ from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery import cochange, evidence_read, line_counts
+from vibflow.steps.recovery.categories import categorizer
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
@@ -42,12 +43,7 @@ from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.lstats import Lstats
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.zone import (
-    MemorySignals,
-    RecentCommit,
-    categorizer,
-    explicit_matcher,
-)
+from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, explicit_matcher
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git

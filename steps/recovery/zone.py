@@ -54,51 +54,16 @@ they were rewritten for is drift: then they are drift with it
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from vibflow.steps.paths.globs import glob_regex
+from vibflow.steps.recovery.categories import category_of
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence, judge
 from vibflow.steps.recovery.lock_manifests import follows_drift
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, IntentZoneEntry
 from vibflow.steps.recovery.rule_outs import ruled_out, why_ruled_out
-
-
-def category_of(path: str, categories: Mapping[str, Sequence[str]]) -> str | None:
-    """The first category (in policy order) with a glob matching ``path``."""
-    return categorizer(categories)(path)
-
-
-def categorizer(categories: Mapping[str, Sequence[str]]) -> Callable[[str], str | None]:
-    """:func:`category_of` for many paths under one policy (its key built once)."""
-    return _categorizer(tuple((name, tuple(patterns)) for name, patterns in categories.items()))
-
-
-@lru_cache(maxsize=8)  # one per policy a process has seen
-def _categorizer(
-    categories: tuple[tuple[str, tuple[str, ...]], ...],
-) -> Callable[[str], str | None]:
-    # One alternation of every glob, in policy order: the first alternative
-    # that matches is the first category's, as a loop over them would find
-    # (a 100,000-file plan asks ~4,000 times, each against ~27 globs).
-    names: list[str] = []
-    branches: list[str] = []
-    for name, patterns in categories:
-        for pattern in patterns:
-            names.append(name)
-            branches.append(f"(?P<g{len(branches)}>{glob_regex(pattern).pattern})")
-    if not branches:
-        return lambda _path: None
-    combined = re.compile("|".join(branches))
-
-    def categorize(path: str) -> str | None:
-        found = combined.match(path)
-        return names[int(found.lastgroup[1:])] if found and found.lastgroup else None
-
-    return categorize
 
 
 @dataclass(frozen=True)
@@ -162,9 +127,39 @@ def _span(entry: str) -> tuple[str, str, str]:
     return entry, name, name + "/"
 
 
-@lru_cache(maxsize=8)
-def _spans(entries: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
-    return tuple(_span(entry) for entry in entries)
+#: Answers one set of explicit entries keeps (then it starts afresh).
+_MATCHES_KEPT = 200_000
+
+
+@lru_cache(maxsize=8)  # one per set of explicit entries a process has seen
+def _by_names(entries: tuple[str, ...]) -> Callable[[str, str | None], str | None]:
+    """The entry covering a path (or its name before a rename), each answer kept:
+    a plan asks three times per change, and a long-lived process every preview."""
+    spans = tuple(_span(entry) for entry in entries)
+    seen: dict[tuple[str, str | None], str | None] = {}
+
+    def covering(path: str, old: str | None) -> str | None:
+        key = (path, old)
+        try:
+            return seen[key]
+        except KeyError:
+            pass
+        names = [_nfc(path)] if old is None else [_nfc(path), _nfc(old)]
+        found = next(
+            (
+                entry
+                for entry, name, folder in spans
+                for each in names
+                if each == name or each.startswith(folder)
+            ),
+            None,
+        )
+        if len(seen) >= _MATCHES_KEPT:
+            seen.clear()
+        seen[key] = found
+        return found
+
+    return covering
 
 
 def _nfc(path: str) -> str:
@@ -180,17 +175,11 @@ def explicit_match(c: ChangedFile, explicit: Iterable[str]) -> str | None:
 
 
 def explicit_matcher(explicit: Iterable[str]) -> Callable[[ChangedFile], str | None]:
-    """:func:`explicit_match` for many changes against the same entries (their
-    spans found once, not per change)."""
-    spans = _spans(tuple(explicit))
+    """:func:`explicit_match` for many changes against the same entries."""
+    covering = _by_names(tuple(explicit))
 
     def match(c: ChangedFile) -> str | None:
-        names = [_nfc(c.path)] if c.old_path is None else [_nfc(c.path), _nfc(c.old_path)]
-        for entry, name, folder in spans:
-            for path in names:
-                if path == name or path.startswith(folder):
-                    return entry
-        return None
+        return covering(c.path, c.old_path)
 
     return match
 

@@ -30,10 +30,11 @@ from vibflow_testing.recovery_inputs import (
 
 from vibflow.steps.recovery import planner
 from vibflow.steps.recovery.breaker import BreakerState
+from vibflow.steps.recovery.categories import category_of
 from vibflow.steps.recovery.cochange import CoChange
 from vibflow.steps.recovery.evidence import Evidence, Link
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.zone import MemorySignals, category_of, drift, infer_zone
+from vibflow.steps.recovery.zone import MemorySignals, drift, infer_zone
 
 # -- categories -------------------------------------------------------------------------------
 

@@ -9,10 +9,11 @@ from typing import Any
 from vibflow.engine.policy import PolicySet
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.breaker import BreakerState
+from vibflow.steps.recovery.categories import category_of
 from vibflow.steps.recovery.models import ChangedFile, DriftCandidate, SafeCheckpointCandidate
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.recovery.signals import Signals
-from vibflow.steps.recovery.zone import MemorySignals, category_of
+from vibflow.steps.recovery.zone import MemorySignals
 
 CATEGORIES: dict[str, list[str]] = dict(
     PolicySet(files("vibflow.policies"), None).section("recovery", RecoveryPolicy).categories
