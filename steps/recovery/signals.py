@@ -24,6 +24,7 @@ so the 10-commit window holds all of them.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -220,6 +221,21 @@ def mark_since_intent(
     ]
 
 
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _listing_pool() -> ThreadPoolExecutor:
+    """The threads a preview's four listings run on (side by side: git works on the
+    other core while this process parses and waits), kept for the process's life.
+    A warm server's concurrent previews share them (their listings queue)."""
+    global _POOL  # noqa: PLW0603 - one pool per process, made on first use
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(4, "vibflow-signals")
+        return _POOL
+
+
 def collect(
     root: Path,
     git: Git,
@@ -243,60 +259,57 @@ def collect(
         mem = replace(mem, corrections=dict(corrections))
     zone_rules = zone_policy or ZonePolicy()
     anchors = _anchors(mem)
-    # The listings are independent reads: run side by side, git works on
-    # the other core while this process parses and waits.
-    with ThreadPoolExecutor(3, "vibflow-signals") as pool:
-        start = head or diffs.EMPTY_TREE
-        listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
-        logging = pool.submit(recent_commits, git, head)
-        history = pool.submit(
-            cochange.read,
-            git,
-            head,
-            anchors if mem.usable else [],
-            commits=zone_rules.cochange_commits,
-            days=zone_rules.cochange_days,
-            max_files=zone_rules.cochange_max_files,
+    # Submitted first, the longest of the four: threads kept for the process's life
+    # start it at once (a fresh pool spent ~5 ms starting threads before it).
+    pool = _listing_pool()
+    start = head or diffs.EMPTY_TREE
+    # A long-lived process keeps line counts per file state (line_counts): it
+    # lists names alone, and counts only what it has not kept.
+    diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, start, counts=pinned is None)
+    listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
+    logging = pool.submit(recent_commits, git, head)
+    history = pool.submit(
+        cochange.read,
+        git,
+        head,
+        anchors if mem.usable else [],
+        commits=zone_rules.cochange_commits,
+        days=zone_rules.cochange_days,
+        max_files=zone_rules.cochange_max_files,
+    )
+    tracked = diffing.result()
+    # vibflow's own files (its state, a killed restore's temp files) are never drift.
+    untracked = [
+        p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
+    ]
+    stats = Lstats(str(root))  # one lstat per file, whichever rule asks first
+    if pinned is not None:
+        tracked = line_counts.fill(
+            git, root, scratch_index, start, tracked, untracked, pinned, stats
         )
-        # The longest of the four, read on this thread. A long-lived process keeps
-        # line counts per file state (line_counts): it lists names alone, and
-        # counts only what it has not kept.
-        tracked = diffs.head_to_worktree(git, scratch_index, start, counts=pinned is None)
-        # vibflow's own files (its state, a killed restore's temp files) are never drift.
-        untracked = [
-            p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
-        ]
-        stats = Lstats(str(root))  # one lstat per file, whichever rule asks first
-        if pinned is not None:
-            tracked = line_counts.fill(
-                git, root, scratch_index, start, tracked, untracked, pinned, stats
-            )
-        found_commits = logging.result()
-        tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-        recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned, stats)
-        categorize = categorizer(categories)  # one policy for every path
+    found_commits = logging.result()
+    tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
+    recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned, stats)
+    categorize = categorizer(categories)  # one policy for every path
+    changed = [
+        _changed(c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categorize)
+        for c in tracked
+    ]
+    dirs = {p.rstrip("/") for p in untracked if p.endswith("/")}
+    changed += [
+        _changed(p.rstrip("/"), "untracked", None, None, None, False, categorize) for p in untracked
+    ]
+    changed = _classified(recogniser, changed, dirs)
+    if own:
+        # vibflow's own files (its agent hooks): listed with the generated ones,
+        # never drift and never restored, as long as they hold only vibflow's change.
         changed = [
-            _changed(
-                c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categorize
-            )
-            for c in tracked
+            c.model_copy(update={"generated": True, "generated_why": own[c.path]})
+            if c.path in own and not c.generated
+            else c
+            for c in changed
         ]
-        dirs = {p.rstrip("/") for p in untracked if p.endswith("/")}
-        changed += [
-            _changed(p.rstrip("/"), "untracked", None, None, None, False, categorize)
-            for p in untracked
-        ]
-        changed = _classified(recogniser, changed, dirs)
-        if own:
-            # vibflow's own files (its agent hooks): listed with the generated ones,
-            # never drift and never restored, as long as they hold only vibflow's change.
-            changed = [
-                c.model_copy(update={"generated": True, "generated_why": own[c.path]})
-                if c.path in own and not c.generated
-                else c
-                for c in changed
-            ]
-        cochanged = history.result()
+    cochanged = history.result()
     mtimes: dict[str, float] = {}
     for item in changed:
         if not item.generated:
