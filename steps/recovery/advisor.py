@@ -109,6 +109,8 @@ class RecoveryAdvisor:
         return self.labels.state()
 
     def advise(self) -> Advice:
+        # HEAD is read beside the checkpoints' refs: two git reads, one wait.
+        heading = signals.listing_pool().submit(self.git.head)
         view = self._memory.read() if self._memory is not None else None
         checkpoints = self._checkpoints.all()
         recorded = self._turns() if self._turns is not None else []
@@ -117,7 +119,7 @@ class RecoveryAdvisor:
             from vibflow.steps.recovery.evidence_yours import Turns
 
             turns = Turns(recorded, checkpoints)
-        found, plan = self._plan(view, checkpoints, turns)
+        found, plan = self._plan(view, checkpoints, turns, heading.result)
         older = before_drift(
             checkpoints,
             plan.safe_checkpoint_candidate,
@@ -127,11 +129,11 @@ class RecoveryAdvisor:
         if older is not None:
             # The safe point holds some of the drift: plan again from the checkpoints
             # taken before it began (rare, so the second read is paid only then).
-            found, plan = self._plan(view, older, turns)
+            found, plan = self._plan(view, older, turns, heading.result)
         fewer = self._without_held_drift(checkpoints, found, plan)
         if fewer is not None:
             # Judged by content this time: the turn's checkpoint holds drift as it is now.
-            found, plan = self._plan(view, fewer, turns)
+            found, plan = self._plan(view, fewer, turns, heading.result)
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
             secret_hits=counts.get("secret_hits", 0),
@@ -144,7 +146,11 @@ class RecoveryAdvisor:
         return self._last
 
     def _plan(
-        self, view: Any, checkpoints: Sequence[CheckpointMeta], turns: Turns | None
+        self,
+        view: Any,
+        checkpoints: Sequence[CheckpointMeta],
+        turns: Turns | None,
+        read_head: Callable[[], str | None],
     ) -> tuple[signals.Signals, RecoveryPlan]:
         found = signals.collect(
             self.root,
@@ -161,6 +167,7 @@ class RecoveryAdvisor:
             pinned=self._pinned,
             own=self._own_files() if self._own_files is not None else None,
             turns=turns,
+            read_head=read_head,
         )
         plan = planner.plan(
             found,

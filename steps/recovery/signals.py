@@ -225,7 +225,7 @@ _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
 
-def _listing_pool() -> ThreadPoolExecutor:
+def listing_pool() -> ThreadPoolExecutor:
     """The threads a preview's four listings run on (side by side: git works on the
     other core while this process parses and waits), kept for the process's life.
     A warm server's concurrent previews share them (their listings queue)."""
@@ -252,8 +252,10 @@ def collect(
     pinned: Pinned | None = None,
     own: Mapping[str, str] | None = None,
     turns: Turns | None = None,
+    read_head: Callable[[], str | None] | None = None,
 ) -> Signals:
-    head = git.head()
+    """``read_head``: HEAD's commit id as the caller is reading it (else read here)."""
+    head = read_head() if read_head is not None else git.head()
     mem, intent, stale = memory_signals(memory_view)
     if corrections:
         mem = replace(mem, corrections=dict(corrections))
@@ -261,7 +263,7 @@ def collect(
     anchors = _anchors(mem)
     # Submitted first, the longest of the four: threads kept for the process's life
     # start it at once (a fresh pool spent ~5 ms starting threads before it).
-    pool = _listing_pool()
+    pool = listing_pool()
     start = head or diffs.EMPTY_TREE
     # A long-lived process keeps line counts per file state (line_counts): it
     # lists names alone, and counts only what it has not kept.
