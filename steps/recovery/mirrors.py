@@ -103,7 +103,7 @@ class Siblings:
         near = [p for p in self.by_name.get(name, []) + self.by_folder.get(folder, []) if p != path]
         out = []
         for anchor in dict.fromkeys(near):
-            found = mirror_of(path, [anchor], said)
+            found = _mirror_of_one(path, anchor, said)
             if found is not None:
                 out.append(found)
         return out
@@ -155,6 +155,13 @@ def same_edit(mine: Iterable[str], theirs: Iterable[str], *, strict: bool = Fals
     if strict:  # two files of different names: half its lines, two at least
         return common >= 2 and common * 2 >= len(a)
     return common >= 1 and common * 3 >= len(a)
+
+
+@lru_cache(maxsize=65_536)
+def _mirror_of_one(path: str, anchor: str, said: frozenset[str]) -> tuple[str, str, str] | None:
+    # A pure function of three strings' worth: a long-lived process asks again for
+    # the same pairs every preview (~1,000 at 20,000 files).
+    return mirror_of(path, (anchor,), said)
 
 
 def mirror_of(
