@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery.generated_policy import GeneratedRules
@@ -147,6 +147,25 @@ def _split(
     return anchored, literal, tuple(b for b in bare if b not in literal)
 
 
+#: What the name rules said of each path, per (rules, path policy) a process has
+#: seen: those rules read the path alone, and a long-lived process asks again for
+#: the same paths every preview. Holding the two objects keeps their ids theirs.
+_BY_PATH: dict[tuple[str, int, int], tuple[object, object, dict[tuple[str, bool], Any]]] = {}
+_PATHS_KEPT = 200_000
+
+
+def _path_memo(what: str, rules: object, path_policy: object) -> dict[tuple[str, bool], Any]:
+    key = (what, id(rules), id(path_policy))
+    found = _BY_PATH.get(key)
+    if found is None or found[0] is not rules or found[1] is not path_policy:
+        if len(_BY_PATH) >= 8:
+            _BY_PATH.clear()
+        found = _BY_PATH[key] = (rules, path_policy, {})
+    if len(found[2]) >= _PATHS_KEPT:
+        found[2].clear()
+    return found[2]
+
+
 class Recogniser:
     """Classifies changed paths of one project (reads the work tree and git)."""
 
@@ -175,6 +194,8 @@ class Recogniser:
         # A long-lived process keeps each file's content verdict by its lstat,
         # under every setting the verdict depends on.
         self._pinned = pinned
+        self._said = _path_memo("names", rules, path_policy)  # classify's first rules
+        self._rules_said = _path_memo("folders", rules, None)  # folder, compiled, build
         #: The preview's shared ``lstat`` answers (a content verdict is kept by one).
         self._stats = stats or Lstats(self._root)
         self._content_rules = (
@@ -191,7 +212,11 @@ class Recogniser:
         out: dict[str, Verdict] = {}
         rest: list[tuple[str, bool]] = []
         for path, exists, is_dir in paths:
-            found = self._by_name(path, is_dir)
+            key = (path, is_dir)
+            try:
+                found = self._said[key]
+            except KeyError:
+                found = self._said[key] = self._by_name(path, is_dir)
             if found is not None:
                 out[path] = found
             elif not is_dir:
@@ -217,10 +242,17 @@ class Recogniser:
                     out[path] = said
                 continue  # the attributes say "not generated": the repository's word
             parts = path.split("/")
-            found = self._by_folder(parts) or self._by_build(parts) or self._by_compiled(parts)
+            key = (path, False)
+            try:
+                named, compiled, may_build, hit = self._rules_said[key]
+            except KeyError:
+                named, compiled = self._by_folder(parts), self._by_compiled(parts)
+                may_build = not self._build_names.isdisjoint(parts[:-1])
+                hit = _folder_hit(parts, self.rules.marker_folders)
+                self._rules_said[key] = (named, compiled, may_build, hit)
+            found = named or (self._by_build(parts) if may_build else None) or compiled
             if found is None and exists:
                 found = self._by_content(path)
-            hit = _folder_hit(parts, self.rules.marker_folders)
             folder = "/".join(parts[: hit[0] + 1]) if hit is not None else None
             if found is not None:
                 out[path] = found

@@ -250,3 +250,17 @@ def test_a_checkpoint_only_probed_is_never_read_file_by_file(tmp_path: Path) -> 
     write(root, "a.py", "a = 3\n")  # now the checkpoint predates a change
     assert compare() is not None
     assert judged == ["b.py"]  # written before it: read to judge; a.py changed since
+
+
+def test_name_verdicts_are_kept_per_rules_object(tmp_path: Path) -> None:
+    """The name rules' answers a process keeps belong to the rules that gave them: the
+    same path under other rules is judged by those, and back again by the first."""
+    root = tmp_path / "r"
+    write(root, "stubs/api.py", "x = 1\n")
+    git_ = Git(root)
+    plain = GeneratedRules()
+    stubs = plain.model_copy(update={"generated_folders": (*plain.generated_folders, "stubs/")})
+    asked = [("stubs/api.py", True, False)]
+    for _ in range(2):
+        assert "stubs/api.py" in Recogniser(root, git_, stubs, None).classify(asked)
+        assert "stubs/api.py" not in Recogniser(root, git_, plain, None).classify(asked)
