@@ -235,6 +235,12 @@ def test_typer_is_not_imported_for_a_fast_line(twins: tuple[Path, Path]) -> None
         ["recap", "list"],
         ["recap", "rcp_0"],
         ["recap", "--json=1"],
+        ["mcp", "serve", "--rescan-rate", "2"],  # out of range: typer's usage error
+        ["mcp", "serve", "--rescan-rate", "nan"],
+        ["mcp", "serve", "--rescan-rate", " 0.5"],
+        ["mcp", "serve", "--client"],
+        ["mcp", "serve", "--help"],
+        ["mcp"],
     ],
 )
 def test_lines_left_to_typer(argv: list[str]) -> None:
@@ -263,3 +269,11 @@ def test_recognised_lines() -> None:
     line = fastpath.parse(["handoff", "--for", "agent", "--out", "h.md", "--budget", "10"])
     assert line is not None
     assert line.options == {"--for": "agent", "--out": "h.md", "--budget": "10"}
+    line = fastpath.parse(["-C", "p", "mcp", "serve", "--client", "claude-code", "--rescan-rate=1"])
+    assert line == fastpath.FastLine(
+        False,
+        Path("p"),
+        ("mcp", "serve"),
+        frozenset(),
+        {"--client": "claude-code", "--rescan-rate": "1"},
+    )

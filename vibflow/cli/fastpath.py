@@ -19,6 +19,8 @@ Recognised: ``[--debug] [-C DIR | --project DIR | --project=DIR]...`` then
   ``runs`` alone (typer's ``runs`` group runs its list then, ``context.run_bare``);
 * ``triggers check`` with ``--json``;
 * ``handoff`` with ``--json``, ``--for agent|human``, ``--budget N``, ``--out FILE``;
+* ``mcp serve`` with ``--client NAME`` and ``--rescan-rate R`` (0 to 1): an agent
+  starts it at every session;
 
 an option's value given as the next word or after ``=`` (the last one given
 wins, as in click). ``recap`` is not here yet: its body is being reworked.
@@ -52,6 +54,14 @@ def _limit(value: str) -> bool:
     return _digits(value) and 1 <= int(value) <= 1000
 
 
+def _share(value: str) -> bool:
+    # A plain decimal from 0 to 1; anything else (typer's range error too) is typer's.
+    try:
+        return value.isascii() and 0.0 <= float(value) <= 1.0 and value.strip() == value
+    except ValueError:
+        return False
+
+
 #: Each command the fast path runs: its words, its flags, and its options that
 #: take a value with the check a value must pass (else typer reads the line).
 _COMMANDS: dict[tuple[str, ...], tuple[frozenset[str], dict[str, Callable[[str], bool]]]] = {
@@ -61,6 +71,7 @@ _COMMANDS: dict[tuple[str, ...], tuple[frozenset[str], dict[str, Callable[[str],
     ("runs",): (frozenset(), {}),  # `vibflow runs` alone is `vibflow runs list`
     ("triggers", "check"): (frozenset({"--json"}), {}),
     ("recap",): (frozenset({"--json"}), {}),
+    ("mcp", "serve"): (frozenset(), {"--client": _plain_value, "--rescan-rate": _share}),
     ("handoff",): (
         frozenset({"--json"}),
         {"--for": {"agent", "human"}.__contains__, "--budget": _digits, "--out": _plain_value},
@@ -235,9 +246,16 @@ def _run_body(line: FastLine, inv: FastInvocation, as_json: bool) -> None:
             as_json=as_json,
         )
         return
+    opts = line.options
+    if line.command == ("mcp", "serve"):
+        from vibflow.mcp.serve import serve
+
+        rate = opts.get("--rescan-rate")
+        client = opts.get("--client", "mcp")
+        serve(line.project, client, None if rate is None else float(rate), debug=line.debug)
+        return
     from vibflow.cli import read_bodies
 
-    opts = line.options
     if line.command in (("runs", "list"), ("runs",)):
         limit = int(opts.get("--limit", "20"))
         read_bodies.runs_list(inv, status=opts.get("--status"), limit=limit, as_json=as_json)

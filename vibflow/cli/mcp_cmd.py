@@ -7,9 +7,6 @@ change either. Wiring only: :mod:`vibflow.mcp.server` is the server.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import typer
 
 from vibflow.cli.context import state_of
@@ -27,7 +24,7 @@ def serve(
         help="Who this server answers (grants and audit rows name it), e.g. claude-code.",
     ),
     rescan_rate: float = typer.Option(
-        0.01,
+        0.01,  # DEFAULT_RESCAN_RATE (vibflow.mcp.server: not imported for --help)
         "--rescan-rate",
         min=0.0,
         max=1.0,
@@ -36,11 +33,7 @@ def serve(
     ),
 ) -> None:
     """Serve vibflow's MCP tools over stdin/stdout until the client disconnects."""
-    from vibflow.mcp.server import McpApp
-    from vibflow.steps.grants.capabilities import check_client
-    from vibflow.steps.workspace.root import find_root
+    from vibflow.mcp.serve import serve as serve_project
 
     state = state_of(ctx)
-    name = check_client(client)
-    root = find_root(state.project or Path.cwd())
-    McpApp(root, name, env=os.environ, rescan_rate=rescan_rate, debug=state.debug).serve_stdio()
+    serve_project(state.project, client, rescan_rate, debug=state.debug)
