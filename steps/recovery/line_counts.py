@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -75,11 +74,12 @@ def fill(
             key = keys[c.path]
             if key is not None and c.path in known:
                 kept.put(key, known[c.path])
-    out = []
-    for c in names:
-        added, deleted, binary = known.get(c.path, (None, None, False))
-        out.append(replace(c, added_lines=added, deleted_lines=deleted, binary=binary))
-    return out
+    # Built whole, not dataclasses.replace'd: ~2 µs each, for hundreds of changes.
+    Change = diffs.Change
+    return [
+        Change(c.path, c.status, c.old_path, *known.get(c.path, (None, None, False)), c.old_sha)
+        for c in names
+    ]
 
 
 def _count(
