@@ -43,6 +43,50 @@ MAX_NAMED = 256
 _NAMED_STATUSES = frozenset({"modified", "deleted", "type_changed"})
 
 
+class LineCounts:
+    """One preview's line counts: what is kept (:meth:`known`), and the reading of
+    the rest (:meth:`count`), which the caller may run beside other work."""
+
+    def __init__(
+        self,
+        git: Git,
+        root: Path,
+        scratch_index: Path,
+        base: str,
+        kept: Pinned,
+        stats: Lstats | None = None,
+    ) -> None:
+        self._git, self._root, self._index, self._base = git, root, scratch_index, base
+        self._kept = kept
+        self._stats = stats or Lstats(str(root))
+        self._keys: dict[str, tuple[Any, ...] | None] = {}
+
+    def known(
+        self, names: Sequence[diffs.Change], untracked: Sequence[str]
+    ) -> tuple[list[diffs.Change], list[diffs.Change]]:
+        """``names`` (a ``counts=False`` listing from HEAD ``base`` through the
+        scratch index) with the counts kept for them, and the changes still to count."""
+        stamp = _settings(self._git, self._root, self._base, names, untracked)
+        known: dict[str, diffs.Counts] = {}
+        for c in names:
+            key = self._keys[c.path] = _key(self._stats, c, stamp)
+            if key is not None:
+                found, value = self._kept.get(key)
+                if found:
+                    known[c.path] = value
+        return _with(names, known), [c for c in names if c.path not in known]
+
+    def count(self, missing: Sequence[diffs.Change]) -> dict[str, diffs.Counts]:
+        """The counts of ``missing`` (from :meth:`known`), read as git counts them and
+        kept."""
+        counted = _count(self._git, self._index, self._base, missing)
+        for c in missing:
+            key = self._keys.get(c.path)
+            if key is not None and c.path in counted:
+                self._kept.put(key, counted[c.path])
+        return counted
+
+
 def fill(
     git: Git,
     root: Path,
@@ -53,32 +97,28 @@ def fill(
     kept: Pinned,
     stats: Lstats | None = None,
 ) -> list[diffs.Change]:
-    """``names`` (a ``counts=False`` listing from HEAD ``base`` through
-    ``scratch_index``) with every change's line counts, as the one-run listing
-    would give them. ``stats``: the preview's shared ``lstat`` answers."""
-    stamp = _settings(git, root, base, names, untracked)
-    stats = stats or Lstats(str(root))
-    keys: dict[str, tuple[Any, ...] | None] = {}
-    known: dict[str, diffs.Counts] = {}
-    for c in names:
-        key = _key(stats, c, stamp)
-        keys[c.path] = key
-        if key is not None:
-            found, value = kept.get(key)
-            if found:
-                known[c.path] = value
-    missing = [c for c in names if c.path not in known]
-    if missing:
-        known.update(_count(git, scratch_index, base, missing))
-        for c in missing:
-            key = keys[c.path]
-            if key is not None and c.path in known:
-                kept.put(key, known[c.path])
+    """``names`` with every change's line counts, as the one-run listing would give
+    them (:class:`LineCounts`, start to end)."""
+    counts = LineCounts(git, root, scratch_index, base, kept, stats)
+    changes, missing = counts.known(names, untracked)
+    if not missing:
+        return changes
+    counted = counts.count(missing)
+    return _with(changes, {c.path: counted[c.path] for c in missing if c.path in counted})
+
+
+def _with(changes: Sequence[diffs.Change], counts: dict[str, diffs.Counts]) -> list[diffs.Change]:
     # Built whole, not dataclasses.replace'd: ~2 µs each, for hundreds of changes.
     Change = diffs.Change
     return [
-        Change(c.path, c.status, c.old_path, *known.get(c.path, (None, None, False)), c.old_sha)
-        for c in names
+        Change(
+            c.path,
+            c.status,
+            c.old_path,
+            *counts.get(c.path, (c.added_lines, c.deleted_lines, c.binary)),
+            c.old_sha,
+        )
+        for c in changes
     ]
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -285,10 +285,12 @@ def collect(
         p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
     ]
     stats = Lstats(str(root))  # one lstat per file, whichever rule asks first
-    if pinned is not None:
-        tracked = line_counts.fill(
-            git, root, scratch_index, start, tracked, untracked, pinned, stats
-        )
+    counts = (
+        line_counts.LineCounts(git, root, scratch_index, start, pinned, stats)
+        if pinned is not None
+        else None
+    )
+    tracked, counting = _kept_counts(pool, counts, tracked, untracked)
     found_commits = logging.result()
     tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
     recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned, stats)
@@ -350,9 +352,49 @@ def collect(
                 memo=pinned,
                 head=head,
             )
+    changed = _with_counts(changed, counting)
     return Signals(
         head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found
     )
+
+
+def _kept_counts(
+    pool: ThreadPoolExecutor,
+    counts: line_counts.LineCounts | None,
+    tracked: list[diffs.Change],
+    untracked: list[str],
+) -> tuple[list[diffs.Change], Future[dict[str, diffs.Counts]] | None]:
+    """The tracked changes with their kept line counts, and the reading of the rest,
+    run beside the rules that follow (none of which needs a count); the counts are
+    set on the changes at the end (:func:`_with_counts`). ``counts`` None: a
+    listing that read its counts itself (a fresh run keeps none)."""
+    if counts is None:
+        return tracked, None
+    known, missing = counts.known(tracked, untracked)
+    return known, pool.submit(counts.count, missing) if missing else None
+
+
+def _with_counts(
+    changed: list[ChangedFile], counting: Future[dict[str, diffs.Counts]] | None
+) -> list[ChangedFile]:
+    """``changed`` with the line counts read late set on the tracked changes they
+    belong to (a move paired from a deletion has its own, 0 and 0)."""
+    if counting is None:
+        return changed
+    counts = counting.result()
+    out = []
+    for c in changed:
+        found = counts.get(c.path) if c.status != "untracked" else None
+        if found is None or c.added_lines is not None or c.binary:
+            out.append(c)
+        else:
+            added, deleted, binary = found
+            out.append(
+                c.model_copy(
+                    update={"added_lines": added, "deleted_lines": deleted, "binary": binary}
+                )
+            )
+    return out
 
 
 def _anchors(mem: MemorySignals) -> list[str]:
