@@ -10,25 +10,32 @@ each under what pins it (:class:`~vibflow.steps.recovery.git_memo.Pinned`):
 * the file's bytes — its ``lstat`` (size, times in nanoseconds, inode, mode;
   never a file written in the last :data:`~git_memo.RACY_SECONDS`), or for a
   deleted file the blob it had;
-* the other side and the change — status, old name, the blob at HEAD;
-* what else decides how git counts — HEAD's commit, the repository's and the
-  user's git config and ``info/attributes``, and every changed or untracked
-  ``.gitattributes`` (a committed one is HEAD's).
+* the other side and the change — HEAD's commit, status, old name, the blob
+  at HEAD;
+* what else decides how git counts, *as git resolves it*: the whole config
+  (``git config -l``, includes, a linked work tree's common config) and each
+  path's attributes that change a diff (``git check-attr``: every
+  ``.gitattributes`` in the tree or only in the index, ``info/attributes``,
+  ``core.attributesFile``). A file's own stat cannot tell these moved.
 
-A file whose counts are not kept is counted again:
+The last two are read beside the preview's other rules (:meth:`LineCounts.count`,
+off the critical path): a kept count is used at once and checked there, and
+one whose settings moved is counted again and replaced before the plan is
+built. A count not kept is read again:
 
 * not staged (the index holds HEAD's blob for it, so index to work tree is
-  HEAD to work tree — ``diff-files --raw`` shows the index's side): one
-  ``git diff-files --raw --numstat`` of just those paths. A pathspec on
-  ``git diff HEAD`` makes git read the whole tree again (~190 ms at 20,000
-  files); on ``diff-files`` it does not (~10 ms);
+  HEAD to work tree — the raw listing shows the index's side): one
+  ``git diff --raw --numstat -- PATHS`` without a revision (porcelain, so
+  ``diff.algorithm`` counts as in a cold run; ``diff-files`` ignores it). A
+  pathspec on ``git diff HEAD`` makes git read the whole tree again (~190 ms
+  at 20,000 files); without the revision it does not (~6 ms);
 * anything else (staged, renamed, unmerged, or too many to name): the one-run
   listing with counts, as a cold run reads it.
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,9 +50,16 @@ MAX_NAMED = 256
 _NAMED_STATUSES = frozenset({"modified", "deleted", "type_changed"})
 
 
+#: The attributes that change what git diffs or how it counts it.
+_DIFF_ATTRIBUTES = ("diff", "text", "eol", "crlf", "working-tree-encoding", "filter", "ident")
+#: A kept count: the counts, and the settings they were read under.
+_Kept = tuple[diffs.Counts, Any]
+
+
 class LineCounts:
-    """One preview's line counts: what is kept (:meth:`known`), and the reading of
-    the rest (:meth:`count`), which the caller may run beside other work."""
+    """One preview's line counts: those kept, applied at once (:meth:`known`), and
+    the check of their settings with the reading of the rest (:meth:`count`), which
+    the caller runs beside other work."""
 
     def __init__(
         self,
@@ -60,30 +74,40 @@ class LineCounts:
         self._kept = kept
         self._stats = stats or Lstats(str(root))
         self._keys: dict[str, tuple[Any, ...] | None] = {}
+        self._applied: dict[str, Any] = {}  # path → the settings its kept count had
 
-    def known(
-        self, names: Sequence[diffs.Change], untracked: Sequence[str]
-    ) -> tuple[list[diffs.Change], list[diffs.Change]]:
+    def known(self, names: Sequence[diffs.Change]) -> tuple[list[diffs.Change], list[diffs.Change]]:
         """``names`` (a ``counts=False`` listing from HEAD ``base`` through the
-        scratch index) with the counts kept for them, and the changes still to count."""
-        stamp = _settings(self._git, self._root, self._base, names, untracked)
+        scratch index) with the counts kept for them, and the changes not kept."""
         known: dict[str, diffs.Counts] = {}
         for c in names:
-            key = self._keys[c.path] = _key(self._stats, c, stamp)
+            key = self._keys[c.path] = _key(self._stats, c, self._base)
             if key is not None:
                 found, value = self._kept.get(key)
                 if found:
-                    known[c.path] = value
+                    known[c.path], self._applied[c.path] = value
         return _with(names, known), [c for c in names if c.path not in known]
 
-    def count(self, missing: Sequence[diffs.Change]) -> dict[str, diffs.Counts]:
-        """The counts of ``missing`` (from :meth:`known`), read as git counts them and
-        kept."""
-        counted = _count(self._git, self._index, self._base, missing)
-        for c in missing:
+    def count(
+        self, names: Sequence[diffs.Change], missing: Sequence[diffs.Change]
+    ) -> dict[str, diffs.Counts]:
+        """The counts to set on ``names`` after :meth:`known`: those not kept, and
+        those kept under settings that have moved since, read as git counts them
+        (and kept, with the settings they were read under)."""
+        settings = _settings(self._git, self._index, names)
+        stale = [
+            c
+            for c in names
+            if c.path in self._applied and self._applied[c.path] != settings[c.path]
+        ]
+        todo = [*missing, *stale]
+        if not todo:
+            return {}
+        counted = _count(self._git, self._index, self._base, todo)
+        for c in todo:
             key = self._keys.get(c.path)
             if key is not None and c.path in counted:
-                self._kept.put(key, counted[c.path])
+                self._kept.put(key, (counted[c.path], settings[c.path]))
         return counted
 
 
@@ -93,18 +117,14 @@ def fill(
     scratch_index: Path,
     base: str,
     names: Sequence[diffs.Change],
-    untracked: Sequence[str],
     kept: Pinned,
     stats: Lstats | None = None,
 ) -> list[diffs.Change]:
     """``names`` with every change's line counts, as the one-run listing would give
     them (:class:`LineCounts`, start to end)."""
     counts = LineCounts(git, root, scratch_index, base, kept, stats)
-    changes, missing = counts.known(names, untracked)
-    if not missing:
-        return changes
-    counted = counts.count(missing)
-    return _with(changes, {c.path: counted[c.path] for c in missing if c.path in counted})
+    changes, missing = counts.known(names)
+    return _with(changes, counts.count(names, missing))
 
 
 def _with(changes: Sequence[diffs.Change], counts: dict[str, diffs.Counts]) -> list[diffs.Change]:
@@ -134,7 +154,7 @@ def _count(
     if namable and base != diffs.EMPTY_TREE:
         try:
             listing = git.run(
-                "diff-files",
+                "diff",
                 "-z",
                 "--raw",
                 "--numstat",
@@ -168,8 +188,8 @@ def _index_holds_head(c: diffs.Change, index_side: tuple[str, str | None] | None
     return sha == c.old_sha
 
 
-def _key(stats: Lstats, c: diffs.Change, stamp: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    what = ("numstat", stamp, c.status, c.old_path, c.old_sha)
+def _key(stats: Lstats, c: diffs.Change, base: str) -> tuple[Any, ...] | None:
+    what = ("numstat", base, c.status, c.old_path, c.old_sha)
     if c.status == "deleted":
         # The bytes counted are the blob's alone (git said the file is gone).
         return (what, c.path) if c.old_sha is not None else None
@@ -177,34 +197,41 @@ def _key(stats: Lstats, c: diffs.Change, stamp: tuple[Any, ...]) -> tuple[Any, .
     return None if st is None else Pinned.key(st, c.path, what)
 
 
-def _settings(
-    git: Git, root: Path, base: str, names: Sequence[diffs.Change], untracked: Sequence[str]
-) -> tuple[Any, ...]:
-    """What, besides a file's two sides, decides how git counts its lines."""
-    git_dir = git.git_dir()
-    home = Path(os.environ.get("HOME", "~")).expanduser()
-    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
-    given = os.environ.get("GIT_CONFIG_GLOBAL")
-    files = [
-        git_dir / "config",
-        git_dir / "info" / "attributes",
-        Path(given) if given else home / ".gitconfig",
-        xdg / "git" / "config",
-        xdg / "git" / "attributes",
-        Path(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"),
-    ]
-    attributes = sorted(
-        p
-        for p in [*(c.path for c in names), *untracked]
-        if p == ".gitattributes" or p.endswith("/.gitattributes")
-    )
-    files += [root / p for p in attributes]
-    return (base, *(_signature(f) for f in files), tuple(attributes))
-
-
-def _signature(path: Path) -> tuple[int, ...] | None:
+def _settings(git: Git, scratch_index: Path, names: Sequence[diffs.Change]) -> dict[str, Any]:
+    """Each change's settings as git resolves them: the whole config, and the diff
+    attributes of its path (and its old path)."""
+    env = {"GIT_INDEX_FILE": str(scratch_index)}  # an index-only .gitattributes counts
+    unknown = object()  # what a failed read gives: equal to nothing kept, ever
+    config: object
     try:
-        st = path.lstat()
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
+        config = hashlib.sha256(git.run("config", "-l", "-z", env=env)).hexdigest()
+    except GitError:
+        config = unknown
+    paths = sorted({p for c in names for p in (c.path, c.old_path) if p is not None})
+    attributes: dict[str, list[bytes]] = {}
+    failed = False
+    if paths:
+        try:
+            raw = git.run(
+                "check-attr",
+                "-z",
+                "--stdin",
+                *_DIFF_ATTRIBUTES,
+                stdin=b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0",
+                env=env,
+            )
+        except GitError:
+            raw, failed = b"", True
+        fields = raw.split(b"\0")
+        for i in range(0, len(fields) - 2, 3):
+            attributes.setdefault(fields[i].decode("utf-8", "surrogateescape"), []).append(
+                fields[i + 2]
+            )
+    return {
+        c.path: (
+            unknown if failed else config,
+            tuple(attributes.get(c.path, ())),
+            tuple(attributes.get(c.old_path, ())) if c.old_path else (),
+        )
+        for c in names
+    }

@@ -290,7 +290,7 @@ def collect(
         if pinned is not None
         else None
     )
-    tracked, counting = _kept_counts(pool, counts, tracked, untracked)
+    tracked, counting = _kept_counts(pool, counts, tracked)
     found_commits = logging.result()
     tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
     recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned, stats)
@@ -362,30 +362,32 @@ def _kept_counts(
     pool: ThreadPoolExecutor,
     counts: line_counts.LineCounts | None,
     tracked: list[diffs.Change],
-    untracked: list[str],
 ) -> tuple[list[diffs.Change], Future[dict[str, diffs.Counts]] | None]:
-    """The tracked changes with their kept line counts, and the reading of the rest,
-    run beside the rules that follow (none of which needs a count); the counts are
-    set on the changes at the end (:func:`_with_counts`). ``counts`` None: a
-    listing that read its counts itself (a fresh run keeps none)."""
-    if counts is None:
+    """The tracked changes with their kept line counts, and the check of those with
+    the reading of the rest, run beside the rules that follow (none of which needs a
+    count); what it reads is set on the changes at the end (:func:`_with_counts`).
+    ``counts`` None: a listing that read its counts itself (a fresh run keeps none)."""
+    if counts is None or not tracked:
         return tracked, None
-    known, missing = counts.known(tracked, untracked)
-    return known, pool.submit(counts.count, missing) if missing else None
+    known, missing = counts.known(tracked)
+    return known, pool.submit(counts.count, tracked, missing)
 
 
 def _with_counts(
     changed: list[ChangedFile], counting: Future[dict[str, diffs.Counts]] | None
 ) -> list[ChangedFile]:
-    """``changed`` with the line counts read late set on the tracked changes they
-    belong to (a move paired from a deletion has its own, 0 and 0)."""
+    """``changed`` with the line counts read late (or read again: a kept count whose
+    settings moved) set on the tracked changes they belong to; a move paired from a
+    deletion keeps its own, 0 and 0 (its path was untracked, never counted)."""
     if counting is None:
         return changed
     counts = counting.result()
+    if not counts:
+        return changed
     out = []
     for c in changed:
         found = counts.get(c.path) if c.status != "untracked" else None
-        if found is None or c.added_lines is not None or c.binary:
+        if found is None:
             out.append(c)
         else:
             added, deleted, binary = found

@@ -34,14 +34,19 @@ def _cold(root: Path) -> list[tuple[object, ...]]:
 
 
 class Recording(Git):
-    """Git, noting each subcommand it ran."""
+    """Git, noting each command it ran: the whole listings with counts (from HEAD)
+    and the counts read by name (no revision) apart."""
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
         self.ran: list[str] = []
 
     def run(self, *args: str, **kw: Any) -> bytes:
-        self.ran.append(args[0])
+        name = args[0]
+        if name == "diff" and "--numstat" in args:
+            named = args[args.index("--") - 1] == "--no-abbrev"  # no revision before --
+            name = "diff: counted by name" if named else "diff: whole listing"
+        self.ran.append(name)
         return super().run(*args, **kw)
 
 
@@ -51,8 +56,7 @@ def _warm(root: Path, kept: Pinned, g: Git | None = None) -> list[tuple[object, 
     base = g.head() or diffs.EMPTY_TREE
     names = diffs.head_to_worktree(g, scratch, base, counts=False)
     assert all(c.added_lines is None and not c.binary for c in names)
-    untracked = g.z("ls-files", "-z", "--others", "--exclude-standard")
-    found = line_counts.fill(g, root, scratch, base, names, untracked, kept)
+    found = line_counts.fill(g, root, scratch, base, names, kept)
     return sorted(
         (c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary) for c in found
     )
@@ -98,8 +102,8 @@ def test_an_edited_file_is_counted_again_by_name(repo: Path) -> None:
     spy = Recording(repo)
     assert _warm(repo, kept, spy) == _cold(repo)
     # Counted by name (one file, not staged), not by a second whole listing.
-    assert spy.ran.count("diff-files") == 1
-    assert spy.ran.count("diff") == 1
+    assert spy.ran.count("diff: counted by name") == 1
+    assert "diff: whole listing" not in spy.ran
     got = {row[0]: row for row in _warm(repo, kept)}
     assert got["src/m0.py"][3:5] == (3, 0)
 
@@ -120,14 +124,19 @@ def test_staging_a_kept_file_or_a_new_attribute_is_seen(repo: Path) -> None:
     assert _warm(repo, kept) == _cold(repo)
 
 
-def test_the_repositorys_config_is_part_of_the_key(repo: Path) -> None:
+def test_a_kept_count_is_read_again_when_the_config_moves(repo: Path) -> None:
+    """A kept count is checked against the config git resolves: after a change it
+    is read again, not served."""
     kept = Pinned()
     write(repo, "src/m0.py", BODY.replace("line 7\n", "line seven\n") + "tail\n")
     assert _warm(repo, kept) == _cold(repo)
+    spy = Recording(repo)
+    assert _warm(repo, kept, spy) == _cold(repo)
+    assert not any(r.startswith("diff: ") for r in spy.ran)  # kept, and still right
     git(repo, "config", "diff.algorithm", "histogram")
-    hits = kept.hits
-    assert _warm(repo, kept) == _cold(repo)
-    assert kept.hits == hits  # another setting: nothing kept applies
+    spy = Recording(repo)
+    assert _warm(repo, kept, spy) == _cold(repo)
+    assert "diff: counted by name" in spy.ran
 
 
 def test_many_unkept_files_are_counted_in_one_listing(repo: Path) -> None:
@@ -160,10 +169,82 @@ def test_intent_to_add_and_deleted_files_are_counted_by_name(repo: Path) -> None
     (repo / "gone.txt").unlink()
     spy = Recording(repo)
     assert _warm(repo, kept, spy) == _cold(repo)
-    assert spy.ran.count("diff") == 1  # the names; the two counted by name
+    assert spy.ran.count("diff: counted by name") == 1  # the two, in one run
+    assert "diff: whole listing" not in spy.ran
     # Now staged for real: the index no longer holds what HEAD holds (nothing).
     git(repo, "add", "new.py")
     write(repo, "new.py", "a\nb\nc\nd\n")
     spy = Recording(repo)
     assert _warm(repo, kept, spy) == _cold(repo)
-    assert spy.ran.count("diff") == 2  # counted from the whole listing
+    assert spy.ran.count("diff: whole listing") == 1
+
+
+def _binary_after(repo: Path, kept: Pinned, change: Any) -> None:
+    """A kept count, then ``change`` (which makes git call the file binary): the warm
+    counts are the listing's again."""
+    write(repo, "src/m0.py", BODY + "added\n")
+    assert _warm(repo, kept) == _cold(repo)
+    change()
+    want = _cold(repo)
+    assert {r[0]: r for r in want}["src/m0.py"][5] is True
+    assert _warm(repo, kept) == want
+
+
+def test_an_ignored_gitattributes_is_seen(repo: Path) -> None:
+    """An ignored .gitattributes is in no listing, yet git applies it."""
+    write(repo, ".gitignore", "src/.gitattributes\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore")
+    _binary_after(repo, Pinned(), lambda: write(repo, "src/.gitattributes", "*.py -diff\n"))
+
+
+def test_a_gitattributes_only_in_the_index_is_seen(repo: Path) -> None:
+    """Staged, then deleted from the work tree: git falls back to the index's copy."""
+
+    def stage_and_drop() -> None:
+        write(repo, "src/.gitattributes", "*.py -diff\n")
+        git(repo, "add", "src/.gitattributes")
+        (repo / "src" / ".gitattributes").unlink()
+
+    _binary_after(repo, Pinned(), stage_and_drop)
+
+
+def test_an_attributes_file_named_in_config_is_seen(repo: Path, tmp_path: Path) -> None:
+    """core.attributesFile, and a config file pulled in by include.path."""
+    attrs, included = tmp_path / "attrs", tmp_path / "included.cfg"
+    attrs.write_text("")
+    included.write_text("")
+    git(repo, "config", "core.attributesFile", str(attrs))
+    _binary_after(repo, Pinned(), lambda: attrs.write_text("*.py -diff\n"))
+    git(repo, "config", "--unset", "core.attributesFile")
+    write(repo, ".gitattributes", "*.py diff=odd\n")
+    git(repo, "config", "include.path", str(included))
+    kept = Pinned()
+    assert _warm(repo, kept) == _cold(repo)
+    _binary_after(repo, kept, lambda: included.write_text('[diff "odd"]\n\tbinary = true\n'))
+
+
+def test_a_linked_work_trees_common_config_is_seen(repo: Path, tmp_path: Path) -> None:
+    """In a linked work tree, config and info/attributes live in the common git dir."""
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", str(linked), "-b", "side")
+    (linked / ".vibflow").mkdir()
+    _binary_after(linked, Pinned(), lambda: write(repo, ".git/info/attributes", "*.py -diff\n"))
+
+
+@pytest.mark.parametrize("algorithm", ["histogram", "patience"])
+def test_counts_by_name_follow_the_configured_diff_algorithm(repo: Path, algorithm: str) -> None:
+    """A count read by name honours diff.algorithm, as a cold run's listing does
+    (git's plumbing diff-files does not)."""
+    git(repo, "config", "diff.algorithm", algorithm)
+    write(repo, "src/m0.py", "a\nb\nc\n{\n}\nd\n{\n}\ne\n")
+    git(repo, "commit", "-q", "-am", "shape")
+    kept = Pinned()
+    assert _warm(repo, kept) == _cold(repo)
+    write(repo, "src/m0.py", "a\n{\n}\nb\nX\n{\n}\nc\nd\ne\n")
+    spy = Recording(repo)
+    want = _cold(repo)
+    assert _warm(repo, kept, spy) == want
+    assert "diff: counted by name" in spy.ran
+    git(repo, "config", "--unset", "diff.algorithm")
+    assert _warm(repo, kept) == _cold(repo)  # the setting moved: counted again
