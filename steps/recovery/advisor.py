@@ -23,6 +23,7 @@ from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.options import before_drift
 from vibflow.steps.recovery.policy import RecoveryPolicy
+from vibflow.steps.recovery.scratch import scratch_index
 from vibflow.steps.workspace.git import Git
 
 if TYPE_CHECKING:
@@ -152,23 +153,24 @@ class RecoveryAdvisor:
         turns: Turns | None,
         read_head: Callable[[], str | None],
     ) -> tuple[signals.Signals, RecoveryPlan]:
-        found = signals.collect(
-            self.root,
-            self.git,
-            checkpoints=checkpoints,
-            memory_view=view,
-            categories=self._policy.categories,
-            generated=self._generated,
-            scratch_index=self.dir / "diff.index",
-            corrections=self.corrections.for_intent(_intent_text(view)),
-            rules=self._policy.generated,
-            zone_policy=self._policy.zone,
-            held=self._held,
-            pinned=self._pinned,
-            own=self._own_files() if self._own_files is not None else None,
-            turns=turns,
-            read_head=read_head,
-        )
+        with scratch_index(self.dir) as index:
+            found = signals.collect(
+                self.root,
+                self.git,
+                checkpoints=checkpoints,
+                memory_view=view,
+                categories=self._policy.categories,
+                generated=self._generated,
+                scratch_index=index,
+                corrections=self.corrections.for_intent(_intent_text(view)),
+                rules=self._policy.generated,
+                zone_policy=self._policy.zone,
+                held=self._held,
+                pinned=self._pinned,
+                own=self._own_files() if self._own_files is not None else None,
+                turns=turns,
+                read_head=read_head,
+            )
         plan = planner.plan(
             found,
             dict(self._policy.categories),

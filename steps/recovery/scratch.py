@@ -1,0 +1,49 @@
+"""The scratch copy of git's index one preview lists through.
+
+Porcelain ``git diff`` refreshes stat-dirty entries and writes the index it
+reads, so a preview lists through a copy, never the user's index
+(``diffs.head_to_worktree``). Each preview gets its own copy: two previews at
+once — a server's concurrent requests, two servers, a server and the CLI —
+copying over one shared file while git read it failed about one time in ten
+("index file smaller than expected", a SIGBUS in git). A copy left by a killed
+process is removed by a later preview once it is old enough that no preview can
+still be reading it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+_PREFIX, _SUFFIX = "diff-", ".index"
+#: A copy older than this belongs to no running preview (one takes seconds at most).
+LEFTOVER_SECONDS = 3600.0
+
+
+@contextlib.contextmanager
+def scratch_index(folder: Path) -> Iterator[Path]:
+    """A fresh file in ``folder`` for one preview's index copy, removed after it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(folder)
+    fd, name = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=folder)
+    os.close(fd)
+    path = Path(name)
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _remove_leftovers(folder: Path) -> None:
+    cut = time.time() - LEFTOVER_SECONDS
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name
+            stale = name == "diff.index" or (name.startswith(_PREFIX) and _SUFFIX in name)
+            with contextlib.suppress(OSError):
+                if stale and entry.stat(follow_symlinks=False).st_mtime < cut:
+                    os.unlink(entry.path)  # noqa: PTH108 - a scandir entry's path
