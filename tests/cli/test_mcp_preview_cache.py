@@ -5,10 +5,12 @@ set or the policy gives the same plan as a cold `vibflow recover --preview --jso
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 from vibflow_testing.apply import drifted
 from vibflow_testing.cli import vf
@@ -16,6 +18,7 @@ from vibflow_testing.git import git
 from vibflow_testing.mcp import call, with_servers
 from vibflow_testing.repo import write
 
+from vibflow.mcp.server import McpApp
 from vibflow.steps.recovery.plans import page_form
 
 
@@ -87,3 +90,36 @@ def test_a_warm_preview_is_recorded_for_feedback(repo: Path) -> None:
     path = label if isinstance(label, str) else label["path"]
     proc = vf(repo, "recover", "feedback", ids[-1], "--wrong", path)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_policy_rewritten_with_its_old_size_and_time_is_read_again(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server keeps the parsed policy by the file's state; a rewrite that puts
+    size and modification time back (`cp -p`, `touch -r`) still moves its change
+    time, and the next preview reads the new policy."""
+    from vibflow.mcp import projects
+
+    monkeypatch.setattr(projects, "RACY_SECONDS", 0.0)  # read back at once, on purpose
+    write(repo, "bin/x.sh", "echo x\n")
+    write(repo, "lib/y.py", "Y = 1\n")
+    policy = repo / ".vibflow" / "policy.yaml"
+    write(repo, ".vibflow/policy.yaml", "recovery:\n  categories:\n    ui: ['bin/**']\n")
+    app = McpApp(repo, "probe", env=dict(os.environ), rescan_rate=0)
+
+    def categories() -> dict[str, Any]:
+        page = app.call("recovery_preview", {"limit": 200}).structured_content
+        assert page is not None
+        return {c["path"]: c.get("category") for c in page["changed"]}
+
+    try:
+        assert categories()["bin/x.sh"] == "ui"
+        st = policy.stat()
+        with policy.open("r+", encoding="utf-8") as fh:
+            fh.write("recovery:\n  categories:\n    ui: ['lib/**']\n")
+        os.utime(policy, ns=(st.st_atime_ns, st.st_mtime_ns))
+        assert policy.stat().st_size == st.st_size
+        seen = categories()
+        assert (seen["bin/x.sh"], seen["lib/y.py"]) == (None, "ui")
+    finally:
+        app.close()

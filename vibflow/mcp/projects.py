@@ -15,9 +15,12 @@ the shipped policy.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from vibflow.steps.recovery.git_memo import RACY_SECONDS
 
 if TYPE_CHECKING:
     from vibflow.engine.policy import PolicySet
@@ -35,7 +38,7 @@ class Projects:
         self.env = dict(env)
         self._journals = threading.local()
         self._lock = threading.Lock()
-        self._policy_cache: tuple[tuple[int, int, int] | None, PolicySet] | None = None
+        self._policy_cache: tuple[tuple[int, ...] | None, PolicySet] | None = None
         self._advice_cache: AdviceCache | None = None
         self._scan_memo: ScanMemo | None = None
 
@@ -89,7 +92,12 @@ class Projects:
         defaults cannot change under a running server)."""
         try:
             st = (self.root / ".vibflow" / "policy.yaml").stat()
-            key: tuple[int, int, int] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
+            # The change time too: a rewrite that puts size and mtime back (`cp -p`,
+            # `touch -r`) still moves it. A file written just now is read every time,
+            # as git_memo's Pinned never keeps one.
+            key: tuple[int, ...] | None = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+            if time.time() - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
+                key = (-1, time.monotonic_ns())  # equal to no key kept before
         except OSError:
             key = None
         with self._lock:
