@@ -237,8 +237,10 @@ class RecoveryAdvisor:
         body = {"recorded_at": self._clock(), "plan": advice.payload}
         # Not flushed to disk: a lost preview only means the next one is recomputed. One
         # line: json's C encoder writes it, where an indented one costs four times the CPU
-        # (~7 ms for a 600-file plan, paid after every warm server's preview).
-        atomic_write(target, json.dumps(body, ensure_ascii=False) + "\n", durable=False)
+        # (~7 ms for a 600-file plan, paid after every warm server's preview). ASCII: a
+        # file name that is not UTF-8 (kept as surrogate escapes) is written as \u
+        # escapes, which read back to the same name, where UTF-8 cannot encode it.
+        atomic_write(target, json.dumps(body) + "\n", durable=False)
         return target
 
     def last_preview(self) -> dict[str, Any] | None:

@@ -50,7 +50,7 @@ def sample(items: Sequence[Any], budget: int = SAMPLE_BYTES) -> list[Any]:
     out: list[Any] = []
     used = 0
     for item in items:
-        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8")) + 2
+        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogateescape")) + 2
         if used + size > budget:
             break
         out.append(item)
@@ -146,7 +146,7 @@ def plan_digest(payload: Mapping[str, Any]) -> str:
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     # One of vibflow's id shapes (``pln_`` + 32 hex, as ``selection_id``'s ``sel_``),
     # which the redaction contract passes: the caller needs it back as given.
-    return "pln_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return "pln_" + hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def _fitting(lists: Sequence[Sequence[Any]], offset: int, most: int, budget: int) -> int:
@@ -156,7 +156,7 @@ def _fitting(lists: Sequence[Sequence[Any]], offset: int, most: int, budget: int
     for k in range(most):
         at = offset + k
         used += sum(
-            len(json.dumps(items[at], ensure_ascii=False).encode("utf-8")) + 2
+            len(json.dumps(items[at], ensure_ascii=False).encode("utf-8", "surrogateescape")) + 2
             for items in lists
             if at < len(items)
         )
@@ -175,7 +175,7 @@ EMPTY_CHOICE = "an empty list chooses no file; leave paths out to take the whole
 
 def selection_id(paths: Sequence[str]) -> str:
     """``sel_`` and a digest of the paths in order: names exactly that list."""
-    digest = hashlib.sha256("\0".join(paths).encode("utf-8")).hexdigest()
+    digest = hashlib.sha256("\0".join(paths).encode("utf-8", "surrogateescape")).hexdigest()
     return f"sel_{digest[:32]}"
 
 

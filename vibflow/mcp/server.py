@@ -31,7 +31,6 @@ still finds something is a miss of the redaction gate, audited as
 from __future__ import annotations
 
 import contextvars
-import json
 import random
 import re
 import sys
@@ -482,7 +481,9 @@ _WRITES = frozenset({"checkpoint_create", "memory_write", "handoff_export", "rec
 def _result(value: Any, *, error: bool) -> types.CallToolResult:
     import mcp_types as types
 
-    text = json.dumps(value, ensure_ascii=False)
+    from vibflow.mcp.wire import wire_form
+
+    value, text = wire_form(value)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)],
         structured_content=value,

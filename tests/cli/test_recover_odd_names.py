@@ -1,0 +1,60 @@
+"""A tracked file whose name is not UTF-8 (git gives bytes) never breaks a preview:
+the CLI answers and keeps the preview for feedback, and the MCP server sends the
+name with its odd bytes escaped (`bad\\xff.txt`), as JSON over the wire must be UTF-8."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from vibflow_testing.cli import vf
+from vibflow_testing.git import git
+from vibflow_testing.mcp import call, with_servers
+
+ODD = b"bad\xff.txt"
+
+pytestmark = pytest.mark.skipif(sys.platform == "darwin", reason="APFS refuses the name")
+
+
+@pytest.fixture
+def odd(tmp_path: Path) -> Path:
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    name = os.path.join(os.fsencode(root), ODD)  # noqa: PTH118 - a name only bytes can spell
+    with open(name, "wb") as fh:  # noqa: PTH123
+        fh.write(b"one\n")
+    (root / "ok.txt").write_text("ok\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    with open(name, "ab") as fh:  # noqa: PTH123
+        fh.write(b"two\n")
+    return root
+
+
+def test_the_cli_previews_and_keeps_the_preview(odd: Path) -> None:
+    """`recover --preview --json` exits 0 and lists the file; the kept preview reads back."""
+    proc = vf(odd, "recover", "--preview", "--json")
+    assert proc.returncode == 0, proc.stderr
+    plan = json.loads(proc.stdout)
+    assert [c["path"] for c in plan["changed"]] == [os.fsdecode(ODD)]
+    kept = json.loads((odd / ".vibflow" / "recovery" / "last_preview.json").read_text("ascii"))
+    assert kept["plan"]["plan_id"] == plan["plan_id"]
+
+
+def test_the_mcp_server_sends_the_name_escaped(odd: Path) -> None:
+    """Through the official client: an answer, not an internal error, with the name's
+    odd byte written as \\xff."""
+
+    async def body(client: Client) -> Any:
+        return await call(client, "recovery_preview", {})
+
+    failed, page, text = with_servers(odd, body)
+    assert not failed, page
+    assert [c["path"] for c in page["changed"]] == ["bad\\xff.txt"]
+    assert "bad\\\\xff.txt" in text
