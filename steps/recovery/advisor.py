@@ -153,6 +153,7 @@ class RecoveryAdvisor:
         turns: Turns | None,
         read_head: Callable[[], str | None],
     ) -> tuple[signals.Signals, RecoveryPlan]:
+        # The scratch index lives until the late line counts that read it are done.
         with scratch_index(self.dir) as index:
             found = signals.collect(
                 self.root,
@@ -171,14 +172,18 @@ class RecoveryAdvisor:
                 turns=turns,
                 read_head=read_head,
             )
-        plan = planner.plan(
-            found,
-            dict(self._policy.categories),
-            self.breaker(),
-            apply_blocked_reason=None if self._apply_enabled else APPLY_DISABLED,
-            never_stored=self._never_stored([c.path for c in found.changed]),
-            path_policy=self._generated,
-        )
+            try:
+                plan = planner.plan(
+                    found,
+                    dict(self._policy.categories),
+                    self.breaker(),
+                    apply_blocked_reason=None if self._apply_enabled else APPLY_DISABLED,
+                    never_stored=self._never_stored([c.path for c in found.changed]),
+                    path_policy=self._generated,
+                )
+                plan = signals.counted(plan, found)
+            finally:
+                signals.settle(found)
         return found, self._with_last_turn(plan)
 
     def _without_held_drift(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,7 +43,7 @@ from vibflow.steps.recovery.generated import Recogniser
 from vibflow.steps.recovery.generated_policy import GeneratedRules
 from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.lstats import Lstats
-from vibflow.steps.recovery.models import ChangedFile
+from vibflow.steps.recovery.models import ChangedFile, RecoveryPlan
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, explicit_matcher
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace import diffs
@@ -76,6 +76,9 @@ class Signals:
     base: CheckpointBase | None = None
     #: References, co-change and names linking changed files to the explicit ones.
     evidence: Evidence = NO_EVIDENCE
+    #: Line counts a long-lived process is still reading (or reading again), to set on
+    #: the plan's changes once it is built (:func:`counted`); no rule reads a count.
+    counting: Future[dict[str, diffs.Counts]] | None = None
 
 
 def memory_signals(view: Any) -> tuple[MemorySignals, str | None, bool]:
@@ -352,9 +355,8 @@ def collect(
                 memo=pinned,
                 head=head,
             )
-    changed = _with_counts(changed, counting)
     return Signals(
-        head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found
+        head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found, counting
     )
 
 
@@ -365,7 +367,7 @@ def _kept_counts(
 ) -> tuple[list[diffs.Change], Future[dict[str, diffs.Counts]] | None]:
     """The tracked changes with their kept line counts, and the check of those with
     the reading of the rest, run beside the rules that follow (none of which needs a
-    count); what it reads is set on the changes at the end (:func:`_with_counts`).
+    count); what it reads is set on the plan's changes once built (:func:`counted`).
     ``counts`` None: a listing that read its counts itself (a fresh run keeps none)."""
     if counts is None or not tracked:
         return tracked, None
@@ -373,30 +375,35 @@ def _kept_counts(
     return known, pool.submit(counts.count, tracked, missing)
 
 
-def _with_counts(
-    changed: list[ChangedFile], counting: Future[dict[str, diffs.Counts]] | None
-) -> list[ChangedFile]:
-    """``changed`` with the line counts read late (or read again: a kept count whose
+def settle(found: Signals) -> None:
+    """Wait until the late line counts are read (their scratch index may then go);
+    their error, if any, is :func:`counted`'s to raise."""
+    if found.counting is not None:
+        wait([found.counting])
+
+
+def counted(plan: RecoveryPlan, found: Signals) -> RecoveryPlan:
+    """``plan`` with the line counts read late (or read again: a kept count whose
     settings moved) set on the tracked changes they belong to; a move paired from a
     deletion keeps its own, 0 and 0 (its path was untracked, never counted)."""
-    if counting is None:
-        return changed
-    counts = counting.result()
+    if found.counting is None:
+        return plan
+    counts = found.counting.result()
     if not counts:
-        return changed
-    out = []
-    for c in changed:
-        found = counts.get(c.path) if c.status != "untracked" else None
-        if found is None:
-            out.append(c)
+        return plan
+    changed = []
+    for c in plan.changed:
+        got = counts.get(c.path) if c.status != "untracked" else None
+        if got is None:
+            changed.append(c)
         else:
-            added, deleted, binary = found
-            out.append(
+            added, deleted, binary = got
+            changed.append(
                 c.model_copy(
                     update={"added_lines": added, "deleted_lines": deleted, "binary": binary}
                 )
             )
-    return out
+    return plan.model_copy(update={"changed": changed})
 
 
 def _anchors(mem: MemorySignals) -> list[str]:
