@@ -6,43 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vibflow_testing.apply import APPLY, drifted, ok_json, option, start
-from vibflow_testing.cli import vf
+from vibflow_testing.apply import choose, confirm, drifted, ok_json, start
 
 
 def test_a_path_named_twice_is_one_file_and_order_does_not_matter(repo: Path) -> None:
     drifted(repo)
-    run = start(repo)
-    opt = option(run, 3)
-    at = ok_json(
-        vf(
-            repo,
-            "step",
-            run["run_id"],
-            "choose",
-            "--input",
-            f"option={opt['option_id']}",
-            "--input",
-            "paths=config.yaml,config.yaml,bin/deploy.sh",
-            "--json",
-            env=APPLY,
-        )
-    )
-    assert at["state"] == "confirm", at
+    at = choose(repo, start(repo), 3, "--input", "paths=config.yaml,config.yaml,bin/deploy.sh")
     assert at["paths_total"] == 2, at["paths"]
-    done = ok_json(
-        vf(
-            repo,
-            "step",
-            run["run_id"],
-            "confirm",
-            "--input",
-            f"confirmation={at['confirmation_expected']}",
-            "--input",
-            "paths=bin/deploy.sh,config.yaml",
-            "--json",
-            env=APPLY,
-        )
-    )
+    done = ok_json(confirm(repo, at, "--input", "paths=bin/deploy.sh,config.yaml"))
     assert done["status"] == "done", done
     assert (repo / "config.yaml").read_text() == "shop:\n  currency: EUR\n"

@@ -23,14 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from vibflow_testing.apply import APPLY, ok_json, to_confirm
 from vibflow_testing.cli import as_json, clean_env, harness_cmd, vf
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
 
 from vibflow.steps.recovery.lease import LeaseBusy, LeaseFile, LeaseLost
 from vibflow.wiring import Project
-
-APPLY = {"VIBFLOW_RECOVERY_APPLY": "1"}
 
 # A helper process that holds (or races for) the lease. argv: folder, operation id, mode,
 # start-at epoch seconds. Prints one JSON line; a holder then waits for `<folder>/stop`.
@@ -65,11 +64,6 @@ lease.release()
 
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def ok_json(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    assert proc.returncode == 0, (proc.returncode, proc.stdout[-2000:], proc.stderr)
-    return as_json(proc)
 
 
 def lease_process(
@@ -148,25 +142,6 @@ def drifted(repo: Path, n: int = 4) -> list[str]:
     return paths
 
 
-def run_to_confirm(repo: Path) -> dict[str, Any]:
-    run = ok_json(vf(repo, "run", "recover", "--json", env=APPLY))
-    opt = next(o for o in run["plan"]["options"] if o["level"] == 3)
-    at = ok_json(
-        vf(
-            repo,
-            "step",
-            run["run_id"],
-            "choose",
-            "--input",
-            f"option={opt['option_id']}",
-            "--json",
-            env=APPLY,
-        )
-    )
-    assert (at["status"], at["state"]) == ("waiting", "confirm")
-    return at
-
-
 def confirm_cmd(at: dict[str, Any]) -> list[str]:
     return harness_cmd(
         "step",
@@ -215,7 +190,7 @@ def test_confirms_of_four_runs_are_busy_while_an_apply_holds_the_lease(
     once it is released, a confirm goes through."""
     folder, proc, op = holder
     paths = drifted(repo)
-    runs = [run_to_confirm(repo) for _ in range(4)]
+    runs = [to_confirm(repo) for _ in range(4)]
     held_before = lease_json(folder)
     started = [
         subprocess.Popen(
@@ -341,7 +316,7 @@ def test_a_lease_lost_mid_restore_aborts_before_the_next_file(repo: Path) -> Non
     reported) and the new owner's lease (next generation) is left in place."""
     write(repo, ".vibflow/policy.yaml", "recovery:\n  lease_seconds: 5\n")
     paths = drifted(repo, n=30)
-    at = run_to_confirm(repo)
+    at = to_confirm(repo)
     project = Project(repo, env=clean_env(**APPLY))
     assert project.recovery_policy.lease_seconds == 5
     folder = project.state_dir / "recovery"
