@@ -240,7 +240,6 @@ class McpApp:
         from vibflow.mcp.calls import Call
         from vibflow.mcp.handlers import TOOLS
         from vibflow.steps.grants.capabilities import decide
-        from vibflow.steps.redaction.contract import redact_payload
 
         model, handler = TOOLS[name]
         try:
@@ -262,19 +261,13 @@ class McpApp:
         data = {k: v for k, v in reply.data.items() if k not in reply.redacted}
         if warnings:
             data["warnings"] = warnings
-        red = redact_payload(
-            data,
-            root=self.root,
-            known=project.clean_verdicts,
-            memo=project.scan_memo,
-            objects=project.object_ids,
-        )
-        value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **red.value}
+        redacted, counts = project.redact_payload(data)  # the project's own root and memos
+        value = {**{k: reply.data[k] for k in reply.redacted if k in reply.data}, **redacted}
         self._no_absolute_paths(value)
         _fits_output(name, value)
         facts.update(reply.facts)
         # Always written, zeros included: the redaction SLO counts these rows as samples.
-        facts["redaction"] = _sum_counts(reply.facts.get("redaction"), red.counts.model_dump())
+        facts["redaction"] = _sum_counts(reply.facts.get("redaction"), counts)
         facts.setdefault("result", "ok")
         self._audit(project, name, facts)  # before the answer: no row, no answer
         if reply.after is not None:
