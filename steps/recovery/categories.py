@@ -23,7 +23,7 @@ def categorizer(categories: Mapping[str, Sequence[str]]) -> Callable[[str], str 
     return _categorizer(tuple((name, tuple(patterns)) for name, patterns in categories.items()))
 
 
-#: Paths whose category one policy's categorizer keeps (then it starts afresh).
+#: Paths whose category one policy's categorizer keeps (the least recent go first).
 _CATEGORIES_KEPT = 200_000
 
 
@@ -43,20 +43,12 @@ def _categorizer(
     if not branches:
         return lambda _path: None
     combined = re.compile("|".join(branches))
-    # A long-lived process asks again for the same paths every preview: each answer
-    # is kept (a path's category is a function of the path and this policy alone).
-    seen: dict[str, str | None] = {}
 
+    # Kept per path: a path's category is a function of the path and this policy
+    # alone, and a long-lived process asks again for the same paths every preview.
+    @lru_cache(maxsize=_CATEGORIES_KEPT)
     def categorize(path: str) -> str | None:
-        try:
-            return seen[path]
-        except KeyError:
-            pass
         found = combined.match(path)
-        category = names[int(found.lastgroup[1:])] if found and found.lastgroup else None
-        if len(seen) >= _CATEGORIES_KEPT:
-            seen.clear()
-        seen[path] = category
-        return category
+        return names[int(found.lastgroup[1:])] if found and found.lastgroup else None
 
     return categorize

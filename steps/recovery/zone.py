@@ -127,7 +127,7 @@ def _span(entry: str) -> tuple[str, str, str]:
     return entry, name, name + "/"
 
 
-#: Answers one set of explicit entries keeps (then it starts afresh).
+#: Answers one set of explicit entries keeps (the least recent go first).
 _MATCHES_KEPT = 200_000
 
 
@@ -136,16 +136,11 @@ def _by_names(entries: tuple[str, ...]) -> Callable[[str, str | None], str | Non
     """The entry covering a path (or its name before a rename), each answer kept:
     a plan asks three times per change, and a long-lived process every preview."""
     spans = tuple(_span(entry) for entry in entries)
-    seen: dict[tuple[str, str | None], str | None] = {}
 
+    @lru_cache(maxsize=_MATCHES_KEPT)
     def covering(path: str, old: str | None) -> str | None:
-        key = (path, old)
-        try:
-            return seen[key]
-        except KeyError:
-            pass
         names = [_nfc(path)] if old is None else [_nfc(path), _nfc(old)]
-        found = next(
+        return next(
             (
                 entry
                 for entry, name, folder in spans
@@ -154,10 +149,6 @@ def _by_names(entries: tuple[str, ...]) -> Callable[[str, str | None], str | Non
             ),
             None,
         )
-        if len(seen) >= _MATCHES_KEPT:
-            seen.clear()
-        seen[key] = found
-        return found
 
     return covering
 
