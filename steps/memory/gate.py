@@ -316,3 +316,9 @@ def admit(
         }
     )
     return Admitted(state, c.counts, c.dropped)
+
+
+def quoted(text: str) -> str:
+    """``text`` short enough to quote in a message or a command (one line, ≤ 40)."""
+    one = " ".join(text.split()).replace('"', "'")
+    return one if len(one) <= 40 else one[:39] + "…"

@@ -196,7 +196,7 @@ class MemoryService:
             existing=lambda s: s.active_intent,
             existing_text=lambda e: e.text if e else None,
             overwrite=overwrite,
-            overwrite_command=f'vibflow memory intent "{_short(text)}" --yes --overwrite',
+            overwrite_command=f'vibflow memory intent "{gate.quoted(text)}" --yes --overwrite',
         )
 
     def propose_intent(self, text: str, *, writer: str) -> WriteResult:
@@ -229,33 +229,10 @@ class MemoryService:
         the earlier one), or the memory review asks."""
         text = gate.check_text(text, "the decision", Decision, "text")
 
-        from vibflow.steps.memory.contradiction import clashes
-
         def check(state: MemoryState, clean: str) -> None:
-            known = {d.id for d in state.decisions}
-            if replaces is not None and replaces not in known:
-                raise VibflowError(
-                    ErrorCode.BAD_INPUT,
-                    f"there is no active decision {replaces}",
-                    hint="`vibflow memory show` lists them.",
-                )
-            found = [
-                c
-                for c in clashes(clean, [(d.id, d.text) for d in state.decisions])
-                if c.decision_id != replaces
-            ]
-            if found:
-                first = found[0]
-                raise VibflowError(
-                    ErrorCode.WRITE_CONFLICT,
-                    f"this decision contradicts {first.decision_id} “{_short(first.text)}” "
-                    f"({first.contradiction.reason}); yours: “{_short(clean)}”",
-                    hint=(
-                        f'Say which one stands: `vibflow memory decide "{_short(text)}" --yes '
-                        f"--replaces {first.decision_id}` archives the earlier one; "
-                        "or keep it and drop yours."
-                    ),
-                )
+            from vibflow.steps.memory.decision_rules import refuse_unclear
+
+            refuse_unclear(state.decisions, clean, text, replaces)
 
         def change(state: MemoryState, stamp: str, clean: str) -> MemoryState:
             decision = Decision(text=clean, last_updated=stamp, created_at=stamp, updated_by=writer)
@@ -387,7 +364,7 @@ class MemoryService:
             existing=lambda s: s.next_action,
             existing_text=lambda e: e.text if e else None,
             overwrite=overwrite,
-            overwrite_command=f'vibflow memory next "{_short(text)}" --yes --overwrite',
+            overwrite_command=f'vibflow memory next "{gate.quoted(text)}" --yes --overwrite',
         )
 
     def verify(
@@ -499,8 +476,3 @@ class MemoryService:
             return result
         warning = f"{result.warning}; {notice}" if result.warning else notice
         return WriteResult(result.state, result.redaction, warning)
-
-
-def _short(text: str) -> str:
-    one = " ".join(text.split()).replace('"', "'")
-    return one if len(one) <= 40 else one[:39] + "…"
