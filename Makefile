@@ -35,6 +35,7 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/triggers_wiring.py build/typecheck/vibflow/triggers_wiring.py
 	ln -sfn ../../../vibflow/registry_wiring.py build/typecheck/vibflow/registry_wiring.py
 	ln -sfn ../../../vibflow/recap_wiring.py build/typecheck/vibflow/recap_wiring.py
+	ln -sfn ../../../vibflow/runner_wiring.py build/typecheck/vibflow/runner_wiring.py
 	ln -sfn ../../../vibflow/demo.py build/typecheck/vibflow/demo.py
 	$(BIN)/mypy
 

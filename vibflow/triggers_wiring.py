@@ -109,3 +109,19 @@ def _audit(project: Project, rows: Any) -> None:
             for t, a, s in rows
         ]
     )
+
+
+def start_check(project: Project) -> None:
+    """Start the git work a full ``triggers check`` will need, before anything else
+    is loaded: the intent's commit is peeked from memory.json (a hint only — the
+    answers are used for the commit the loaded memory names)."""
+    from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
+
+    try:
+        raw = parse_object(read_bytes(project.state_dir / "memory.json"))
+    except (Unreadable, OSError):
+        return
+    intent = raw.get("active_intent")
+    sha = intent.get("head_at_update") if isinstance(intent, dict) else None
+    if isinstance(sha, str):
+        project.trigger_repo.prefetch(sha)

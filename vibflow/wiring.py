@@ -458,18 +458,10 @@ class Project:
 
     def start_trigger_check(self) -> None:
         """Start the git work a full ``triggers check`` will need, before anything
-        else is loaded: the intent's commit is peeked from memory.json (a hint
-        only — the answers are used for the commit the loaded memory names)."""
-        from vibflow.steps.memory.reading import Unreadable, parse_object, read_bytes
+        else is loaded (``triggers_wiring.start_check``)."""
+        from vibflow.triggers_wiring import start_check
 
-        try:
-            raw = parse_object(read_bytes(self.state_dir / "memory.json"))
-        except (Unreadable, OSError):
-            return
-        intent = raw.get("active_intent")
-        sha = intent.get("head_at_update") if isinstance(intent, dict) else None
-        if isinstance(sha, str):
-            self.trigger_repo.prefetch(sha)
+        start_check(self)
 
     @cached_property
     def handoff(self) -> HandoffService:
@@ -481,17 +473,9 @@ class Project:
     @cached_property
     def dry_runner(self) -> Runner:
         """A runner over an in-memory journal and audit: a dry run writes nothing."""
-        from vibflow.engine.runner import Runner
-        from vibflow.engine.testing import MemoryAudit, MemoryJournal
+        from vibflow.runner_wiring import dry_runner
 
-        return Runner(
-            registry=self.registry,
-            journal=MemoryJournal(),
-            audit=MemoryAudit(project_root_hash=project_root_hash(self.root)),
-            project_root=self.root,
-            env=self.env,
-            sanitize_inputs=self.redact_inputs,
-        )
+        return dry_runner(self)
 
     def refresh_runs(self) -> None:
         """Bring the latest runs up to date (``Runner.refresh_all``: a run a stopped
@@ -505,17 +489,7 @@ class Project:
 
     @cached_property
     def runner(self) -> Runner:
-        from vibflow.engine.faults import CrashPlan
-        from vibflow.engine.runner import Runner
+        """The flow engine over this project's journal and audit, with every step."""
+        from vibflow.runner_wiring import runner
 
-        return Runner(
-            registry=self.registry,
-            journal=self.journal,
-            audit=self.audit,
-            project_root=self.root,
-            env=self.env,
-            policy_digest=self.policy.digest(),
-            context_max_bytes=self.engine_policy.context_max_bytes,
-            crash=CrashPlan.from_env(self.env),
-            sanitize_inputs=self.redact_inputs,
-        )
+        return runner(self)
