@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.steps.recovery import planner, signals
+from vibflow.steps.recovery import listings, planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
 from vibflow.steps.recovery.checkpoint_base import without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
@@ -91,6 +91,7 @@ class RecoveryAdvisor:
         self.git = cache.git if cache is not None else Git(root)
         self._held = cache.held if cache is not None else None
         self._pinned = cache.files if cache is not None else None
+        self._last_listings = cache.listings if cache is not None else None
         self.dir = state_dir / "recovery"
         self._checkpoints = checkpoints
         self._memory = memory
@@ -111,7 +112,7 @@ class RecoveryAdvisor:
 
     def advise(self) -> Advice:
         # HEAD is read beside the checkpoints' refs: two git reads, one wait.
-        heading = signals.listing_pool().submit(self.git.head)
+        heading = listings.listing_pool().submit(self.git.head)
         view = self._memory.read() if self._memory is not None else None
         checkpoints = self._checkpoints.all()
         recorded = self._turns() if self._turns is not None else []
@@ -171,6 +172,7 @@ class RecoveryAdvisor:
                 own=self._own_files() if self._own_files is not None else None,
                 turns=turns,
                 read_head=read_head,
+                last=self._last_listings,
             )
             try:
                 plan = planner.plan(

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from vibflow.steps.recovery.listings import LastListings
 from vibflow.steps.workspace.git import Git
 
 #: Subcommands whose answer is a pure function of their object-id arguments.
@@ -291,9 +292,11 @@ class AdviceCache:
     held: HeldJudgements
     #: Answers about files' bytes (generated-code markers, shared names), by lstat.
     files: Pinned
+    #: The listings the last preview read: a guess to work from while git lists again.
+    listings: LastListings
 
     @classmethod
     def for_root(cls, root: Path) -> AdviceCache:
         from vibflow.steps.recovery.checkpoint_base import is_as_held
 
-        return cls(GitMemo(root), HeldJudgements(is_as_held), Pinned())
+        return cls(GitMemo(root), HeldJudgements(is_as_held), Pinned(), LastListings())

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from vibflow.steps.recovery import scratch
 from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.lstats import Lstats
 from vibflow.steps.workspace import diffs
@@ -171,8 +172,10 @@ def _count(
             c.path in counted for c in missing
         ):
             return counted
-    # Staged, renamed, unmerged, many, or a file the index no longer differs on.
-    whole = diffs.head_to_worktree(git, scratch_index, base)
+    # Staged, renamed, unmerged, many, or a file the index no longer differs on. Through
+    # a copy of its own: the preview's may be in use by its diff still (listings.py).
+    with scratch.scratch_index(scratch_index.parent) as own:
+        whole = diffs.head_to_worktree(git, own, base)
     return {c.path: (c.added_lines, c.deleted_lines, c.binary) for c in whole}
 
 

@@ -9,22 +9,19 @@ freshness, recent patch targets), the changed files the user changed last by
 the agent turn records (``evidence_yours``), and path categories from policy.
 Nothing here writes to the work tree or to git.
 
-Recent commits cost one ``git log`` bounded in commits and age, on HEAD's
-first-parent line (a merge counts as the one commit that brought its files
-in). Each is marked ``since_intent`` when it was made after the active intent
-was set. When the HEAD the intent was set on is in the window, that means
-newer than it on the line *and* committed at or after the intent's time — so
-commits fast-forwarded in from before the intent do not count. Otherwise
-(no recorded HEAD, or HEAD moved elsewhere) only the time can tell, and both
-times have whole seconds: a commit must be strictly later than the intent.
-A fresh intent has fewer than ``stale_intent_commits`` (5) commits since it,
-so the 10-commit window holds all of them.
+Recent commits (read in ``listings``) are each marked ``since_intent`` when
+they were made after the active intent was set. When the HEAD the intent was
+set on is in the window, that means newer than it on the line *and* committed
+at or after the intent's time — so commits fast-forwarded in from before the
+intent do not count. Otherwise (no recorded HEAD, or HEAD moved elsewhere)
+only the time can tell, and both times have whole seconds: a commit must be
+strictly later than the intent. A fresh intent has fewer than
+``stale_intent_commits`` (5) commits since it, so the 10-commit window holds
+all of them.
 """
 
 from __future__ import annotations
 
-import re
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
@@ -32,10 +29,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
-from vibflow.steps.recovery import cochange, evidence_read, line_counts
+from vibflow.steps.recovery import evidence_read, line_counts, listings
 from vibflow.steps.recovery.categories import categorizer
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
@@ -53,13 +49,6 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.evidence_yours import Turns
 
 RECENT_EVENTS = 20
-RECENT_COMMITS = 10
-RECENT_COMMITS_DAYS = 14
-
-# One record per commit: RS, then unit-separated fields; the subject goes last
-# so a stray separator in it cannot shift the other fields.
-_LOG_FORMAT = "%x1e%H%x1f%h%x1f%P%x1f%ct%x1f%s"
-_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 
 
 @dataclass(frozen=True)
@@ -134,80 +123,6 @@ def intent_anchor(view: Any) -> tuple[float | None, str | None]:
     return when, head
 
 
-def recent_commits(git: Git, head: str | None) -> list[RecentCommit]:
-    """Up to ``RECENT_COMMITS`` commits from the last ``RECENT_COMMITS_DAYS`` days on
-    HEAD's first-parent line, newest first, each with the paths it touched."""
-    if head is None:
-        return []  # no commits yet: nothing to walk, and git log would fail
-    try:
-        raw = git.run(
-            # A root commit adds the whole project: diffing it costs a walk of every
-            # tree (tens of ms at 20k files) and says nothing about one intent.
-            "-c",
-            "log.showRoot=false",
-            "log",
-            f"--max-count={RECENT_COMMITS}",
-            f"--since={RECENT_COMMITS_DAYS}.days.ago",
-            "--first-parent",
-            "-m",  # with --first-parent: a merge shows what it brought in
-            "--no-renames",  # both names count as touched, and no rename search to pay for
-            "--no-color",
-            "--no-show-signature",
-            "--no-ext-diff",
-            "--encoding=UTF-8",
-            "--name-only",
-            "-z",
-            f"--format={_LOG_FORMAT}",
-            head,
-            "--",
-        )
-    except VibflowError:
-        # A history git cannot walk (shallow, damaged) still gets a plan from the diff.
-        return []
-    return parse_log(raw)
-
-
-def parse_log(raw: bytes) -> list[RecentCommit]:
-    """Parse ``git log -z --name-only`` in ``_LOG_FORMAT``: each record is the header,
-    then (if the commit was diffed) a newline and its NUL-separated paths."""
-    records: list[tuple[list[str], list[str]]] = []
-    first_path = False
-    for token in raw.split(b"\0"):
-        header = _header(token[1:]) if token.startswith(b"\x1e") else None
-        if header is not None:
-            records.append((header, []))
-            first_path = True
-            continue
-        if not records or not token:
-            continue
-        # git puts one newline between a header and its first path.
-        name = token[1:] if first_path and token.startswith(b"\n") else token
-        first_path = False
-        if name:
-            records[-1][1].append(name.decode("utf-8", "surrogateescape"))
-    out = []
-    for (sha, short, parents, when, subject), paths in records:
-        unique = tuple(dict.fromkeys(paths))
-        out.append(
-            RecentCommit(
-                sha=sha,
-                short=short,
-                subject=subject,
-                committed_at=float(when),
-                paths=unique,
-                files_count=len(unique) if parents.strip() else None,
-            )
-        )
-    return out
-
-
-def _header(raw: bytes) -> list[str] | None:
-    fields = raw.decode("utf-8", "replace").split("\x1f", 4)
-    if len(fields) != 5 or not _SHA.match(fields[0]) or not fields[3].isdigit():
-        return None
-    return fields
-
-
 def mark_since_intent(
     commits: Sequence[RecentCommit], set_at: float | None, anchor: str | None
 ) -> list[RecentCommit]:
@@ -222,21 +137,6 @@ def mark_since_intent(
     return [
         replace(c, since_intent=i < cut and c.committed_at >= set_at) for i, c in enumerate(commits)
     ]
-
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def listing_pool() -> ThreadPoolExecutor:
-    """The threads a preview's four listings run on (side by side: git works on the
-    other core while this process parses and waits), kept for the process's life.
-    A warm server's concurrent previews share them (their listings queue)."""
-    global _POOL  # noqa: PLW0603 - one pool per process, made on first use
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(4, "vibflow-signals")
-        return _POOL
 
 
 def collect(
@@ -256,48 +156,113 @@ def collect(
     own: Mapping[str, str] | None = None,
     turns: Turns | None = None,
     read_head: Callable[[], str | None] | None = None,
+    last: listings.LastListings | None = None,
 ) -> Signals:
-    """``read_head``: HEAD's commit id as the caller is reading it (else read here)."""
+    """``read_head``: HEAD's commit id as the caller is reading it (else read here).
+    ``last``: a long-lived process's last listings, to work from while git lists
+    (``listings``)."""
     head = read_head() if read_head is not None else git.head()
     mem, intent, stale = memory_signals(memory_view)
     if corrections:
         mem = replace(mem, corrections=dict(corrections))
     zone_rules = zone_policy or ZonePolicy()
-    anchors = _anchors(mem)
-    # Submitted first, the longest of the four: threads kept for the process's life
-    # start it at once (a fresh pool spent ~5 ms starting threads before it).
-    pool = listing_pool()
     start = head or diffs.EMPTY_TREE
     # A long-lived process keeps line counts per file state (line_counts): it
     # lists names alone, and counts only what it has not kept.
-    diffing = pool.submit(diffs.head_to_worktree, git, scratch_index, start, counts=pinned is None)
-    listing = pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard")
-    logging = pool.submit(recent_commits, git, head)
-    history = pool.submit(
-        cochange.read,
+    reads = listings.begin(
+        git,
+        scratch_index,
+        start,
+        head,
+        _anchors(mem) if mem.usable else [],
+        zone_rules,
+        counts=pinned is None,
+    )
+    inputs = _Inputs(
+        root,
         git,
         head,
-        anchors if mem.usable else [],
-        commits=zone_rules.cochange_commits,
-        days=zone_rules.cochange_days,
-        max_files=zone_rules.cochange_max_files,
+        start,
+        scratch_index,
+        checkpoints,
+        memory_view,
+        mem,
+        intent,
+        stale,
+        categories,
+        generated,
+        rules or GeneratedRules(),
+        zone_rules,
+        held,
+        pinned,
+        own,
+        turns,
+        reads,
     )
-    tracked = diffing.result()
+    guess = last.get(start) if last is not None else None
+    if guess is not None:
+        ahead = _guessed(inputs, guess)
+        listed = reads.listed()
+        if ahead is not None and listed == guess:
+            return ahead
+        if ahead is not None:
+            settle(ahead, drop=True)  # nothing of a preview runs on after it
+    else:
+        listed = reads.listed()
+    if last is not None:
+        last.put(start, listed)
+    return _worked_out(inputs, *listed)
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """What a preview works out its signals from, besides the two listings."""
+
+    root: Path
+    git: Git
+    head: str | None
+    start: str
+    scratch_index: Path
+    checkpoints: Sequence[CheckpointMeta]
+    memory_view: Any
+    mem: MemorySignals
+    intent: str | None
+    stale: bool
+    categories: Mapping[str, Sequence[str]]
+    generated: Any
+    rules: GeneratedRules
+    zone: ZonePolicy
+    held: HeldJudge | None
+    pinned: Pinned | None
+    own: Mapping[str, str] | None
+    turns: Turns | None
+    reads: listings.Reads
+
+
+def _guessed(inputs: _Inputs, guess: listings.Listed) -> Signals | None:
+    """The signals worked out from the last listings, or None when that failed."""
+    try:
+        return _worked_out(inputs, *guess)
+    except Exception:  # noqa: BLE001 - only a guess: the listings git gives decide
+        return None
+
+
+def _worked_out(inputs: _Inputs, tracked: list[diffs.Change], listed: list[str]) -> Signals:
+    """The signals, from the tracked changes and the untracked names."""
+    root, git, head, mem = inputs.root, inputs.git, inputs.head, inputs.mem
     # vibflow's own files (its state, a killed restore's temp files) are never drift.
-    untracked = [
-        p for p in listing.result() if not p.startswith(".vibflow/") and not is_restore_temp(p)
-    ]
+    untracked = [p for p in listed if not p.startswith(".vibflow/") and not is_restore_temp(p)]
     stats = Lstats(str(root))  # one lstat per file, whichever rule asks first
     counts = (
-        line_counts.LineCounts(git, root, scratch_index, start, pinned, stats)
-        if pinned is not None
+        line_counts.LineCounts(git, root, inputs.scratch_index, inputs.start, inputs.pinned, stats)
+        if inputs.pinned is not None
         else None
     )
-    tracked, counting = _kept_counts(pool, counts, tracked)
-    found_commits = logging.result()
+    tracked, counting = _kept_counts(listings.listing_pool(), counts, tracked)
+    found_commits = inputs.reads.commits.result()
     tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-    recogniser = Recogniser(root, git, rules or GeneratedRules(), generated, pinned, stats)
-    categorize = categorizer(categories)  # one policy for every path
+    recogniser = Recogniser(root, git, inputs.rules, inputs.generated, inputs.pinned, stats)
+    categorize = categorizer(inputs.categories)  # one policy for every path
     changed = [
         _changed(c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categorize)
         for c in tracked
@@ -307,6 +272,7 @@ def collect(
         _changed(p.rstrip("/"), "untracked", None, None, None, False, categorize) for p in untracked
     ]
     changed = _classified(recogniser, changed, dirs)
+    own = inputs.own
     if own:
         # vibflow's own files (its agent hooks): listed with the generated ones,
         # never drift and never restored, as long as they hold only vibflow's change.
@@ -316,26 +282,28 @@ def collect(
             else c
             for c in changed
         ]
-    cochanged = history.result()
+    cochanged = inputs.reads.history.result()
     mtimes: dict[str, float] = {}
     for item in changed:
         if not item.generated:
             st = stats.get(item.path)
             if st is not None:  # else deleted: no time of its own
                 mtimes[item.path] = st.st_mtime
-    base, lost = against_checkpoint(root, git, head, checkpoints, changed, mtimes, held)
+    base, lost = against_checkpoint(
+        root, git, head, inputs.checkpoints, changed, mtimes, inputs.held
+    )
     changed += _classified(
         recogniser, [_changed(p, s, None, None, None, False, categorize) for p, s in lost], set()
     )
-    if turns and mem.usable:
+    if inputs.turns and mem.usable:
         # The agent's turn records tell the user's own edits from the agent's (loaded
         # only when there are turns: a project without hooks never pays for it).
         from vibflow.steps.recovery import evidence_yours
 
-        yours = evidence_yours.find(root, git, turns, changed, mtimes, held)
+        yours = evidence_yours.find(root, git, inputs.turns, changed, mtimes, inputs.held)
         if yours:
             mem = replace(mem, user_edits=yours)
-    set_at, anchor = intent_anchor(memory_view)
+    set_at, anchor = intent_anchor(inputs.memory_view)
     commits = mark_since_intent(found_commits, set_at, anchor)
     found = NO_EVIDENCE
     if mem.usable:
@@ -346,17 +314,27 @@ def collect(
                 git,
                 changed,
                 seeds,
-                intent,
-                zone_rules,
+                inputs.intent,
+                inputs.zone,
                 history=cochanged,
-                anchors=anchors,
+                anchors=_anchors(mem),
                 whole=recogniser.whole,
                 held_out=frozenset(p for p, said in mem.corrections.items() if said == "drift"),
-                memo=pinned,
+                memo=inputs.pinned,
                 head=head,
             )
     return Signals(
-        head, changed, mtimes, list(checkpoints), mem, intent, stale, commits, base, found, counting
+        head,
+        changed,
+        mtimes,
+        list(inputs.checkpoints),
+        mem,
+        inputs.intent,
+        inputs.stale,
+        commits,
+        base,
+        found,
+        counting,
     )
 
 
@@ -375,11 +353,13 @@ def _kept_counts(
     return known, pool.submit(counts.count, tracked, missing)
 
 
-def settle(found: Signals) -> None:
+def settle(found: Signals, *, drop: bool = False) -> None:
     """Wait until the late line counts are read (their scratch index may then go);
-    their error, if any, is :func:`counted`'s to raise."""
-    if found.counting is not None:
-        wait([found.counting])
+    their error, if any, is :func:`counted`'s to raise. ``drop``: counts nobody will
+    read, cancelled unless they have started."""
+    counting = found.counting
+    if counting is not None and not (drop and counting.cancel()):
+        wait([counting])
 
 
 def counted(plan: RecoveryPlan, found: Signals) -> RecoveryPlan:

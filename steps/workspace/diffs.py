@@ -108,8 +108,25 @@ def tree_to_tree(git: Git, old: str, new: str) -> list[Change]:
     )
 
 
+def copy_index(git: Git, scratch_index: Path) -> None:
+    """Fill ``scratch_index`` with a copy of the user's index (or none, before the
+    first ``git add``), keeping its mtime, which git needs to judge racily clean
+    entries. Not atomic: nothing may read the copy until this returns."""
+    user_index = git.git_dir() / "index"
+    scratch_index.parent.mkdir(parents=True, exist_ok=True)
+    if user_index.exists():
+        shutil.copy2(user_index, scratch_index)
+    else:
+        scratch_index.unlink(missing_ok=True)
+
+
 def head_to_worktree(
-    git: Git, scratch_index: Path, base: str | None = None, *, counts: bool = True
+    git: Git,
+    scratch_index: Path,
+    base: str | None = None,
+    *,
+    counts: bool = True,
+    copy: bool = True,
 ) -> list[Change]:
     """Tracked changes (staged or not) from HEAD — or from nothing, before the
     first commit — to the working tree. ``base`` is HEAD's commit when the caller
@@ -118,16 +135,12 @@ def head_to_worktree(
 
     Porcelain ``git diff`` refreshes stat-dirty index entries and *writes the
     index* (even with GIT_OPTIONAL_LOCKS=0), so it runs against a scratch copy
-    of the user's index, never the index itself. The copy keeps the original's
-    mtime, which git needs to judge racily clean entries.
+    of the user's index, never the index itself: made here (:func:`copy_index`),
+    or by the caller beforehand (``copy=False``).
     """
     base = base or git.head() or EMPTY_TREE
-    user_index = git.git_dir() / "index"
-    scratch_index.parent.mkdir(parents=True, exist_ok=True)
-    if user_index.exists():
-        shutil.copy2(user_index, scratch_index)
-    else:
-        scratch_index.unlink(missing_ok=True)
+    if copy:
+        copy_index(git, scratch_index)
     env = {"GIT_INDEX_FILE": str(scratch_index)}
     # One run for names and counts: each run refreshes the whole index and
     # detects renames again.

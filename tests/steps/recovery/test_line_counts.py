@@ -248,3 +248,32 @@ def test_counts_by_name_follow_the_configured_diff_algorithm(repo: Path, algorit
     assert "diff: counted by name" in spy.ran
     git(repo, "config", "--unset", "diff.algorithm")
     assert _warm(repo, kept) == _cold(repo)  # the setting moved: counted again
+
+
+def test_the_whole_listing_reads_through_a_copy_of_its_own(repo: Path) -> None:
+    """Counts that need the whole listing (a staged change) never copy over the
+    preview's scratch index (its diff may still be reading it): they list through
+    a copy of their own, removed after."""
+    write(repo, "src/m1.py", BODY + "staged\n")
+    git(repo, "add", "src/m1.py")
+    indexes: list[str] = []
+
+    class Watching(Recording):
+        def run(self, *args: str, **kw: Any) -> bytes:
+            if args[0] == "diff" and "--numstat" in args and "-M" in args:
+                indexes.append(kw["env"]["GIT_INDEX_FILE"])
+            return super().run(*args, **kw)
+
+    g = Watching(repo)
+    scratch = repo / ".vibflow" / "warm.index"
+    base = g.head() or diffs.EMPTY_TREE
+    names = diffs.head_to_worktree(g, scratch, base, counts=False)
+    counts = line_counts.LineCounts(g, repo, scratch, base, Pinned())
+    _, missing = counts.known(names)
+    found = counts.count(names, missing)
+    assert "diff: whole listing" in g.ran
+    assert found["src/m1.py"] == (1, 0, False)
+    assert len(indexes) == 1
+    assert Path(indexes[0]).parent == scratch.parent
+    assert Path(indexes[0]) != scratch
+    assert sorted(p.name for p in scratch.parent.iterdir()) == ["warm.index"]

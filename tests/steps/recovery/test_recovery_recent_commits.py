@@ -24,8 +24,9 @@ from vibflow_testing.cli import Cli, as_json
 from vibflow_testing.git import dated, git
 from vibflow_testing.repo import write
 
+from vibflow.steps.recovery.listings import recent_commits
 from vibflow.steps.recovery.models import ChangedFile
-from vibflow.steps.recovery.signals import mark_since_intent, recent_commits
+from vibflow.steps.recovery.signals import mark_since_intent
 from vibflow.steps.recovery.zone import MemorySignals, RecentCommit, drift, infer_zone
 from vibflow.steps.workspace.git import Git
 

@@ -1,0 +1,201 @@
+"""The four git reads a preview starts from, side by side, and the guess a
+long-lived process works from while they run.
+
+The reads: the tracked changes from HEAD to the work tree (names exact, renames
+followed), the untracked files, the recent commits on HEAD and the co-change
+history of the intent's files. They run on threads kept for the process's life
+(:func:`listing_pool`), the diff submitted first: it is the longest, and git
+works on the other core while this process waits.
+
+A warm server (the MCP server) also keeps the two listings it read last
+(:class:`LastListings`). While git lists again, the main thread would only
+wait, so the preview works everything out from the last listings meanwhile;
+when the new ones are the same — names, statuses, old names and blobs, every
+untracked name — so is everything worked out from them, and that answer
+stands. Every other input (file states, contents, memory, checkpoints) is read
+during the request either way. When they differ, the guess is dropped and the
+work is done again from what git listed: the guess is never an answer on its
+own.
+
+Recent commits cost one ``git log`` bounded in commits and age, on HEAD's
+first-parent line (a merge counts as the one commit that brought its files
+in).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery import cochange
+from vibflow.steps.recovery.zone import RecentCommit
+from vibflow.steps.recovery.zone_policy import ZonePolicy
+from vibflow.steps.workspace import diffs
+from vibflow.steps.workspace.git import Git
+
+RECENT_COMMITS = 10
+RECENT_COMMITS_DAYS = 14
+
+# One record per commit: RS, then unit-separated fields; the subject goes last
+# so a stray separator in it cannot shift the other fields.
+_LOG_FORMAT = "%x1e%H%x1f%h%x1f%P%x1f%ct%x1f%s"
+_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+
+#: The tracked changes and the untracked names (as ``ls-files`` gives them).
+Listed = tuple[list[diffs.Change], list[str]]
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def listing_pool() -> ThreadPoolExecutor:
+    """The threads a preview's four reads run on (side by side: git works on the
+    other core while this process parses and waits), kept for the process's life.
+    A warm server's concurrent previews share them (their reads queue)."""
+    global _POOL  # noqa: PLW0603 - one pool per process, made on first use
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(4, "vibflow-signals")
+        return _POOL
+
+
+@dataclass(frozen=True)
+class Reads:
+    """One preview's four git reads, under way."""
+
+    tracked: Future[list[diffs.Change]]
+    untracked: Future[list[str]]
+    commits: Future[list[RecentCommit]]
+    history: Future[list[cochange.Touched]]
+
+    def listed(self) -> Listed:
+        return self.tracked.result(), self.untracked.result()
+
+
+def begin(
+    git: Git,
+    scratch_index: Path,
+    start: str,
+    head: str | None,
+    anchors: Sequence[str],
+    zone: ZonePolicy,
+    *,
+    counts: bool,
+) -> Reads:
+    """Start the four reads from HEAD's commit ``head`` (``start``: it, or the empty
+    tree). The scratch index is filled here, before any read starts: the reads
+    that follow the diff (line counts) use it too, and must never see it half
+    written."""
+    diffs.copy_index(git, scratch_index)
+    pool = listing_pool()
+    return Reads(
+        pool.submit(diffs.head_to_worktree, git, scratch_index, start, counts=counts, copy=False),
+        pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard"),
+        pool.submit(recent_commits, git, head),
+        pool.submit(
+            cochange.read,
+            git,
+            head,
+            anchors,
+            commits=zone.cochange_commits,
+            days=zone.cochange_days,
+            max_files=zone.cochange_max_files,
+        ),
+    )
+
+
+class LastListings:
+    """The listings a long-lived process read last, by the commit they start from
+    (a guess to work from, never an answer: see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[str, Listed] | None = None
+
+    def get(self, start: str) -> Listed | None:
+        with self._lock:
+            last = self._last
+        return last[1] if last is not None and last[0] == start else None
+
+    def put(self, start: str, listed: Listed) -> None:
+        with self._lock:
+            self._last = (start, listed)
+
+
+def recent_commits(git: Git, head: str | None) -> list[RecentCommit]:
+    """Up to ``RECENT_COMMITS`` commits from the last ``RECENT_COMMITS_DAYS`` days on
+    HEAD's first-parent line, newest first, each with the paths it touched."""
+    if head is None:
+        return []  # no commits yet: nothing to walk, and git log would fail
+    try:
+        raw = git.run(
+            # A root commit adds the whole project: diffing it costs a walk of every
+            # tree (tens of ms at 20k files) and says nothing about one intent.
+            "-c",
+            "log.showRoot=false",
+            "log",
+            f"--max-count={RECENT_COMMITS}",
+            f"--since={RECENT_COMMITS_DAYS}.days.ago",
+            "--first-parent",
+            "-m",  # with --first-parent: a merge shows what it brought in
+            "--no-renames",  # both names count as touched, and no rename search to pay for
+            "--no-color",
+            "--no-show-signature",
+            "--no-ext-diff",
+            "--encoding=UTF-8",
+            "--name-only",
+            "-z",
+            f"--format={_LOG_FORMAT}",
+            head,
+            "--",
+        )
+    except VibflowError:
+        # A history git cannot walk (shallow, damaged) still gets a plan from the diff.
+        return []
+    return parse_log(raw)
+
+
+def parse_log(raw: bytes) -> list[RecentCommit]:
+    """Parse ``git log -z --name-only`` in ``_LOG_FORMAT``: each record is the header,
+    then (if the commit was diffed) a newline and its NUL-separated paths."""
+    records: list[tuple[list[str], list[str]]] = []
+    first_path = False
+    for token in raw.split(b"\0"):
+        header = _header(token[1:]) if token.startswith(b"\x1e") else None
+        if header is not None:
+            records.append((header, []))
+            first_path = True
+            continue
+        if not records or not token:
+            continue
+        # git puts one newline between a header and its first path.
+        name = token[1:] if first_path and token.startswith(b"\n") else token
+        first_path = False
+        if name:
+            records[-1][1].append(name.decode("utf-8", "surrogateescape"))
+    out = []
+    for (sha, short, parents, when, subject), paths in records:
+        unique = tuple(dict.fromkeys(paths))
+        out.append(
+            RecentCommit(
+                sha=sha,
+                short=short,
+                subject=subject,
+                committed_at=float(when),
+                paths=unique,
+                files_count=len(unique) if parents.strip() else None,
+            )
+        )
+    return out
+
+
+def _header(raw: bytes) -> list[str] | None:
+    fields = raw.decode("utf-8", "replace").split("\x1f", 4)
+    if len(fields) != 5 or not _SHA.match(fields[0]) or not fields[3].isdigit():
+        return None
+    return fields
