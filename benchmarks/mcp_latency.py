@@ -20,6 +20,10 @@ In the same run:
   as an agent editing between two questions would): whatever the server keeps
   about that file no longer applies, and its diff, content rules and names are
   read again;
+* **recovery_preview (warm, a new file each time)** — likewise, but before each
+  call the agent adds a new file: the listings git gives move from one call to
+  the next, so the server cannot work from the last ones while git lists
+  (``steps/recovery/listings.py``) — the row to read beside the first;
 * **recovery_preview (warm, the largest page)** — likewise, asking for the most
   a page holds (``limit`` 200 entries per list, fewer once the page's entries
   reach its byte budget); the two rows above take the answer's default first
@@ -126,29 +130,37 @@ async def one_start(root: Path) -> dict[str, float]:
     return {"handshake_s": t1 - t0, "first_answer_s": t2 - t0, "server_cpu_s": cpu}
 
 
-#: The measurements of the warm loop: (name, tool, touch a file before each call,
-#: arguments). ``recovery_preview`` answers one page of its plan (25 entries per list)
-#: unless asked for more; ``recovery_preview_largest`` asks for the largest page (a
-#: base server is sent ``{}``: one from before the pages answers with the whole plan).
+#: The measurements of the warm loop: (name, tool, what the agent does before each
+#: call — edit a changed file, add a new one, or nothing —, arguments).
+#: ``recovery_preview`` answers one page of its plan (25 entries per list) unless asked
+#: for more; ``recovery_preview_largest`` asks for the largest page (a base server is
+#: sent ``{}``: one from before the pages answers with the whole plan).
 LARGEST = {"limit": 200}
-WARM: tuple[tuple[str, str, bool, dict[str, Any]], ...] = (
-    ("recovery_preview", "recovery_preview", False, {}),
-    ("recovery_preview_touched", "recovery_preview", True, {}),
-    ("recovery_preview_largest", "recovery_preview", False, LARGEST),
-    ("memory_summary_read", "memory_summary_read", False, {}),
+WARM: tuple[tuple[str, str, str | None, dict[str, Any]], ...] = (
+    ("recovery_preview", "recovery_preview", None, {}),
+    ("recovery_preview_touched", "recovery_preview", "edit", {}),
+    ("recovery_preview_largest", "recovery_preview", None, LARGEST),
+    ("memory_summary_read", "memory_summary_read", None, {}),
+    # Last: the files it adds stay.
+    ("recovery_preview_new_file", "recovery_preview", "new", {}),
 )
 
 
 class Toucher:
-    """Gives one modified file a new line before a call, a different file each time."""
+    """The agent between two calls: gives one modified file a new line (a different
+    file each time), or adds a new file."""
 
     def __init__(self, root: Path, paths: list[str]) -> None:
         self.root, self.paths, self.n = root, paths, 0
 
-    def __call__(self) -> None:
-        path = self.root / self.paths[self.n % len(self.paths)]
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(f"# touched between two requests ({self.n})\n")
+    def __call__(self, what: str) -> None:
+        if what == "new":
+            path = self.root / f"src/agent_added_{self.n}.py"
+            path.write_text(f"ADDED = {self.n}\n", encoding="utf-8")
+        else:
+            path = self.root / self.paths[self.n % len(self.paths)]
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(f"# touched between two requests ({self.n})\n")
         self.n += 1
 
 
@@ -166,13 +178,13 @@ async def warm(
                 )
                 for side, python in pythons.items()
             }
-            for name, tool, touching, args in WARM:
+            for name, tool, between, args in WARM:
                 n = reps * 5 if tool == "memory_summary_read" else reps
                 for i in range(n + 2):
                     order = list(clients.items())
                     for side, client in order if i % 2 else order[::-1]:
-                        if touching:
-                            touch()
+                        if between is not None:
+                            touch(between)
                         t0 = time.perf_counter()
                         sent = args if side == "head" else {}
                         result = await client.call_tool(tool, sent)
@@ -204,6 +216,7 @@ def measure(
     preview, summary = calls["recovery_preview"], calls["memory_summary_read"]
     touched = calls["recovery_preview_touched"]
     largest = calls["recovery_preview_largest"]
+    added = calls["recovery_preview_new_file"]
     git_ms = git_status_s * 1000
     preview_goal = GOAL_FACTOR * git_ms + GOAL_SLACK_MS
     first = statistics.median(s["first_answer_s"] for s in starts_s)
@@ -236,6 +249,8 @@ def measure(
         "preview_goal_ms": round(preview_goal, 1),
         "preview_touched_p50_ms": round(pct(touched, 0.5), 1),
         "preview_touched_p90_ms": round(pct(touched, 0.9), 1),
+        "preview_new_file_p50_ms": round(pct(added, 0.5), 1),
+        "preview_new_file_p90_ms": round(pct(added, 0.9), 1),
         "preview_largest_p50_ms": round(pct(largest, 0.5), 1),
         "preview_largest_p90_ms": round(pct(largest, 0.9), 1),
         "summary_p50_ms": round(pct(summary, 0.5), 2),
@@ -244,6 +259,7 @@ def measure(
         "goals": {
             "recovery_preview": pct(preview, 0.5) <= preview_goal,
             "recovery_preview_touched": pct(touched, 0.5) <= preview_goal,
+            "recovery_preview_new_file": pct(added, 0.5) <= preview_goal,
             "memory_summary_read": pct(summary, 0.5) <= GOAL_SUMMARY_MS,
             "start_to_first_answer": first <= GOAL_START_S,
         },
@@ -274,6 +290,9 @@ from the official MCP client's side over stdio (a JSON-RPC round trip included).
 | warm `recovery_preview`, one file touched before each call, p50 (p90) | \
 {found["preview_touched_p50_ms"]} ms ({found["preview_touched_p90_ms"]} ms) | — | \
 same | {yes[g["recovery_preview_touched"]]} |
+| warm `recovery_preview`, a new file added before each call, p50 (p90) | \
+{found["preview_new_file_p50_ms"]} ms ({found["preview_new_file_p90_ms"]} ms) | — | \
+same | {yes[g["recovery_preview_new_file"]]} |
 | warm `recovery_preview`, the largest page (`limit` 200), p50 (p90) | \
 {found["preview_largest_p50_ms"]} ms ({found["preview_largest_p90_ms"]} ms) | — | — | |
 | warm `memory_summary_read` p50 (p90) | {found["summary_p50_ms"]} ms \

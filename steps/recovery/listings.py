@@ -9,13 +9,13 @@ works on the other core while this process waits.
 
 A warm server (the MCP server) also keeps the two listings it read last
 (:class:`LastListings`). While git lists again, the main thread would only
-wait, so the preview works everything out from the last listings meanwhile;
-when the new ones are the same — names, statuses, old names and blobs, every
-untracked name — so is everything worked out from them, and that answer
-stands. Every other input (file states, contents, memory, checkpoints) is read
-during the request either way. When they differ, the guess is dropped and the
-work is done again from what git listed: the guess is never an answer on its
-own.
+wait, so while the tree holds still the preview works everything out from the
+last listings meanwhile; when the new ones are the same — names, statuses,
+old names and blobs, every untracked name — so is everything worked out from
+them, and that answer stands. Every other input (file states, contents,
+memory, checkpoints) is read during the request either way. When they differ,
+the guess is dropped and the work is done again from what git listed: the
+guess is never an answer on its own.
 
 Recent commits cost one ``git log`` bounded in commits and age, on HEAD's
 first-parent line (a merge counts as the one commit that brought its files
@@ -110,20 +110,28 @@ def begin(
 
 
 class LastListings:
-    """The listings a long-lived process read last, by the commit they start from
-    (a guess to work from, never an answer: see the module docstring)."""
+    """The listings a long-lived process read last, by the commit they start from:
+    a guess to work from (never an answer: see the module docstring), offered only
+    while the tree holds still — when the last two listings were the same. An
+    agent's turn that adds files changes the listings from one preview to the
+    next; work from a guess it proves wrong is lost, and competes with git for
+    the cores meanwhile (a third slower, measured), so after one miss the next
+    preview works from git alone until two listings agree again."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._last: tuple[str, Listed] | None = None
+        self._still = False  # the last two listings were the same
 
-    def get(self, start: str) -> Listed | None:
+    def guess(self, start: str) -> Listed | None:
         with self._lock:
-            last = self._last
-        return last[1] if last is not None and last[0] == start else None
+            last, still = self._last, self._still
+        return last[1] if still and last is not None and last[0] == start else None
 
-    def put(self, start: str, listed: Listed) -> None:
+    def saw(self, start: str, listed: Listed) -> None:
+        """Note what git listed from ``start``."""
         with self._lock:
+            self._still = self._last is not None and self._last == (start, listed)
             self._last = (start, listed)
 
 

@@ -199,7 +199,7 @@ def collect(
         turns,
         reads,
     )
-    guess = last.get(start) if last is not None else None
+    guess = last.guess(start) if last is not None else None
     if guess is not None:
         ahead = _guessed(inputs, guess)
         listed = reads.listed()
@@ -210,7 +210,7 @@ def collect(
     else:
         listed = reads.listed()
     if last is not None:
-        last.put(start, listed)
+        last.saw(start, listed)
     return _worked_out(inputs, *listed)
 
 

@@ -4,6 +4,7 @@ nothing in the plan (steps/recovery/listings.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +19,18 @@ from vibflow.wiring import Project
 
 
 class Planted(LastListings):
-    """Last listings that give the test's guess (once it has one), noting each ask."""
+    """Last listings that offer the test's guess (once it has one), noting each
+    guess they offered."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.guess: Listed | None = None
-        self.asked = 0
+        self.planted: Listed | None = None
+        self.offered = 0
 
-    def get(self, start: str) -> Listed | None:
-        self.asked += 1
-        return self.guess if self.guess is not None else super().get(start)
+    def guess(self, start: str) -> Listed | None:
+        found = self.planted if self.planted is not None else super().guess(start)
+        self.offered += found is not None
+        return found
 
 
 def _files(plan: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -73,10 +76,30 @@ def test_a_guess_equal_to_what_git_lists_gives_the_cold_plan(
 ) -> None:
     root, cache, planted = warm
     first = _plan(root, cache)  # nothing kept yet: works from git's listings
-    assert planted.asked == 1
-    again = _plan(root, cache)  # works from the kept listings, which git confirms
-    assert planted.asked == 2
-    assert again == first == _plan(root, None)
+    second = _plan(root, cache)  # one listing kept, not yet seen twice: git's again
+    assert planted.offered == 0
+    third = _plan(root, cache)  # the tree held still: works from the kept listings
+    assert planted.offered == 1
+    assert third == second == first == _plan(root, None)
+
+
+def test_a_guess_is_offered_only_while_the_tree_holds_still() -> None:
+    """After a listing that differs from the one before, no guess until two agree."""
+    last = LastListings()
+    a: Listed = ([], ["a.py"])
+    b: Listed = ([], ["a.py", "b.py"])
+    assert last.guess("c1") is None
+    last.saw("c1", a)
+    assert last.guess("c1") is None  # seen once
+    last.saw("c1", a)
+    assert last.guess("c1") == a
+    assert last.guess("c2") is None  # another start: HEAD moved
+    last.saw("c1", b)  # the guess missed
+    assert last.guess("c1") is None
+    last.saw("c1", b)
+    assert last.guess("c1") == b
+    last.saw("c2", b)  # the same names from another commit are another listing
+    assert last.guess("c2") is None
 
 
 def test_a_guess_git_does_not_confirm_is_dropped(
@@ -85,7 +108,7 @@ def test_a_guess_git_does_not_confirm_is_dropped(
     """A planted listing naming files that do not exist, and leaving out the real
     changes: the plan is the cold one, every change git lists and nothing else."""
     root, cache, planted = warm
-    planted.guess = (
+    planted.planted = (
         [diffs.Change("src/m5.py", "modified", None, None, None, False, "0" * 40)],
         ["ghost.py", "notes.txt"],
     )
@@ -103,7 +126,7 @@ def test_a_guess_that_cannot_be_worked_out_is_dropped(
     """Work from the guess that raises (a listing no git could give) is only a lost
     guess: the preview answers from git's listings."""
     root, cache, planted = warm
-    planted.guess = ([diffs.Change(None, "modified")], [])  # type: ignore[arg-type]
+    planted.planted = ([diffs.Change(None, "modified")], [])  # type: ignore[arg-type]
     assert _plan(root, cache) == _plan(root, None)
 
 
@@ -111,16 +134,20 @@ def test_the_guess_follows_the_tree_through_edits_and_a_commit(
     warm: tuple[Path, AdviceCache, Planted],
 ) -> None:
     """Each edit between two warm previews: the same plan as a cold one, whether the
-    listings moved (a new file, a commit) or not (an edit of a changed file)."""
-    root, cache, _ = warm
+    listings held (an edit of a changed file) or moved (a new file, staging, a commit)."""
+    root, cache, planted = warm
     _plan(root, cache)
-    edits = [
-        lambda: write(root, "src/m1.py", "VALUE = 101\nMORE = 1\n"),  # same listing
+    edits: list[Callable[[], object]] = [
+        lambda: write(root, "src/m1.py", "VALUE = 101\n"),  # the same listings
+        lambda: write(root, "src/m1.py", "VALUE = 102\nMORE = 1\n"),  # still the same
         lambda: write(root, "src/new.py", "NEW = 1\n"),  # a new untracked name
         lambda: git(root, "add", "-A"),  # staged: statuses move
         lambda: git(root, "commit", "-qm", "agent"),  # HEAD moves
         lambda: write(root, "src/m3.py", "VALUE = 3\n# touched\n"),
+        lambda: write(root, "src/m3.py", "VALUE = 3\n# touched again\n"),
+        (root / "src/m3.py").unlink,  # its status moves
     ]
     for edit in edits:
         edit()
         assert _plan(root, cache) == _plan(root, None)
+    assert planted.offered >= 3
