@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryService
     from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
+    from vibflow.steps.recovery.early_listing import Listing
     from vibflow.steps.recovery.git_memo import AdviceCache
     from vibflow.steps.recovery.lease import LeaseFile
     from vibflow.steps.recovery.memory_boundary import MemoryActionCheck
@@ -99,6 +100,8 @@ class Project:
     #: The redaction contract's per-text verdicts a long-lived process keeps
     #: (``steps/redaction/scans``); None: every payload is judged afresh.
     scan_memo: ScanMemo | None = None
+    #: The git listings a fresh ``recover`` started before loading vibflow, for its advisor.
+    early_listing: Listing | None = None
 
     @classmethod
     def discover(
@@ -276,6 +279,7 @@ class Project:
             cache=self.advice_cache,
             own_files=self._own_files,
             turns=recorded_turns(self),
+            early=self.early_listing,
         )
 
     @cached_property

@@ -8,18 +8,20 @@ audit rail. The work tree and git are never written.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
-from vibflow.steps.recovery import listings, planner, signals
+from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
 from vibflow.steps.recovery.checkpoint_base import without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
+from vibflow.steps.recovery.early_listing import Listing, listing_pool
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
 from vibflow.steps.recovery.options import before_drift
 from vibflow.steps.recovery.policy import RecoveryPolicy
@@ -82,8 +84,11 @@ class RecoveryAdvisor:
         cache: AdviceCache | None = None,
         own_files: Callable[[], Mapping[str, str]] | None = None,
         turns: TurnRecords | None = None,
+        early: Listing | None = None,
     ) -> None:
         self.root = root
+        # The git listings a fresh command started before loading vibflow (used once).
+        self._early = early
         # Files vibflow itself wrote that still hold only its change (path → why).
         self._own_files = own_files
         # A long-lived process passes what it may keep between requests (git_memo);
@@ -112,7 +117,7 @@ class RecoveryAdvisor:
 
     def advise(self) -> Advice:
         # HEAD is read beside the checkpoints' refs: two git reads, one wait.
-        heading = listings.listing_pool().submit(self.git.head)
+        heading = listing_pool().submit(self.git.head)
         view = self._memory.read() if self._memory is not None else None
         checkpoints = self._checkpoints.all()
         recorded = self._turns() if self._turns is not None else []
@@ -154,8 +159,9 @@ class RecoveryAdvisor:
         turns: Turns | None,
         read_head: Callable[[], str | None],
     ) -> tuple[signals.Signals, RecoveryPlan]:
+        early, self._early = self._early, None
         # The scratch index lives until the late line counts that read it are done.
-        with scratch_index(self.dir) as index:
+        with scratch_index(self.dir) as index, _closing(early):
             found = signals.collect(
                 self.root,
                 self.git,
@@ -173,6 +179,7 @@ class RecoveryAdvisor:
                 turns=turns,
                 read_head=read_head,
                 last=self._last_listings,
+                early=early,
             )
             try:
                 plan = planner.plan(
@@ -326,3 +333,13 @@ def _intent_text(view: Any) -> str | None:
     intent = view.state.active_intent if view is not None else None
     text = getattr(intent, "text", None)
     return text if isinstance(text, str) and text.strip() else None
+
+
+@contextlib.contextmanager
+def _closing(listing: Listing | None) -> Iterator[None]:
+    """Close an early listing once the plan is made, taken or not."""
+    try:
+        yield
+    finally:
+        if listing is not None:
+            listing.close()

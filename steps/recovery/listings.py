@@ -1,11 +1,10 @@
 """The four git reads a preview starts from, side by side, and the guess a
 long-lived process works from while they run.
 
-The reads: the tracked changes from HEAD to the work tree (names exact, renames
-followed), the untracked files, the recent commits on HEAD and the co-change
-history of the intent's files. They run on threads kept for the process's life
-(:func:`listing_pool`), the diff submitted first: it is the longest, and git
-works on the other core while this process waits.
+The reads: the two listings (``early_listing``: the tracked changes from HEAD
+to the work tree, the untracked files), the recent commits on HEAD and the
+co-change history of the intent's files, on threads kept for the process's
+life.
 
 A warm server (the MCP server) also keeps the two listings it read last
 (:class:`LastListings`). While git lists again, the main thread would only
@@ -27,15 +26,15 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery import cochange
+from vibflow.steps.recovery.early_listing import Listed, Listing, list_changes, listing_pool
 from vibflow.steps.recovery.zone import RecentCommit
 from vibflow.steps.recovery.zone_policy import ZonePolicy
-from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
 
 RECENT_COMMITS = 10
@@ -46,35 +45,17 @@ RECENT_COMMITS_DAYS = 14
 _LOG_FORMAT = "%x1e%H%x1f%h%x1f%P%x1f%ct%x1f%s"
 _SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 
-#: The tracked changes and the untracked names (as ``ls-files`` gives them).
-Listed = tuple[list[diffs.Change], list[str]]
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def listing_pool() -> ThreadPoolExecutor:
-    """The threads a preview's four reads run on (side by side: git works on the
-    other core while this process parses and waits), kept for the process's life.
-    A warm server's concurrent previews share them (their reads queue)."""
-    global _POOL  # noqa: PLW0603 - one pool per process, made on first use
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(4, "vibflow-signals")
-        return _POOL
-
 
 @dataclass(frozen=True)
 class Reads:
     """One preview's four git reads, under way."""
 
-    tracked: Future[list[diffs.Change]]
-    untracked: Future[list[str]]
+    listing: Listing
     commits: Future[list[RecentCommit]]
     history: Future[list[cochange.Touched]]
 
     def listed(self) -> Listed:
-        return self.tracked.result(), self.untracked.result()
+        return self.listing.listed()
 
 
 def begin(
@@ -86,16 +67,19 @@ def begin(
     zone: ZonePolicy,
     *,
     counts: bool,
+    early: Listing | None = None,
 ) -> Reads:
     """Start the four reads from HEAD's commit ``head`` (``start``: it, or the empty
-    tree). The scratch index is filled here, before any read starts: the reads
-    that follow the diff (line counts) use it too, and must never see it half
-    written."""
-    diffs.copy_index(git, scratch_index)
+    tree); the listings are ``early``'s when it lists from ``start`` with the same
+    counts (a fresh command's, started before vibflow was loaded: ``early_listing``)."""
+    listing = (
+        early
+        if early is not None and early.start == start and counts
+        else list_changes(git, scratch_index, start, counts=counts)
+    )
     pool = listing_pool()
     return Reads(
-        pool.submit(diffs.head_to_worktree, git, scratch_index, start, counts=counts, copy=False),
-        pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard"),
+        listing,
         pool.submit(recent_commits, git, head),
         pool.submit(
             cochange.read,

@@ -27,15 +27,20 @@ LEFTOVER_SECONDS = 3600.0
 @contextlib.contextmanager
 def scratch_index(folder: Path) -> Iterator[Path]:
     """A fresh file in ``folder`` for one preview's index copy, removed after it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(folder)
-    fd, name = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=folder)
-    os.close(fd)
-    path = Path(name)
+    path = new_scratch(folder)
     try:
         yield path
     finally:
         path.unlink(missing_ok=True)
+
+
+def new_scratch(folder: Path) -> Path:
+    """A fresh file in ``folder`` for one index copy; its owner removes it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(folder)
+    fd, name = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=folder)
+    os.close(fd)
+    return Path(name)
 
 
 def _remove_leftovers(folder: Path) -> None:

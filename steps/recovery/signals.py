@@ -34,6 +34,7 @@ from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery import evidence_read, line_counts, listings
 from vibflow.steps.recovery.categories import categorizer
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
+from vibflow.steps.recovery.early_listing import Listed, Listing, listing_pool
 from vibflow.steps.recovery.evidence import NO_EVIDENCE, Evidence
 from vibflow.steps.recovery.generated import Recogniser
 from vibflow.steps.recovery.generated_policy import GeneratedRules
@@ -157,10 +158,12 @@ def collect(
     turns: Turns | None = None,
     read_head: Callable[[], str | None] | None = None,
     last: listings.LastListings | None = None,
+    early: Listing | None = None,
 ) -> Signals:
     """``read_head``: HEAD's commit id as the caller is reading it (else read here).
     ``last``: a long-lived process's last listings, to work from while git lists
-    (``listings``)."""
+    (``listings``). ``early``: the listings a fresh command started before loading
+    the advisor (``early_listing``), taken when they list from HEAD."""
     head = read_head() if read_head is not None else git.head()
     mem, intent, stale = memory_signals(memory_view)
     if corrections:
@@ -177,6 +180,7 @@ def collect(
         _anchors(mem) if mem.usable else [],
         zone_rules,
         counts=pinned is None,
+        early=early,
     )
     inputs = _Inputs(
         root,
@@ -239,7 +243,7 @@ class _Inputs:
     reads: listings.Reads
 
 
-def _guessed(inputs: _Inputs, guess: listings.Listed) -> Signals | None:
+def _guessed(inputs: _Inputs, guess: Listed) -> Signals | None:
     """The signals worked out from the last listings, or None when that failed."""
     try:
         return _worked_out(inputs, *guess)
@@ -258,7 +262,7 @@ def _worked_out(inputs: _Inputs, tracked: list[diffs.Change], listed: list[str])
         if inputs.pinned is not None
         else None
     )
-    tracked, counting = _kept_counts(listings.listing_pool(), counts, tracked)
+    tracked, counting = _kept_counts(listing_pool(), counts, tracked)
     found_commits = inputs.reads.commits.result()
     tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
     recogniser = Recogniser(root, git, inputs.rules, inputs.generated, inputs.pinned, stats)

@@ -27,8 +27,8 @@ class CommandInvocation:
 
     ctx: typer.Context
 
-    def open_project(self) -> Project:
-        return project_for(self.ctx)
+    def open_project(self, *, early_listing: bool = False) -> Project:
+        return project_for(self.ctx, early_listing=early_listing)
 
     def echo(self, message: str = "", *, nl: bool = True, err: bool = False) -> None:
         typer.echo(message, nl=nl, err=err)

@@ -96,8 +96,9 @@ def registry_for(ctx: typer.Context) -> Registry:
     return build_registry(state_of(ctx).registry_hook)
 
 
-def project_for(ctx: typer.Context) -> Project:
-    """The project the command runs in (``--project`` or the working directory)."""
+def project_for(ctx: typer.Context, *, early_listing: bool = False) -> Project:
+    """The project the command runs in (``--project`` or the working directory);
+    ``early_listing``: see ``invocation.open_project``."""
     from vibflow.cli.invocation import open_project
 
     state = state_of(ctx)
@@ -107,7 +108,7 @@ def project_for(ctx: typer.Context) -> Project:
         ctx.meta.setdefault(WARNINGS_META_KEY, []).append(message)
         typer.echo(f"vibflow: warning: {message}", err=True)
 
-    return open_project(state.project, state.registry_hook, warn)
+    return open_project(state.project, state.registry_hook, warn, early_listing=early_listing)
 
 
 def run_bare(ctx: typer.Context, name: str) -> None:

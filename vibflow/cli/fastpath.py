@@ -159,10 +159,10 @@ class FastInvocation:
         self.folder = folder
         self.warnings: list[str] = []
 
-    def open_project(self) -> Project:
+    def open_project(self, *, early_listing: bool = False) -> Project:
         from vibflow.cli.invocation import open_project
 
-        return open_project(self.folder, None, self._warn)
+        return open_project(self.folder, None, self._warn, early_listing=early_listing)
 
     def _warn(self, message: str) -> None:
         from vibflow.cli import plain

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 class Invocation(Protocol):
     """The project, stdout/stderr and the ``--json`` answer of one command line."""
 
-    def open_project(self) -> Project: ...
+    def open_project(self, *, early_listing: bool = False) -> Project: ...
 
     def echo(self, message: str = "", *, nl: bool = True, err: bool = False) -> None: ...
 
@@ -37,12 +37,26 @@ def open_project(
     folder: Path | None,
     registry_hook: Callable[[Registry], None] | None,
     warn: Callable[[str], None],
+    *,
+    early_listing: bool = False,
 ) -> Project:
     """The project the command runs in (``folder`` or the working directory), with
-    the recap of the last session written first when an idle gap calls for one."""
+    the recap of the last session written first when an idle gap calls for one.
+    ``early_listing``: start git's listings of the changes (a preview's first and
+    longest wait) before loading the rest of vibflow, for the project's advisor."""
+    from vibflow.steps.workspace.root import find_root
+
+    root = find_root(folder or Path.cwd())
+    early = None
+    if early_listing:
+        from vibflow.steps.recovery.early_listing import start_early
+
+        early = start_early(root)
+    # Loaded only now: ~0.1 s of imports that git's listings run beside.
     from vibflow.wiring import Project
 
-    project = Project.discover(folder or Path.cwd(), registry_hook, warn=warn)
+    project = Project(root, registry_hook, early_listing=early)
+    project.warn = warn
     recap_idle_gap(project)
     return project
 

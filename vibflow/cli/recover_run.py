@@ -21,7 +21,7 @@ def run_recover(
         raise VibflowError(ErrorCode.BAD_INPUT, "choose one of --explain and --preview")
     from vibflow.steps.recovery.interrupted import interrupted_restores
 
-    project = inv.open_project()
+    project = inv.open_project(early_listing=True)
     advisor = project.recovery
     advice = advisor.advise()
     if preview:

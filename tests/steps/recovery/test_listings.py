@@ -12,8 +12,9 @@ import pytest
 from vibflow_testing.git import git
 from vibflow_testing.repo import init_repo, write
 
+from vibflow.steps.recovery.early_listing import Listed
 from vibflow.steps.recovery.git_memo import AdviceCache
-from vibflow.steps.recovery.listings import LastListings, Listed
+from vibflow.steps.recovery.listings import LastListings
 from vibflow.steps.workspace import diffs
 from vibflow.wiring import Project
 
