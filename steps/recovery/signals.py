@@ -253,7 +253,7 @@ def _guessed(inputs: _Inputs, guess: Listed) -> Signals | None:
 
 def _worked_out(inputs: _Inputs, tracked: list[diffs.Change], listed: list[str]) -> Signals:
     """The signals, from the tracked changes and the untracked names."""
-    root, git, head, mem = inputs.root, inputs.git, inputs.head, inputs.mem
+    root, git = inputs.root, inputs.git
     # vibflow's own files (its state, a killed restore's temp files) are never drift.
     untracked = [p for p in listed if not p.startswith(".vibflow/") and not is_restore_temp(p)]
     stats = Lstats(str(root))  # one lstat per file, whichever rule asks first
@@ -263,6 +263,23 @@ def _worked_out(inputs: _Inputs, tracked: list[diffs.Change], listed: list[str])
         else None
     )
     tracked, counting = _kept_counts(listing_pool(), counts, tracked)
+    try:
+        return _from_changes(inputs, stats, tracked, untracked, counting)
+    except BaseException:
+        # Nothing of a preview runs on after it, a failed one (or a guess) included.
+        if counting is not None and not counting.cancel():
+            wait([counting])
+        raise
+
+
+def _from_changes(
+    inputs: _Inputs,
+    stats: Lstats,
+    tracked: list[diffs.Change],
+    untracked: list[str],
+    counting: Future[dict[str, diffs.Counts]] | None,
+) -> Signals:
+    root, git, head, mem = inputs.root, inputs.git, inputs.head, inputs.mem
     found_commits = inputs.reads.commits.result()
     tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
     recogniser = Recogniser(root, git, inputs.rules, inputs.generated, inputs.pinned, stats)
