@@ -104,10 +104,14 @@ class LineCounts:
         todo = [*missing, *stale]
         if not todo:
             return {}
-        counted = _count(self._git, self._index, self._base, todo)
+        counted, same = _count(self._git, self._index, self._base, todo)
         for c in todo:
             key = self._keys.get(c.path)
-            if key is not None and c.path in counted:
+            # Kept only when git counted the change the key names: the tree may have
+            # moved since ``names`` was listed (a warm server's guess is an older
+            # listing), and a count kept under another change's key would be served
+            # for as long as the file's state holds.
+            if key is not None and c.path in same:
                 self._kept.put(key, (counted[c.path], settings[c.path]))
         return counted
 
@@ -145,7 +149,9 @@ def _with(changes: Sequence[diffs.Change], counts: dict[str, diffs.Counts]) -> l
 
 def _count(
     git: Git, scratch_index: Path, base: str, missing: Sequence[diffs.Change]
-) -> dict[str, diffs.Counts]:
+) -> tuple[dict[str, diffs.Counts], set[str]]:
+    """The counts of ``missing`` as git gives them now, and the paths whose change
+    git still lists as ``missing`` names it (status, old name, old blob)."""
     env = {"GIT_INDEX_FILE": str(scratch_index)}
     namable = len(missing) <= MAX_NAMED and all(
         c.old_path is None
@@ -171,24 +177,31 @@ def _count(
         if all(_index_holds_head(c, index_side.get(c.path)) for c in missing) and all(
             c.path in counted for c in missing
         ):
-            return counted
+            return counted, {c.path for c in missing}
     # Staged, renamed, unmerged, many, or a file the index no longer differs on. Through
     # a copy of its own: the preview's may be in use by its diff still (listings.py).
     with scratch.scratch_index(scratch_index.parent) as own:
-        whole = diffs.head_to_worktree(git, own, base)
-    return {c.path: (c.added_lines, c.deleted_lines, c.binary) for c in whole}
+        whole = {c.path: c for c in diffs.head_to_worktree(git, own, base)}
+    same = {
+        c.path
+        for c in missing
+        if (w := whole.get(c.path)) is not None
+        and (w.status, w.old_path, w.old_sha) == (c.status, c.old_path, c.old_sha)
+    }
+    return {c.path: (c.added_lines, c.deleted_lines, c.binary) for c in whole.values()}, same
 
 
 def _index_holds_head(c: diffs.Change, index_side: tuple[str, str | None] | None) -> bool:
     """Whether the index's entry for ``c`` is HEAD's (so counting from the index is
     counting from HEAD): the same blob, or for a file HEAD lacks, an intent-to-add
-    entry (``git add -N``) and nothing staged."""
+    entry (``git add -N``) and nothing staged — and the work tree still differs the
+    way ``c`` says (a deleted file that is back is another change)."""
     if index_side is None:
         return False
     code, sha = index_side
     if c.status == "added":
         return code.startswith("A") and sha is None
-    return sha == c.old_sha
+    return sha == c.old_sha and diffs.status_of(code) == c.status
 
 
 def _key(stats: Lstats, c: diffs.Change, base: str) -> tuple[Any, ...] | None:

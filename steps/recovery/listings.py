@@ -37,6 +37,8 @@ from vibflow.steps.recovery.zone import RecentCommit
 from vibflow.steps.recovery.zone_policy import ZonePolicy
 from vibflow.steps.workspace.git import Git
 
+#: The most names a kept listing holds (~100 bytes each); a larger tree lists afresh.
+MAX_KEPT = 50_000
 RECENT_COMMITS = 10
 RECENT_COMMITS_DAYS = 14
 
@@ -113,8 +115,13 @@ class LastListings:
         return last[1] if still and last is not None and last[0] == start else None
 
     def saw(self, start: str, listed: Listed) -> None:
-        """Note what git listed from ``start``."""
+        """Note what git listed from ``start`` (a listing of more than
+        :data:`MAX_KEPT` names is not kept: bounded memory for the server's life)."""
+        tracked, untracked = listed
         with self._lock:
+            if len(tracked) + len(untracked) > MAX_KEPT:
+                self._last, self._still = None, False
+                return
             self._still = self._last is not None and self._last == (start, listed)
             self._last = (start, listed)
 

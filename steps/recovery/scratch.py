@@ -16,7 +16,7 @@ import contextlib
 import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 _PREFIX, _SUFFIX = "diff-", ".index"
@@ -25,30 +25,32 @@ LEFTOVER_SECONDS = 3600.0
 
 
 @contextlib.contextmanager
-def scratch_index(folder: Path) -> Iterator[Path]:
+def scratch_index(folder: Path, now: Callable[[], float] = time.time) -> Iterator[Path]:
     """A fresh file in ``folder`` for one preview's index copy, removed after it."""
-    path = new_scratch(folder)
+    path = new_scratch(folder, now)
     try:
         yield path
     finally:
         path.unlink(missing_ok=True)
 
 
-def new_scratch(folder: Path) -> Path:
+def new_scratch(folder: Path, now: Callable[[], float] = time.time) -> Path:
     """A fresh file in ``folder`` for one index copy; its owner removes it."""
     folder.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(folder)
+    _remove_leftovers(folder, now())
     fd, name = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=folder)
     os.close(fd)
     return Path(name)
 
 
-def _remove_leftovers(folder: Path) -> None:
-    cut = time.time() - LEFTOVER_SECONDS
+def _remove_leftovers(folder: Path, now: float) -> None:
+    cut = now - LEFTOVER_SECONDS
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
             stale = name == "diff.index" or (name.startswith(_PREFIX) and _SUFFIX in name)
             with contextlib.suppress(OSError):
-                if stale and entry.stat(follow_symlinks=False).st_mtime < cut:
+                # The change time, not the modification time: a copy keeps the user's
+                # index's mtime (git needs it), which may be hours old while in use.
+                if stale and entry.stat(follow_symlinks=False).st_ctime < cut:
                     os.unlink(entry.path)  # noqa: PTH108 - a scandir entry's path

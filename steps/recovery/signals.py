@@ -206,11 +206,16 @@ def collect(
     guess = last.guess(start) if last is not None else None
     if guess is not None:
         ahead = _guessed(inputs, guess)
-        listed = reads.listed()
-        if ahead is not None and listed == guess:
-            return ahead
+        try:
+            listed = reads.listed()
+        except BaseException:
+            if ahead is not None:
+                settle(ahead, drop=True)  # nothing of a preview runs on after it
+            raise
         if ahead is not None:
-            settle(ahead, drop=True)  # nothing of a preview runs on after it
+            if listed == guess:
+                return ahead
+            settle(ahead, drop=True)
     else:
         listed = reads.listed()
     if last is not None:

@@ -46,6 +46,11 @@ def _decode(raw: bytes) -> str:
 Counts = tuple[int | None, int | None, bool]
 
 
+def status_of(code: str) -> str:
+    """The status a raw record's code (``M``, ``R087`` …) names."""
+    return _STATUS.get(code[:1], "modified")
+
+
 def parse(listing: bytes) -> list[Change]:
     """One ``-z --raw --numstat`` listing: the raw records (status and names)
     come first, then the line counts."""
@@ -53,7 +58,7 @@ def parse(listing: bytes) -> list[Change]:
     changes: list[Change] = []
     for code, old_path, path, old_sha in raw:
         add, rem, binary = counts.get(path, (None, None, False))
-        status = _STATUS.get(code[:1], "modified")
+        status = status_of(code)
         changes.append(Change(path, status, old_path, add, rem, binary, old_sha))
     return changes
 

@@ -277,3 +277,21 @@ def test_the_whole_listing_reads_through_a_copy_of_its_own(repo: Path) -> None:
     assert Path(indexes[0]).parent == scratch.parent
     assert Path(indexes[0]) != scratch
     assert sorted(p.name for p in scratch.parent.iterdir()) == ["warm.index"]
+
+
+def test_a_deleted_file_back_by_the_count_keeps_no_count(repo: Path) -> None:
+    """Listed deleted, back with new text by the time it is counted: its counts are
+    the file's now, but none is kept under the deletion (whose key has no file
+    state to pin it), so once it is deleted again it counts as deleted."""
+    g = Git(repo)
+    scratch = repo / ".vibflow" / "warm.index"
+    base = g.head() or diffs.EMPTY_TREE
+    kept = Pinned()
+    (repo / "gone.txt").unlink()
+    names = diffs.head_to_worktree(g, scratch, base, counts=False)
+    write(repo, "gone.txt", "back again\n")  # between the listing and the count
+    counts = line_counts.LineCounts(g, repo, scratch, base, kept)
+    _, missing = counts.known(names)
+    counts.count(names, missing)
+    (repo / "gone.txt").unlink()
+    assert _warm(repo, kept) == _cold(repo)

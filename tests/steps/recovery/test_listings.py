@@ -12,6 +12,7 @@ import pytest
 from vibflow_testing.git import git
 from vibflow_testing.repo import init_repo, write
 
+from vibflow.steps.recovery import git_memo, listings
 from vibflow.steps.recovery.early_listing import Listed
 from vibflow.steps.recovery.git_memo import AdviceCache
 from vibflow.steps.recovery.listings import LastListings
@@ -152,3 +153,40 @@ def test_the_guess_follows_the_tree_through_edits_and_a_commit(
         edit()
         assert _plan(root, cache) == _plan(root, None)
     assert planted.offered >= 3
+
+
+def test_a_dropped_guess_keeps_no_count_under_a_change_git_no_longer_lists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guess lists p.py as added; git now lists q.py renamed to p.py. The rename's
+    counts are never kept under the guessed 'added' change, so once q.py is back,
+    p.py is counted as the added file it is again."""
+    monkeypatch.setattr(git_memo, "RACY_SECONDS", 0.0)
+    body = "".join(f"line {i}\n" for i in range(10))
+    root = init_repo(tmp_path / "r", {"q.py": body}, old=True)
+    write(root, "p.py", body.replace("line 3", "LINE 3"))
+    git(root, "add", "p.py")
+    cache = AdviceCache.for_root(root)
+    for _ in range(3):  # the tree holds still: the next preview guesses
+        _plan(root, cache)
+    write(root, "p.py", body.replace("line 3", "LINE 3") + "extra\n")
+    (root / "q.py").unlink()  # git now lists q.py -> p.py
+    _plan(root, cache)
+    git(root, "checkout", "--", "q.py")  # p.py is added again
+    warm = _files(_plan(root, cache))
+    assert warm == _files(_plan(root, None))
+    assert [(p, s, a, d) for p, s, _, a, d, _ in warm] == [("p.py", "added", 11, 0)]
+
+
+def test_a_very_large_listing_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounded memory for the server's life: a listing over the bound is not kept."""
+    monkeypatch.setattr(listings, "MAX_KEPT", 3)
+    last = LastListings()
+    big: Listed = ([], ["a", "b", "c", "d"])
+    last.saw("c1", big)
+    last.saw("c1", big)
+    assert last.guess("c1") is None
+    small: Listed = ([], ["a"])
+    last.saw("c1", small)
+    last.saw("c1", small)
+    assert last.guess("c1") == small

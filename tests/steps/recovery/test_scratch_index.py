@@ -12,6 +12,8 @@ from vibflow_testing.repo import init_repo, write
 
 from vibflow.mcp.server import McpApp
 from vibflow.steps.recovery.scratch import LEFTOVER_SECONDS, scratch_index
+from vibflow.steps.workspace import diffs
+from vibflow.steps.workspace.git import Git
 
 
 def test_concurrent_previews_never_share_a_scratch_index(tmp_path: Path) -> None:
@@ -42,17 +44,37 @@ def test_concurrent_previews_never_share_a_scratch_index(tmp_path: Path) -> None
 
 def test_a_killed_previews_copy_is_removed_once_old(tmp_path: Path) -> None:
     """A copy a killed process left is removed by a later preview once no preview
-    can still be reading it; a recent one is left alone."""
+    can still be reading it (by its change time: a copy's mtime is the user's
+    index's); a more recent one is left alone."""
     folder = tmp_path / "recovery"
     folder.mkdir()
-    old, recent = folder / "diff-abc.index", folder / "diff-def.index"
-    for path in (old, recent, folder / "diff.index"):
+    old, legacy = folder / "diff-abc.index", folder / "diff.index"
+    for path in (old, legacy):
         path.write_bytes(b"DIRC")
-    past = time.time() - LEFTOVER_SECONDS - 60
-    os.utime(old, (past, past))
-    os.utime(folder / "diff.index", (past, past))
-    with scratch_index(folder) as index:
+    written = old.stat().st_ctime
+    time.sleep(1.1)  # change times a second apart: no clock can set one
+    recent = folder / "diff-def.index"
+    recent.write_bytes(b"DIRC")
+    os.utime(recent, (0, 0))  # an old mtime, as a copy of an old index has
+    later = written + LEFTOVER_SECONDS + 0.5  # past the old ones' hour, not the recent one's
+    with scratch_index(folder, now=lambda: later) as index:
         assert index.exists()
         assert index.parent == folder
     assert not index.exists()
     assert sorted(p.name for p in folder.iterdir()) == ["diff-def.index"]
+
+
+def test_a_copy_in_use_is_not_swept_when_the_users_index_is_old(tmp_path: Path) -> None:
+    """A copy keeps the user's index's mtime (git needs it), which may be hours old:
+    another preview starting meanwhile must not take it for a killed one's."""
+    root = init_repo(tmp_path / "r", {"a.py": "A = 1\n", "b.py": "B = 1\n"}, old=True)
+    write(root, "a.py", "A = 2\n", old=True)
+    past = time.time() - 2 * LEFTOVER_SECONDS
+    os.utime(root / ".git" / "index", (past, past))
+    folder = root / ".vibflow" / "recovery"
+    with scratch_index(folder) as mine:
+        diffs.copy_index(Git(root), mine)
+        with scratch_index(folder):  # another preview starts
+            pass
+        listed = diffs.head_to_worktree(Git(root), mine, copy=False, counts=False)
+    assert [(c.path, c.status) for c in listed] == [("a.py", "modified")]
