@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Container, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -45,6 +45,8 @@ class CheckpointBase:
     settled: frozenset[str] = frozenset()  # paths a restore from it would leave as they are
     #: Why each ``unsaved`` path was left out, in words (never its content).
     left_out_why: tuple[tuple[str, str], ...] = ()
+    #: What it holds (mode, blob) where it differs from HEAD; elsewhere it holds HEAD's.
+    sides: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def holds(self, path: str, in_head: bool) -> bool:
         return path in self.added if not in_head else path not in self.removed
@@ -58,8 +60,11 @@ def against_checkpoint(
     changed: Sequence[ChangedFile],
     mtimes: dict[str, float],
     judge: HeldJudge | None = None,
+    head_blobs: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[CheckpointBase | None, list[tuple[str, str]]]:
     """The safe checkpoint's differences from HEAD, and the changes only it shows.
+    ``head_blobs``: HEAD's (mode, blob) of the changed files, as their listing gave
+    them (else what the checkpoint holds for them is listed from git).
 
     The checkpoint is chosen exactly as the planner chooses it (the same function
     on the same ``mtimes``), so both name the same one. A file deleted since the
@@ -96,7 +101,8 @@ def against_checkpoint(
         # every file is judged by content, not only those older than it (a moved file
         # keeps its old time; a stash and pop gives identical files new ones).
         every = meta.reason == "agent_turn"
-        base = replace(base, settled=_as_held(root, git, meta, changed, base, judge, every=every))
+        settled = _as_held(root, git, meta, changed, base, judge, every=every, head=head_blobs)
+        base = replace(base, settled=settled)
     return base, lost
 
 
@@ -182,6 +188,7 @@ def since_checkpoint(
         removed,
         frozenset(s.path for s in meta.skipped),
         left_out_why=tuple((s.path, s.why) for s in meta.skipped),
+        sides={c.path: c.new_side for c in delta if c.new_side is not None},
     )
     return base, lost
 
@@ -199,12 +206,15 @@ def _as_held(
     judge: HeldJudge | None = None,
     *,
     every: bool = False,
+    head: Mapping[str, tuple[str, str]] | None = None,
 ) -> frozenset[str]:
     """The paths of changed files a restore from the checkpoint would leave as they
     are: missing now and absent from it, or present with the content and mode it
     holds (as the restore itself judges it) — uncommitted work, or a move, from
     before it was taken. Only files last written before it (with slack for a coarse
-    clock) are read, unless ``every``; one ``ls-tree`` says what it holds for them."""
+    clock) are read, unless ``every``. What it holds for them is known from its
+    differences from HEAD and HEAD's side of each change (``head``); one ``ls-tree``
+    answers for any left over."""
     made = epoch(meta.created_at)
     if made is None:
         return frozenset()
@@ -231,7 +241,9 @@ def _as_held(
             if (every or st.st_mtime < made + slack) and base.holds(path, in_head):
                 maybe[path] = st
     if maybe:
-        held = _held_items(git, meta.commit or meta.tree, list(maybe))
+        held, unknown = _known_items(maybe, base, head or {})
+        if unknown:
+            held += _held_items(git, meta.commit or meta.tree, unknown)
         is_held = judge or is_as_held
         same.update(
             i.path for i in held if i.action == "write" and is_held(root, i, maybe.get(i.path))
@@ -273,6 +285,30 @@ def is_as_held(root: Path, item: restore.Item, st: os.stat_result | None = None)
 #: Past this many paths, one listing of the whole tree beats naming them: git
 #: matches every entry against every pathspec (20,000 names: 7 s; the listing: 0.06 s).
 _PATHSPECS_MAX = 256
+
+
+#: The modes of what a restore writes as a file or a link (a submodule is not one).
+_BLOB_MODES = frozenset({"100644", "100755", "120000"})
+
+
+def _known_items(
+    paths: Iterable[str], base: CheckpointBase, head: Mapping[str, tuple[str, str]]
+) -> tuple[list[restore.Item], list[str]]:
+    """What the checkpoint holds for ``paths`` (each one it holds), from what it
+    differs from HEAD in and HEAD's side; and the paths neither says."""
+    from vibflow.steps.checkpoints import restore
+
+    items: list[restore.Item] = []
+    unknown: list[str] = []
+    for path in paths:
+        side = base.sides.get(path)
+        if side is None and path not in base.added and path not in base.removed:
+            side = head.get(path)  # the checkpoint holds HEAD's here
+        if side is None:
+            unknown.append(path)
+        elif side[0] in _BLOB_MODES:
+            items.append(restore.Item(path, "write", side[0], side[1]))
+    return items, unknown
 
 
 def _held_items(git: Git, treeish: str, paths: list[str]) -> list[restore.Item]:

@@ -142,6 +142,8 @@ def _with(changes: Sequence[diffs.Change], counts: dict[str, diffs.Counts]) -> l
             c.old_path,
             *counts.get(c.path, (c.added_lines, c.deleted_lines, c.binary)),
             c.old_sha,
+            c.old_mode,
+            c.new_side,
         )
         for c in changes
     ]
@@ -173,7 +175,7 @@ def _count(
         except GitError:
             listing = b""  # the index moved meanwhile: the whole listing below answers
         raw, counted = diffs.records(listing)
-        index_side = {path: (code, sha) for code, _, path, sha in raw}
+        index_side = {r.path: (r.code, r.old_sha) for r in raw}
         if all(_index_holds_head(c, index_side.get(c.path)) for c in missing) and all(
             c.path in counted for c in missing
         ):

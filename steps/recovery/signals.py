@@ -315,8 +315,15 @@ def _from_changes(
             st = stats.get(item.path)
             if st is not None:  # else deleted: no time of its own
                 mtimes[item.path] = st.st_mtime
+    # HEAD's side of each tracked change, as the listing gave it: what a checkpoint
+    # holds wherever it does not differ from HEAD (no listing of its whole tree).
+    head_blobs = {
+        c.old_path or c.path: (c.old_mode, c.old_sha)
+        for c in tracked
+        if c.old_mode is not None and c.old_sha is not None
+    }
     base, lost = against_checkpoint(
-        root, git, head, inputs.checkpoints, changed, mtimes, inputs.held
+        root, git, head, inputs.checkpoints, changed, mtimes, inputs.held, head_blobs
     )
     changed += _classified(
         recogniser, [_changed(p, s, None, None, None, False, categorize) for p, s in lost], set()

@@ -10,6 +10,7 @@ import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from vibflow.steps.workspace.git import Git, GitError
 
@@ -35,6 +36,11 @@ class Change:
     #: The blob the old side held (git's id; ``None`` when there was none): what
     #: pairs a deleted file with an untracked copy of it (see :func:`pair_moves`).
     old_sha: str | None = None
+    #: The old side's mode (``100644`` …; ``None`` when there was none).
+    old_mode: str | None = None
+    #: The new side's mode and blob when git names them (two trees; a work tree's
+    #: side is never hashed in a listing, so ``None`` there).
+    new_side: tuple[str, str] | None = None
 
 
 def _decode(raw: bytes) -> str:
@@ -56,17 +62,37 @@ def parse(listing: bytes) -> list[Change]:
     come first, then the line counts."""
     raw, counts = records(listing)
     changes: list[Change] = []
-    for code, old_path, path, old_sha in raw:
-        add, rem, binary = counts.get(path, (None, None, False))
-        status = status_of(code)
-        changes.append(Change(path, status, old_path, add, rem, binary, old_sha))
+    for r in raw:
+        add, rem, binary = counts.get(r.path, (None, None, False))
+        changes.append(
+            Change(
+                r.path,
+                status_of(r.code),
+                r.old_path,
+                add,
+                rem,
+                binary,
+                r.old_sha,
+                r.old_mode,
+                r.new_side,
+            )
+        )
     return changes
 
 
-def records(
-    listing: bytes,
-) -> tuple[list[tuple[str, str | None, str, str | None]], dict[str, Counts]]:
-    """The raw records (code, old name, name, old blob) and the counts by name.
+class Record(NamedTuple):
+    """One raw record: status code, names, and the sides git names."""
+
+    code: str
+    old_path: str | None
+    path: str
+    old_sha: str | None
+    old_mode: str | None
+    new_side: tuple[str, str] | None
+
+
+def records(listing: bytes) -> tuple[list[Record], dict[str, Counts]]:
+    """The raw records and the counts by name.
 
     Records are read by position: a raw record starts with ``:`` and is
     followed by one name (two for a rename or copy), a count record starts
@@ -74,7 +100,7 @@ def records(
     mistaken for a record.
     """
     fields = listing.split(b"\0")
-    raw: list[tuple[str, str | None, str, str | None]] = []  # (code, old name, name, old sha)
+    raw: list[Record] = []
     counts: dict[str, Counts] = {}
     i = 0
     while i < len(fields):
@@ -82,15 +108,19 @@ def records(
         if not head:
             i += 1
         elif head.startswith(b":"):
+            # ":old-mode new-mode old-sha new-sha code"; zeros where a side is absent
+            # (or, for the work tree's side, not hashed).
             meta = head.decode("ascii", "replace").split(" ")
             code = meta[-1]
-            old_sha = meta[2] if len(meta) >= 5 and meta[2].strip("0") else None
+            whole = len(meta) >= 5
+            old_sha = meta[2] if whole and meta[2].strip("0") else None
+            old_mode = meta[0][1:] if whole and old_sha is not None else None
+            new_side = (meta[1], meta[3]) if whole and meta[3].strip("0") else None
             if code[:1] in ("R", "C"):
-                raw.append((code, _decode(fields[i + 1]), _decode(fields[i + 2]), old_sha))
-                i += 3
+                old_name, path, i = _decode(fields[i + 1]), _decode(fields[i + 2]), i + 3
             else:
-                raw.append((code, None, _decode(fields[i + 1]), old_sha))
-                i += 2
+                old_name, path, i = None, _decode(fields[i + 1]), i + 2
+            raw.append(Record(code, old_name, path, old_sha, old_mode, new_side))
         else:
             added, deleted, name = head.split(b"\t", 2)
             if name == b"":  # a rename: old and new names follow as their own fields
@@ -206,7 +236,7 @@ def pair_moves(
         if new is None:
             paired.append(c)
         else:
-            paired.append(Change(new, "renamed", c.path, 0, 0, False, c.old_sha))
+            paired.append(Change(new, "renamed", c.path, 0, 0, False, c.old_sha, c.old_mode))
     moved = set(renamed.values())
     return paired, [p for p in untracked if p not in moved]
 
