@@ -17,6 +17,7 @@ the thread pool, nothing that builds a model.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -63,7 +64,8 @@ class Listing:
         """Wait for the diff, then remove the index copy this listing owns."""
         if self.scratch is not None:
             wait([self.tracked])
-            self.scratch.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                self.scratch.unlink(missing_ok=True)
 
 
 def list_changes(git: Git, scratch_index: Path, start: str, *, counts: bool) -> Listing:
@@ -96,11 +98,8 @@ def start_early(root: Path) -> Listing | None:
         scratch.unlink(missing_ok=True)
         return None
     found = Listing(start, listing.tracked, listing.untracked, scratch)
-    # Removed once read even if no preview takes it (HEAD moved, the command failed).
-    found.tracked.add_done_callback(lambda _: _remove(scratch))
+    # Closed by the preview that takes it, and in any case when the command ends (it
+    # failed before its preview, Ctrl-C while it loaded): the diff is waited for
+    # first, since git writes its refreshed copy back under the same name.
+    atexit.register(found.close)
     return found
-
-
-def _remove(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        path.unlink(missing_ok=True)

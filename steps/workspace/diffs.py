@@ -38,8 +38,9 @@ class Change:
     old_sha: str | None = None
     #: The old side's mode (``100644`` …; ``None`` when there was none).
     old_mode: str | None = None
-    #: The new side's mode and blob when git names them (two trees; a work tree's
-    #: side is never hashed in a listing, so ``None`` there).
+    #: The new side's mode and blob when git names them (always between two trees;
+    #: for the work tree's side only when the index's entry is clean, so read it
+    #: from tree-to-tree listings alone).
     new_side: tuple[str, str] | None = None
 
 

@@ -1,0 +1,75 @@
+"""A `recover` that stops before its preview (a broken policy, Ctrl-C while it
+loads) leaves no index copy of its early listing behind, and no git running."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from vibflow_testing.repo import init_repo, write
+
+pytestmark = pytest.mark.cli
+
+
+def _slow_git(tmp_path: Path) -> dict[str, str]:
+    """PATH with the real git behind a wrapper whose `diff` starts a second late,
+    as a large tree's would take (the command has stopped by then)."""
+    real = shutil.which("git")
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    shim = folder / "git"
+    shim.write_text(
+        '#!/bin/sh\nfor a in "$@"; do [ "$a" = diff ] && { sleep 1; break; }; done\n'
+        f'exec {real} "$@"\n',
+        encoding="utf-8",
+    )
+    shim.chmod(0o755)
+    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+def _copies(root: Path) -> list[str]:
+    return sorted(p.name for p in (root / ".vibflow" / "recovery").glob("diff-*"))
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root = init_repo(tmp_path / "r", {"a.txt": "a\n"})
+    write(root, "a.txt", "edited\n")
+    return root
+
+
+def test_a_recover_that_fails_before_its_preview_leaves_no_copy(
+    root: Path, tmp_path: Path
+) -> None:
+    write(root, ".vibflow/policy.yaml", "this: [is: not valid\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "vibflow", "recover", "--explain"],
+        cwd=root,
+        env=_slow_git(tmp_path),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert _copies(root) == []
+
+
+def test_ctrl_c_while_recover_loads_leaves_no_copy(root: Path, tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vibflow", "recover", "--explain"],
+        cwd=root,
+        env=_slow_git(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    time.sleep(0.4)  # the listing has started; vibflow is still loading
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: git gets it too
+    proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert _copies(root) == []
