@@ -44,9 +44,7 @@ def root(tmp_path: Path) -> Path:
     return root
 
 
-def test_a_recover_that_fails_before_its_preview_leaves_no_copy(
-    root: Path, tmp_path: Path
-) -> None:
+def test_a_recover_that_fails_before_its_preview_leaves_no_copy(root: Path, tmp_path: Path) -> None:
     write(root, ".vibflow/policy.yaml", "this: [is: not valid\n")
     done = subprocess.run(
         [sys.executable, "-m", "vibflow", "recover", "--explain"],
