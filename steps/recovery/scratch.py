@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from vibflow.engine.errors import ErrorCode, VibflowError
+
 _PREFIX, _SUFFIX = "diff-", ".index"
 #: A copy older than this belongs to no running preview (one takes seconds at most).
 LEFTOVER_SECONDS = 3600.0
@@ -36,9 +38,19 @@ def scratch_index(folder: Path, now: Callable[[], float] = time.time) -> Iterato
 
 def new_scratch(folder: Path, now: Callable[[], float] = time.time) -> Path:
     """A fresh file in ``folder`` for one index copy; its owner removes it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(folder, now())
-    fd, name = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(folder, now())
+        fd, name = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=folder)
+    except OSError as exc:
+        # Named as the project sees it (``.vibflow/recovery``), never by its absolute path.
+        where = f"{folder.parent.name}/{folder.name}"
+        raise VibflowError(
+            ErrorCode.STORE_ERROR,
+            f"vibflow cannot write in {where}, where a preview keeps its copy of git's "
+            f"index ({type(exc).__name__}: {exc.strerror or 'not writable'})",
+            hint=f"Make {where} a folder vibflow can write to, then run the command again.",
+        ) from None
     os.close(fd)
     return Path(name)
 

@@ -1,8 +1,10 @@
 """A `recover` that stops before its preview (a broken policy, Ctrl-C while it
-loads) leaves no index copy of its early listing behind, and no git running."""
+loads) leaves no index copy of its early listing behind, and no git running; a
+state folder it cannot write in is a plain error."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -71,3 +73,24 @@ def test_ctrl_c_while_recover_loads_leaves_no_copy(root: Path, tmp_path: Path) -
     proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert _copies(root) == []
+
+
+def test_a_state_folder_vibflow_cannot_write_is_a_plain_error(root: Path) -> None:
+    """`.vibflow/recovery` a file, not a folder: the preview says what is wrong and
+    where (project-relative), exit 1, no traceback, and nothing is lost."""
+    (root / ".vibflow").mkdir(exist_ok=True)
+    (root / ".vibflow" / "recovery").write_text("not a folder\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "vibflow", "recover", "--preview", "--json"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "E302"
+    assert ".vibflow/recovery" in error["message"]
+    assert str(root) not in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert (root / ".vibflow" / "recovery").read_text(encoding="utf-8") == "not a folder\n"
