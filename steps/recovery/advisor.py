@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -161,7 +161,9 @@ class RecoveryAdvisor:
     ) -> tuple[signals.Signals, RecoveryPlan]:
         early, self._early = self._early, None
         # The scratch index lives until the late line counts that read it are done.
-        with scratch_index(self.dir) as index, _closing(early):
+        # An early listing is closed once the plan is made, taken or not.
+        closing = contextlib.closing(early) if early is not None else contextlib.nullcontext()
+        with scratch_index(self.dir) as index, closing:
             found = signals.collect(
                 self.root,
                 self.git,
@@ -333,13 +335,3 @@ def _intent_text(view: Any) -> str | None:
     intent = view.state.active_intent if view is not None else None
     text = getattr(intent, "text", None)
     return text if isinstance(text, str) and text.strip() else None
-
-
-@contextlib.contextmanager
-def _closing(listing: Listing | None) -> Iterator[None]:
-    """Close an early listing once the plan is made, taken or not."""
-    try:
-        yield
-    finally:
-        if listing is not None:
-            listing.close()
