@@ -67,3 +67,36 @@ def test_usage_error_keeps_clicks_message_and_status_2(cli: Cli) -> None:
     assert proc.returncode == 2
     assert "No such option: --bogus" in proc.stderr
     assert "vibflow:" not in proc.stderr
+
+
+def test_a_command_runs_with_the_raised_collector_threshold_and_still_collects(
+    repo: Path,
+) -> None:
+    """`vibflow` raises the young-generation threshold for its run (the start's objects
+    are never garbage) but keeps the collector on: cycles made during the command are
+    still collected."""
+    probe = (
+        "import atexit, gc, sys\n"
+        "from vibflow.__main__ import COMMAND_GC_THRESHOLD, main\n"
+        "def report():\n"
+        "    class Node:\n"
+        "        pass\n"
+        "    for _ in range(3 * COMMAND_GC_THRESHOLD):\n"
+        "        a, b = Node(), Node(); a.other, b.other = b, a\n"
+        "    print(gc.isenabled(), gc.get_threshold()[0] == COMMAND_GC_THRESHOLD,\n"
+        "          gc.get_stats()[0]['collected'] > 0, file=sys.stderr)\n"
+        "atexit.register(report)\n"
+        "sys.argv = ['vibflow', 'runs', 'list', '--json']\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=repo,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.split() == ["True", "True", "True"]

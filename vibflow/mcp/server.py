@@ -31,6 +31,7 @@ still finds something is a miss of the redaction gate, audited as
 from __future__ import annotations
 
 import contextvars
+import gc
 import random
 import re
 import sys
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
     from vibflow.wiring import Project
 
 DEFAULT_RESCAN_RATE = 0.01
+#: CPython's own young-generation threshold, for a process that runs for hours.
+SERVER_GC_THRESHOLD = 700
 #: Answers whose re-scan counts toward the redaction SLO (the memory tools).
 RESCANNED = frozenset({"memory_summary_read", "memory_full_read", "memory_write"})
 _FIELD = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
@@ -393,6 +396,11 @@ class McpApp:
         from mcp.server.stdio import stdio_server
 
         server = self.server()
+        # The SDK is loaded: what lives for the whole session leaves the collector's
+        # sight, and it runs at CPython's pace again for the hours the server serves
+        # (vibflow/__main__.py raised its threshold for the start).
+        gc.freeze()
+        gc.set_threshold(SERVER_GC_THRESHOLD, *gc.get_threshold()[1:])
         threading.Thread(target=self._quiet_warm_up, name="vibflow-warm-up", daemon=True).start()
 
         async def main() -> None:
