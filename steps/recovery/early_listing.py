@@ -24,6 +24,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
+from vibflow.steps.recovery import refreshed_index
 from vibflow.steps.recovery.scratch import new_scratch
 from vibflow.steps.workspace import diffs
 from vibflow.steps.workspace.git import Git
@@ -70,16 +71,27 @@ class Listing:
 
 def list_changes(git: Git, scratch_index: Path, start: str, *, counts: bool) -> Listing:
     """Start both listings from ``start`` (HEAD's commit, or the empty tree). The
-    scratch index is filled here, before any read starts: reads that follow the
-    diff (a warm process's line counts) use it too, and must never see it half
-    written."""
-    diffs.copy_index(git, scratch_index)
+    scratch index is filled here — from the user's index, or the copy of it git
+    last refreshed (``refreshed_index``) — before any read starts: reads that
+    follow the diff (a warm process's line counts) use it too, and must never see
+    it half written."""
+    filled = refreshed_index.fill(git.git_dir() / "index", scratch_index)
     pool = listing_pool()
     return Listing(
         start,
-        pool.submit(diffs.head_to_worktree, git, scratch_index, start, counts=counts, copy=False),
+        pool.submit(_tracked, git, scratch_index, start, filled, counts),
         pool.submit(git.z, "ls-files", "-z", "--others", "--exclude-standard"),
     )
+
+
+def _tracked(
+    git: Git, scratch_index: Path, start: str, filled: refreshed_index.Filled, counts: bool
+) -> list[diffs.Change]:
+    changes = diffs.head_to_worktree(git, scratch_index, start, counts=counts, copy=False)
+    # What git refreshed in the copy is kept for the next preview: one copy of the
+    # index, made only after git did refresh entries (and hashed files for it).
+    refreshed_index.keep(scratch_index, filled)
+    return changes
 
 
 def start_early(root: Path) -> Listing | None:

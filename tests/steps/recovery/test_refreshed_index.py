@@ -1,0 +1,134 @@
+"""After an agent rewrote files with the same bytes, the refresh git's diff made in a
+preview's index copy is kept for the next preview while the user's index is the
+same file — and it never hides a change (steps/recovery/refreshed_index.py)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from vibflow_testing.git import git
+from vibflow_testing.repo import init_repo, write
+
+from vibflow.steps.recovery import refreshed_index
+from vibflow.steps.recovery.early_listing import list_changes
+from vibflow.steps.recovery.scratch import new_scratch
+from vibflow.steps.workspace import diffs
+from vibflow.steps.workspace.git import Git
+
+FILES = {f"src/m{i}.py": f"VALUE = {i}\n" for i in range(30)}
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root = init_repo(tmp_path / "r", FILES, old=True)
+    write(root, "src/m1.py", "VALUE = 100\n")
+    return root
+
+
+def _folder(root: Path) -> Path:
+    return root / ".vibflow" / "recovery"
+
+
+def _kept(root: Path) -> list[str]:
+    folder = _folder(root)
+    return sorted(p.name for p in folder.glob("refreshed-*")) if folder.exists() else []
+
+
+def _touch_all(root: Path, when: float) -> None:
+    """Every tracked file written again with the same bytes (a formatter, a checkout)."""
+    for rel in FILES:
+        path = root / rel
+        path.write_bytes(path.read_bytes())
+        os.utime(path, (when, when))
+
+
+def _kept_file(root: Path) -> tuple[str, int] | None:
+    """The kept copy's name and inode (a copy kept again is a new file)."""
+    names = _kept(root)
+    if not names:
+        return None
+    (name,) = names
+    return name, (_folder(root) / name).stat().st_ino
+
+
+def _listing(root: Path) -> list[tuple[str, str]]:
+    """The tracked changes a preview lists."""
+    g = Git(root)
+    scratch = new_scratch(_folder(root))
+    try:
+        listing = list_changes(g, scratch, g.head() or diffs.EMPTY_TREE, counts=True)
+        changes = [(c.path, c.status) for c in listing.tracked.result()]
+        listing.untracked.result()
+    finally:
+        scratch.unlink(missing_ok=True)
+    return changes
+
+
+def _user_index(root: Path) -> tuple[bytes, int, int]:
+    index = root / ".git" / "index"
+    st = index.stat()
+    return index.read_bytes(), st.st_ino, st.st_mtime_ns
+
+
+def test_a_refresh_is_kept_and_the_next_listing_hashes_nothing_again(root: Path) -> None:
+    _touch_all(root, 1_700_000_000)
+    before = _user_index(root)
+    first = _listing(root)
+    assert first == [("src/m1.py", "modified")]
+    kept = _kept_file(root)  # git hashed the touched files and refreshed the copy
+    assert kept is not None
+    assert _listing(root) == first
+    # Started from the refreshed copy, git had nothing left to refresh: the copy
+    # was not rewritten, so not kept again.
+    assert _kept_file(root) == kept
+    # The user's index is never written: same bytes, same file, same time.
+    assert _user_index(root) == before
+
+
+def test_nothing_is_kept_when_git_refreshed_nothing(root: Path) -> None:
+    assert _listing(root) == [("src/m1.py", "modified")]
+    assert _kept(root) == []
+
+
+@pytest.mark.parametrize("same_size", [True, False])
+def test_a_file_changed_after_the_refresh_is_still_seen(root: Path, same_size: bool) -> None:
+    _touch_all(root, 1_700_000_000)
+    _listing(root)
+    assert len(_kept(root)) == 1
+    # Right after the copy was kept, within the same second, maybe the same size:
+    # only git's own stat and racy-clean checks stand between this and a missed change.
+    write(root, "src/m7.py", "VALUE = 8\n" if same_size else "VALUE = 8000\n")
+    assert _listing(root) == [("src/m1.py", "modified"), ("src/m7.py", "modified")]
+
+
+def test_a_copy_kept_for_an_older_index_is_not_used_and_is_replaced(root: Path) -> None:
+    _touch_all(root, 1_700_000_000)
+    _listing(root)
+    (old,) = _kept(root)
+    # The user stages an edit: a new index, so a new identity.
+    write(root, "src/m2.py", "VALUE = 200\n")
+    git(root, "add", "src/m2.py")
+    g = Git(root)
+    scratch = new_scratch(_folder(root))
+    filled = refreshed_index.fill(g.git_dir() / "index", scratch)
+    assert filled.identity is not None
+    assert refreshed_index.kept_path(_folder(root), filled.identity).name != old
+    assert scratch.read_bytes() == (root / ".git" / "index").read_bytes()
+    scratch.unlink()
+    _touch_all(root, 1_700_000_100)
+    assert _listing(root) == [("src/m1.py", "modified"), ("src/m2.py", "modified")]
+    assert len(_kept(root)) == 1
+    assert _kept(root) != [old]
+
+
+def test_before_the_first_commit_there_is_nothing_to_keep(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "empty")
+    write(root, "a.txt", "a\n")
+    scratch = new_scratch(_folder(root))
+    filled = refreshed_index.fill(Git(root).git_dir() / "index", scratch)
+    assert filled == refreshed_index.Filled(None, None)
+    assert not scratch.exists()
+    refreshed_index.keep(scratch, filled)
+    assert _kept(root) == []
