@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
-from vibflow.steps.paths.globs import glob_regex
+from vibflow.steps.paths.globs import glob_source
 
 
 def category_of(path: str, categories: Mapping[str, Sequence[str]]) -> str | None:
@@ -39,10 +39,10 @@ def _categorizer(
     for name, patterns in categories:
         for pattern in patterns:
             names.append(name)
-            branches.append(f"(?P<g{len(branches)}>{glob_regex(pattern).pattern})")
+            branches.append(f"(?P<g{len(branches)}>{glob_source(pattern)})")
     if not branches:
         return lambda _path: None
-    combined = re.compile("|".join(branches))
+    combined = re.compile("|".join(branches), re.DOTALL)
 
     # Kept per path: a path's category is a function of the path and this policy
     # alone, and a long-lived process asks again for the same paths every preview.

@@ -17,7 +17,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 def _check_regex(pattern: str) -> str:
     try:
-        re.compile(pattern)
+        # Compiled as it runs, on a file's first bytes (and so kept in re's cache
+        # for :attr:`GeneratedRules._marker_regexes`).
+        re.compile(pattern.encode("utf-8"))
     except re.error as exc:
         raise ValueError(f"'{pattern}' is not a valid regular expression ({exc})") from exc
     return pattern
@@ -191,13 +193,14 @@ class GeneratedRules(BaseModel):
         if not self.markers:
             return None
         parts = []
-        for _, regex in self._marker_regexes:
+        for marker in self.markers:
             # A leading global flag, (?i), becomes a scoped one, (?i:…), to combine.
-            found = re.match(rb"\(\?([a-zA-Z]+)\)", regex.pattern)
+            source = marker.pattern.encode("utf-8")
+            found = re.match(rb"\(\?([a-zA-Z]+)\)", source)
             if found:
-                parts.append(b"(?" + found.group(1) + b":" + regex.pattern[found.end() :] + b")")
+                parts.append(b"(?" + found.group(1) + b":" + source[found.end() :] + b")")
             else:
-                parts.append(b"(?:" + regex.pattern + b")")
+                parts.append(b"(?:" + source + b")")
         return re.compile(b"|".join(parts))
 
     def marker_in(self, head: bytes) -> str | None:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
+from pydantic import ValidationError
 from vibflow_testing import ROOT
 from vibflow_testing.repo import init_repo, write
 
@@ -204,6 +206,28 @@ def test_policy_allow_and_overrides(tmp_path: Path) -> None:
     rules = GeneratedRules(allow=("src/generated/*",), vendored_folders=(), markers=())
     got = _classify(root, ["src/generated/handwritten.py", "vendor/lib.go", "a.go"], rules)
     assert got == {}
+
+
+@pytest.mark.parametrize("pattern", ["(?u)generated", "[unclosed", r"\N{BULLET} made by"])
+def test_a_marker_is_checked_as_it_runs_on_a_files_first_bytes(pattern: str) -> None:
+    """A header marker is searched in bytes: a pattern only a text regex accepts
+    (the (?u) flag, a named character) is refused with the rule broken, not left to
+    fail in the middle of a preview."""
+    with pytest.raises(ValidationError, match="is not a valid regular expression"):
+        GeneratedRules.model_validate({"markers": [{"name": "made", "pattern": pattern}]})
+
+
+def test_a_projects_own_marker_finds_files_by_their_first_lines(tmp_path: Path) -> None:
+    """A marker the project adds is combined with the others and named when it matches."""
+    root = init_repo(tmp_path / "r")
+    write(root, "api/client.ts", "/* eslint-disable */\n// MADE BY apigen 4.1\nexport {}\n")
+    write(root, "api/own.ts", "export const made = 'by hand'\n")
+    markers = list(GeneratedRules().model_dump()["markers"])
+    markers.append({"name": "apigen", "pattern": "(?i)made by apigen"})
+    rules = GeneratedRules.model_validate({"markers": markers})
+    assert _classify(root, ["api/client.ts", "api/own.ts"], rules) == {
+        "api/client.ts": ("generated", "generated-code marker 'apigen' in its first lines")
+    }
 
 
 def test_path_policy_names_still_come_first(tmp_path: Path) -> None:
