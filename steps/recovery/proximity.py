@@ -44,7 +44,11 @@ _STOP_WORDS = """
 """
 STOP = frozenset(_STOP_WORDS.split())
 
-_SPLIT = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]+")
+#: What separates a name's words: anything but ASCII digits and letters and the
+#: characters U+00C0 to U+FFFF. Spelled as the ranges it matches, not as the
+#: negation of a range 65,000 wide: re builds a bitmap of such a range one
+#: character at a time, 2.5 ms of every command that loads the zone.
+_SPLIT = re.compile(r"[\x00-/:-@\[-`{-\u00bf\U00010000-\U0010ffff]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9\u00df-\u00ff])(?=[A-Z\u00c0-\u00de])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 

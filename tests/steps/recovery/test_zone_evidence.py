@@ -5,10 +5,13 @@ only in the intent's category; category alone: nothing)."""
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
 from vibflow_testing.recovery_inputs import CATEGORIES, changed, mem
 
-from vibflow.steps.recovery import cochange
+from vibflow.steps.recovery import cochange, proximity
 from vibflow.steps.recovery.evidence import Evidence, Link, judge
 from vibflow.steps.recovery.proximity import common_words, name_tokens, stem_under_test, words
 from vibflow.steps.recovery.references import Index, changed_lines, scan
@@ -302,3 +305,14 @@ def test_intent_words_alone_never_narrow_the_zone() -> None:
         "db/add_archived_projects.sql": "diff_fallback",
         "config/puma.rb": "diff_fallback",
     }
+
+
+def test_words_split_at_exactly_the_characters_they_always_split_at() -> None:
+    """The word separator, spelled as ranges, is the negated class it replaced, over
+    every code point: ASCII digits and letters and U+00C0 to U+FFFF are word
+    characters, everything else separates."""
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1))
+    negated = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]")
+    assert [m.start() for m in re.finditer(proximity._SPLIT.pattern.removesuffix("+"), every)] == [
+        m.start() for m in negated.finditer(every)
+    ]
