@@ -75,6 +75,7 @@ def fill(user_index: Path, scratch: Path) -> Filled:
     try:
         shutil.copy2(kept, scratch)
     except FileNotFoundError:  # none kept, or another preview just replaced it
+        _remove_others(scratch.parent, kept.name)  # kept for an index that is gone
         shutil.copy2(user_index, scratch)
         try:
             same = _identity(user_index.stat()) == identity
@@ -100,7 +101,14 @@ def keep(scratch: Path, filled: Filled) -> None:
             spare.replace(target)
         finally:
             spare.unlink(missing_ok=True)
-        for entry in os.scandir(folder):
-            if entry.name.startswith(_PREFIX) and entry.name != target.name:
+        _remove_others(folder, target.name)
+
+
+def _remove_others(folder: Path, keep_name: str) -> None:
+    """Remove the copies kept for other indexes than ``keep_name``'s (at most one
+    file is left, the size of the user's index)."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.startswith(_PREFIX) and entry.name != keep_name:
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)  # noqa: PTH108 - a scandir entry's path

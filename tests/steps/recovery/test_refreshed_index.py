@@ -117,6 +117,7 @@ def test_a_copy_kept_for_an_older_index_is_not_used_and_is_replaced(root: Path) 
     assert refreshed_index.kept_path(_folder(root), filled.identity).name != old
     assert scratch.read_bytes() == (root / ".git" / "index").read_bytes()
     scratch.unlink()
+    assert _kept(root) == []  # kept for an index that no longer exists: removed
     _touch_all(root, 1_700_000_100)
     assert _listing(root) == [("src/m1.py", "modified"), ("src/m2.py", "modified")]
     assert len(_kept(root)) == 1
