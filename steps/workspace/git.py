@@ -34,6 +34,46 @@ _BASE_ENV = {
 }
 
 
+#: A command that reads or writes a copy of the user's index (``GIT_INDEX_FILE``)
+#: never touches the user's shared index files: in a split-index repository git
+#: would write new ``sharedindex.*`` files beside the user's and expire theirs
+#: (with ``splitIndex.sharedIndexExpire=now``, the user's next ``git status``
+#: fails). The copy is written whole instead.
+_COPY_CONFIG = (("core.splitIndex", "false"), ("splitIndex.sharedIndexExpire", "never"))
+#: An absolute path in git's own words (a file git could not read): never shown.
+_ABSOLUTE = re.compile(r"(?<![\w.~:])/[^\s'\"`:]+")
+
+
+def _environment(env: Mapping[str, str] | None) -> dict[str, str]:
+    full = {**os.environ, **_BASE_ENV, **(env or {})}
+    if "GIT_INDEX_FILE" in full:
+        # Added after any the user's environment sets (GIT_CONFIG_COUNT), which win
+        # otherwise as usual; these two must hold for an index copy.
+        try:
+            count = int(full.get("GIT_CONFIG_COUNT", "0"))
+        except ValueError:
+            count = 0
+        for key, value in _COPY_CONFIG:
+            full[f"GIT_CONFIG_KEY_{count}"] = key
+            full[f"GIT_CONFIG_VALUE_{count}"] = value
+            count += 1
+        full["GIT_CONFIG_COUNT"] = str(count)
+    return full
+
+
+def _said(stderr: bytes, cwd: Path) -> str:
+    """git's first line of complaint, with no absolute path in it: the project's own
+    paths shown relative to it, any other as ``<path>``."""
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    if not lines:
+        return ""
+    line = lines[0][:400]
+    root = str(cwd).rstrip("/")
+    if root:
+        line = line.replace(root + "/", "").replace(root, ".")
+    return _ABSOLUTE.sub("<path>", line)[:200]
+
+
 class GitError(VibflowError):
     """A git command could not be started, or ended with an unexpected status.
 
@@ -93,7 +133,7 @@ def run_git(
     commands: when the temp files cannot be used (no room), the command runs
     again through pipes.
     """
-    full_env = {**os.environ, **_BASE_ENV, **(env or {})}
+    full_env = _environment(env)
     argv = ["git", "-C", str(cwd), *args]
     sub = args[0] if args else ""
     try:
@@ -108,8 +148,7 @@ def run_git(
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(sub, None, "", f"could not run git {sub} ({type(exc).__name__})") from exc
     if proc.returncode not in ok:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        detail = lines[0][:200] if lines else ""
+        detail = _said(proc.stderr, cwd)
         raise GitError(
             sub,
             proc.returncode,
@@ -125,12 +164,13 @@ class Started:
 
     def __init__(self, cwd: Path, *args: str) -> None:
         self._sub = args[0] if args else ""
+        self._cwd = cwd
         self._proc = subprocess.Popen(
             ["git", "-C", str(cwd), *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={**os.environ, **_BASE_ENV},
+            env=_environment(None),
         )
 
     def result(self, timeout: float = 600) -> bytes:
@@ -140,7 +180,7 @@ class Started:
             self.stop()
             raise GitError(self._sub, None, "", f"git {self._sub} did not finish") from exc
         if self._proc.returncode != 0:
-            detail = "".join(err.decode("utf-8", "replace").strip().splitlines()[:1])
+            detail = _said(err, self._cwd)
             raise GitError(self._sub, self._proc.returncode, detail, f"git {self._sub} failed")
         return out
 

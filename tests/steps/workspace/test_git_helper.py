@@ -83,3 +83,40 @@ def test_a_root_whose_name_ends_in_a_space_is_found_exactly(tmp_path: Path) -> N
     root = init_repo(tmp_path / "odd name ")
     (root / "sub").mkdir()
     assert find_root(root / "sub") == root.resolve()
+
+
+def test_git_complaining_about_a_file_never_shows_its_absolute_path(tmp_path: Path) -> None:
+    """git names the damaged index file it read by its absolute path: the error
+    shows it relative to the project, and any path outside as <path>."""
+    root = init_repo(tmp_path / "r", {"f.txt": "one\n"})
+    damaged = root / ".vibflow" / "recovery" / "diff-x.index"
+    damaged.parent.mkdir(parents=True)
+    damaged.write_bytes(b"DIRC")  # git: "<file>: index file smaller than expected"
+    with pytest.raises(GitError) as err:
+        Git(root).run("diff", "HEAD", env={"GIT_INDEX_FILE": str(damaged)})
+    assert str(tmp_path) not in err.value.message
+    assert ".vibflow/recovery/diff-x.index" in err.value.detail
+    outside = tmp_path / "elsewhere.index"
+    outside.write_bytes(b"DIRC")
+    with pytest.raises(GitError) as err:
+        Git(root).run("diff", "HEAD", env={"GIT_INDEX_FILE": str(outside)})
+    assert str(tmp_path) not in err.value.message
+    assert "<path>" in err.value.detail
+
+
+def test_an_index_copy_is_written_whole_whatever_the_users_config_adds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With GIT_INDEX_FILE, git runs with the split index off and never expires
+    shared index files, after any configuration the user's environment passes."""
+    root = init_repo(tmp_path / "r", {"f.txt": "one\n"})
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", "user.name")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "From The Environment")
+    index = tmp_path / "copy.index"
+    env = {"GIT_INDEX_FILE": str(index)}
+    g = Git(root)
+    assert g.text("config", "user.name", env=env) == "From The Environment"
+    assert g.text("config", "core.splitIndex", env=env) == "false"
+    assert g.text("config", "splitIndex.sharedIndexExpire", env=env) == "never"
+    assert g.run("config", "core.splitIndex", ok=(0, 1)) == b""  # not without a copy
