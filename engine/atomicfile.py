@@ -20,12 +20,20 @@ from pathlib import Path
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
-def atomic_write(path: Path, data: bytes | str, *, durable: bool = True, mode: int = 0o666) -> None:
+def atomic_write(
+    path: Path,
+    data: bytes | str,
+    *,
+    durable: bool = True,
+    mode: int = 0o666,
+    mtime_ns: int | None = None,
+) -> None:
     """Replace ``path`` with ``data`` (str is written as UTF-8).
 
     ``mode`` is the new file's permission bits before the umask (``0o777`` for
-    an executable). On any failure the old file is untouched and the temp file
-    is gone.
+    an executable); ``mtime_ns``, its access and modification time (set before
+    the rename, so the file never shows another). On any failure the old file
+    is untouched and the temp file is gone.
     """
     # Encoded before any file exists: data that cannot be written leaves nothing behind.
     payload = data.encode("utf-8") if isinstance(data, str) else data
@@ -33,6 +41,9 @@ def atomic_write(path: Path, data: bytes | str, *, durable: bool = True, mode: i
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
+            if mtime_ns is not None:
+                fh.flush()
+                os.utime(fh.fileno(), ns=(mtime_ns, mtime_ns))
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())

@@ -75,7 +75,7 @@ def list_changes(git: Git, scratch_index: Path, start: str, *, counts: bool) -> 
     last refreshed (``refreshed_index``) — before any read starts: reads that
     follow the diff (a warm process's line counts) use it too, and must never see
     it half written."""
-    filled = refreshed_index.fill(git.git_dir() / "index", scratch_index)
+    filled = refreshed_index.fill(git.git_dir(), git.root, scratch_index)
     pool = listing_pool()
     return Listing(
         start,

@@ -9,43 +9,93 @@ agent touched every file each preview hashed them all again (0.8 s instead of
 0.35 s at 20,000 files), until the user happened to run ``git status``.
 
 The preview's ``git diff`` does write what it learned into the preview's own
-copy of the index. That copy is kept (``refreshed-<identity>.index`` beside the
-scratch copies), named by the identity of the user's index it came from: its
-inode, size, modification and change times (git replaces the index through a
-rename on every write, so any change to it is a new identity). While the user's
-index is that same file, the next preview starts from the kept copy instead.
+copy of the index. That copy is kept (``refreshed-<key>.index`` beside the
+scratch copies, one file) for the next preview, which starts from it instead
+while the key is the same: the user's index file (git replaces it through a
+rename on every write, so any change to it is a new file) and the files that
+change what git calls clean without touching the index (the top-level
+``.gitattributes``, ``info/attributes``, the repository's config).
 
-Stat data is only ever a hint that lets git skip reading a file: a file changed
-since is seen as changed (its stat differs), and git's racy-clean rule holds
-because the copy keeps the time git wrote it, as it would in place. Only the
-stat data can differ from the user's index: ``diff`` refreshes, it never stages.
+Stat data is only ever a hint that lets git skip reading a file, and the kept
+copy must never make git trust one it would have checked:
+
+* it is dated a little *before* the diff began (:data:`RACY_MARGIN_NS`), not
+  when git wrote it. git checks again every entry whose file is not older than
+  the index file, so a file rewritten with the same size in the second git
+  hashed it (git compares whole seconds when built without nanosecond times)
+  is checked again next time, instead of trusted for good;
+* bytes and times are copied from one open file, so a copy never has one
+  file's entries with a newer file's date;
+* it is written whole and flushed before it replaces the last one, and used
+  only while git's own checksum at its end matches its bytes (an index without
+  one, ``index.skipHash``, is never kept).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
-import shutil
+import time
 from pathlib import Path
 from typing import NamedTuple
 
-from vibflow.engine.errors import VibflowError
-from vibflow.steps.recovery.scratch import new_scratch
+from vibflow.engine.atomicfile import atomic_write
+from vibflow.steps.recovery.scratch import LEFTOVER_SECONDS
+from vibflow.steps.workspace.diffs import copy_as_read
 
 _PREFIX, _SUFFIX = "refreshed-", ".index"
+#: How long before the diff began the kept copy is dated (see the module's notes).
+RACY_MARGIN_NS = 2_000_000_000
 
 
 class Filled(NamedTuple):
-    """What a scratch copy was filled from: the user's index's identity (None when
-    there is no index, or it changed while it was copied) and the copy's own stat
-    right after filling, to see whether git rewrote it."""
+    """What a scratch copy was filled from: the key a refresh of it may be kept
+    under (None: no index, nothing to keep), the copy's own stat right after
+    filling (to see whether git rewrote it), and when it was filled — before git
+    looked at any file."""
 
-    identity: str | None
+    key: str | None
     copied: tuple[int, int, int] | None
+    started_ns: int
 
 
-def _identity(st: os.stat_result) -> str:
-    return f"{st.st_ino}-{st.st_size}-{st.st_mtime_ns}-{st.st_ctime_ns}"
+def _stat_text(st: os.stat_result) -> str:
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+
+
+def _stat_of(path: Path) -> str:
+    try:
+        return _stat_text(path.stat())
+    except OSError:
+        return "-"
+
+
+def key_of(index: os.stat_result, root: Path, git_dir: Path) -> str:
+    """The key a kept copy is valid for: the user's index file, and the files that
+    change what git calls clean without a change to the index."""
+    parts = [
+        _stat_text(index),
+        _stat_of(root / ".gitattributes"),
+        _stat_of(git_dir / "info" / "attributes"),
+        _stat_of(git_dir / "config"),
+    ]
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:40]
+
+
+def kept_path(folder: Path, key: str) -> Path:
+    return folder / f"{_PREFIX}{key}{_SUFFIX}"
+
+
+def intact(data: bytes) -> bool:
+    """Whether an index file's bytes end with git's checksum of them (SHA-1, or
+    SHA-256 in a SHA-256 repository)."""
+    if len(data) < 32 or not data.startswith(b"DIRC"):
+        return False
+    for size, name in ((20, "sha1"), (32, "sha256")):
+        if hashlib.new(name, data[:-size], usedforsecurity=False).digest() == data[-size:]:
+            return True
+    return False
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -56,59 +106,74 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def kept_path(folder: Path, identity: str) -> Path:
-    return folder / f"{_PREFIX}{identity}{_SUFFIX}"
-
-
-def fill(user_index: Path, scratch: Path) -> Filled:
+def fill(git_dir: Path, root: Path, scratch: Path) -> Filled:
     """Fill ``scratch`` with the refreshed copy kept for the user's index, or else
     with the user's index itself (or none, before the first ``git add``), keeping
     the file's mtime, which git needs to judge racily clean entries."""
+    started = time.time_ns()
     scratch.parent.mkdir(parents=True, exist_ok=True)
+    user_index = git_dir / "index"
     try:
-        before = user_index.stat()
+        key = key_of(user_index.stat(), root, git_dir)
     except FileNotFoundError:
         scratch.unlink(missing_ok=True)
-        return Filled(None, None)
-    identity = _identity(before)
-    kept = kept_path(scratch.parent, identity)
+        return Filled(None, None, started)
+    kept = kept_path(scratch.parent, key)
+    if _copy_kept(kept, scratch):
+        return Filled(key, _stamp(scratch), started)
+    _remove_others(scratch.parent, kept.name)  # kept for an index that is gone
     try:
-        shutil.copy2(kept, scratch)
-    except FileNotFoundError:  # none kept, or another preview just replaced it
-        _remove_others(scratch.parent, kept.name)  # kept for an index that is gone
-        shutil.copy2(user_index, scratch)
-        try:
-            same = _identity(user_index.stat()) == identity
-        except FileNotFoundError:
-            same = False
-        if not same:  # replaced while it was copied: the copy is fine, not its name
-            return Filled(None, _stamp(scratch))
-    return Filled(identity, _stamp(scratch))
+        _, copied = copy_as_read(user_index, scratch)
+    except FileNotFoundError:  # removed meanwhile: as before the first `git add`
+        scratch.unlink(missing_ok=True)
+        return Filled(None, None, started)
+    return Filled(key_of(copied, root, git_dir), _stamp(scratch), started)
+
+
+def _copy_kept(kept: Path, scratch: Path) -> bool:
+    """Copy the kept file to ``scratch`` if there is one vibflow can read and git's
+    checksum says it is whole (a damaged one is removed)."""
+    try:
+        with kept.open("rb") as fh:
+            st = os.fstat(fh.fileno())
+            data = fh.read()
+    except OSError:  # none kept, replaced meanwhile, unreadable, not a file
+        return False
+    if not intact(data):
+        with contextlib.suppress(OSError):
+            kept.unlink()
+        return False
+    scratch.write_bytes(data)
+    os.utime(scratch, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return True
 
 
 def keep(scratch: Path, filled: Filled) -> None:
-    """After the diff: when git rewrote the copy (it refreshed entries), keep it for
-    the user's index it came from, in place of any copy kept before. Best effort: a
-    copy not kept only costs the next preview the same hashing."""
-    if filled.identity is None or _stamp(scratch) in (None, filled.copied):
+    """After the diff: when git rewrote the copy (it refreshed entries), keep it in
+    place of any copy kept before. Best effort: a copy not kept only costs the
+    next preview the same hashing."""
+    if filled.key is None or _stamp(scratch) in (None, filled.copied):
         return
     folder = scratch.parent
-    target = kept_path(folder, filled.identity)
-    with contextlib.suppress(OSError, VibflowError):
-        spare = new_scratch(folder)
-        try:
-            shutil.copy2(scratch, spare)
-            spare.replace(target)
-        finally:
-            spare.unlink(missing_ok=True)
+    target = kept_path(folder, filled.key)
+    with contextlib.suppress(OSError):
+        data = scratch.read_bytes()
+        if not intact(data):
+            return  # without git's checksum it could never be checked: not kept
+        atomic_write(target, data, mtime_ns=filled.started_ns - RACY_MARGIN_NS)
         _remove_others(folder, target.name)
 
 
 def _remove_others(folder: Path, keep_name: str) -> None:
-    """Remove the copies kept for other indexes than ``keep_name``'s (at most one
-    file is left, the size of the user's index)."""
+    """Remove copies kept under other keys than ``keep_name`` (at most one file is
+    left, the size of the user's index), and half-written ones a killed process
+    left an hour ago or more."""
+    cut = time.time() - LEFTOVER_SECONDS
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            if entry.name.startswith(_PREFIX) and entry.name != keep_name:
-                with contextlib.suppress(OSError):
+            name = entry.name
+            old_kept = name.startswith(_PREFIX) and name != keep_name
+            left = name.startswith("." + _PREFIX) and name.endswith(".tmp")
+            with contextlib.suppress(OSError):
+                if old_kept or (left and entry.stat(follow_symlinks=False).st_ctime < cut):
                     os.unlink(entry.path)  # noqa: PTH108 - a scandir entry's path

@@ -6,7 +6,7 @@ so a ``git mv`` is one change with its old path, not a delete and an add.
 
 from __future__ import annotations
 
-import shutil
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,12 +148,24 @@ def copy_index(git: Git, scratch_index: Path) -> None:
     """Fill ``scratch_index`` with a copy of the user's index (or none, before the
     first ``git add``), keeping its mtime, which git needs to judge racily clean
     entries. Not atomic: nothing may read the copy until this returns."""
-    user_index = git.git_dir() / "index"
     scratch_index.parent.mkdir(parents=True, exist_ok=True)
-    if user_index.exists():
-        shutil.copy2(user_index, scratch_index)
-    else:
+    try:
+        copy_as_read(git.git_dir() / "index", scratch_index)
+    except FileNotFoundError:
         scratch_index.unlink(missing_ok=True)
+
+
+def copy_as_read(source: Path, target: Path) -> tuple[bytes, os.stat_result]:
+    """Copy ``source`` to ``target`` with its times, both read from one open file:
+    git replaces an index by renaming a new file over it, and bytes of one file
+    with the times of the next would make git trust entries it must check again.
+    The bytes and the stat of what was copied."""
+    with source.open("rb") as fh:
+        st = os.fstat(fh.fileno())
+        data = fh.read()
+    target.write_bytes(data)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return data, st
 
 
 def head_to_worktree(

@@ -5,6 +5,7 @@ same file — and it never hides a change (steps/recovery/refreshed_index.py).""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -103,18 +104,34 @@ def test_a_file_changed_after_the_refresh_is_still_seen(root: Path, same_size: b
     assert _listing(root) == [("src/m1.py", "modified"), ("src/m7.py", "modified")]
 
 
+def _fill(root: Path) -> tuple[refreshed_index.Filled, Path]:
+    g = Git(root)
+    scratch = new_scratch(_folder(root))
+    return refreshed_index.fill(g.git_dir(), root, scratch), scratch
+
+
+def _key(root: Path) -> str:
+    git_dir = root / ".git"
+    return refreshed_index.key_of((git_dir / "index").stat(), root, git_dir)
+
+
+def _truth(root: Path) -> list[tuple[str, str]]:
+    """What git itself lists from the user's index (no index write): the tracked
+    changes' paths, as (path, "modified"/"deleted"/...) is not needed — paths only."""
+    out = git(root, "--no-optional-locks", "status", "--porcelain=v1", "-uno")
+    return sorted((line[3:], "modified") for line in out.splitlines() if line[:2].strip() == "M")
+
+
 def test_a_copy_kept_for_an_older_index_is_not_used_and_is_replaced(root: Path) -> None:
     _touch_all(root, 1_700_000_000)
     _listing(root)
     (old,) = _kept(root)
-    # The user stages an edit: a new index, so a new identity.
+    # The user stages an edit: a new index, so a new key.
     write(root, "src/m2.py", "VALUE = 200\n")
     git(root, "add", "src/m2.py")
-    g = Git(root)
-    scratch = new_scratch(_folder(root))
-    filled = refreshed_index.fill(g.git_dir() / "index", scratch)
-    assert filled.identity is not None
-    assert refreshed_index.kept_path(_folder(root), filled.identity).name != old
+    filled, scratch = _fill(root)
+    assert filled.key is not None
+    assert refreshed_index.kept_path(_folder(root), filled.key).name != old
     assert scratch.read_bytes() == (root / ".git" / "index").read_bytes()
     scratch.unlink()
     assert _kept(root) == []  # kept for an index that no longer exists: removed
@@ -127,9 +144,87 @@ def test_a_copy_kept_for_an_older_index_is_not_used_and_is_replaced(root: Path) 
 def test_before_the_first_commit_there_is_nothing_to_keep(tmp_path: Path) -> None:
     root = init_repo(tmp_path / "empty")
     write(root, "a.txt", "a\n")
-    scratch = new_scratch(_folder(root))
-    filled = refreshed_index.fill(Git(root).git_dir() / "index", scratch)
-    assert filled == refreshed_index.Filled(None, None)
+    filled, scratch = _fill(root)
+    assert filled.key is None
+    assert filled.copied is None
     assert not scratch.exists()
     refreshed_index.keep(scratch, filled)
     assert _kept(root) == []
+
+
+def test_a_same_size_rewrite_in_the_second_git_hashed_the_file_is_still_seen(
+    root: Path,
+) -> None:
+    """git trusts an entry whose file is older than the index file, comparing whole
+    seconds on some builds, and here only size and mtime (core.checkStat=minimal,
+    core.trustctime=false). The kept copy is dated before the diff began, so a file
+    hashed in the diff's second and rewritten with the same size and time is still
+    checked again — not trusted for good."""
+    git(root, "config", "core.checkStat", "minimal")
+    git(root, "config", "core.trustctime", "false")
+    recent = time.time() - 1.5  # inside the margin the kept copy is dated back by
+    _touch_all(root, recent)
+    assert _listing(root) == [("src/m1.py", "modified")]
+    (kept,) = _kept(root)
+    assert (_folder(root) / kept).stat().st_mtime < recent
+    path = root / "src/m7.py"
+    path.write_text("VALUE = 8\n", encoding="utf-8")  # same size as "VALUE = 7\n"
+    os.utime(path, (recent, recent))
+    assert _listing(root) == [("src/m1.py", "modified"), ("src/m7.py", "modified")]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "zeros", "empty", "a folder", "unreadable"])
+def test_a_kept_copy_that_cannot_be_trusted_is_not_used(root: Path, damage: str) -> None:
+    """A kept copy cut short, zeroed, empty, a folder or unreadable is never read by
+    git: the listing starts from the user's index and is right."""
+    _touch_all(root, 1_700_000_000)
+    _listing(root)
+    (name,) = _kept(root)
+    kept = _folder(root) / name
+    data = kept.read_bytes()
+    if damage == "truncated":
+        kept.write_bytes(data[: len(data) // 2])
+    elif damage == "zeros":
+        kept.write_bytes(b"\0" * len(data))
+    elif damage == "empty":
+        kept.write_bytes(b"")
+    elif damage == "a folder":
+        kept.unlink()
+        kept.mkdir()
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root reads any file")
+        kept.chmod(0)
+    write(root, "src/m5.py", "VALUE = 500\n")
+    assert _listing(root) == [("src/m1.py", "modified"), ("src/m5.py", "modified")]
+
+
+def test_an_attributes_change_is_not_answered_from_a_copy_kept_before_it(root: Path) -> None:
+    """A refresh kept before `.gitattributes` changed is not used after: files whose
+    bytes now normalise differently are listed as git lists them."""
+    for rel in FILES:
+        (root / rel).write_bytes((root / rel).read_bytes().replace(b"\n", b"\r\n"))
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "crlf")
+    _touch_all(root, 1_700_000_000)
+    _listing(root)
+    assert len(_kept(root)) == 1
+    write(root, ".gitattributes", "* text\n")
+    listed = {path for path, _ in _listing(root)}
+    assert listed == {path for path, _ in _truth(root)}
+    assert "src/m3.py" in listed
+
+
+def test_a_split_index_repository_keeps_its_shared_index(root: Path) -> None:
+    """In a split-index repository the preview's copy never writes or expires the
+    user's shared index files: the user's own `git status` still works after."""
+    git(root, "config", "splitIndex.sharedIndexExpire", "now")
+    git(root, "config", "splitIndex.maxPercentChange", "0")
+    git(root, "update-index", "--split-index")
+    shared = sorted(p.name for p in (root / ".git").glob("sharedindex.*"))
+    assert shared
+    _touch_all(root, 1_700_000_000)
+    assert _listing(root) == [("src/m1.py", "modified")]
+    assert _listing(root) == [("src/m1.py", "modified")]
+    assert sorted(p.name for p in (root / ".git").glob("sharedindex.*")) == shared
+    git(root, "status", "--porcelain")  # raises if the user's index lost its shared part
