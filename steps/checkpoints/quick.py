@@ -268,10 +268,12 @@ class QuickCheckpoints:
             )
         if signature is None:
             raise Unsupported("no index")
-        import shutil
+        # Imported here: the agent hook's path seldom seeds (it reuses its index).
+        from vibflow.steps.workspace.diffs import copy_as_read
 
-        # copy2 keeps the index's mtime (git's racy-clean check needs it).
-        shutil.copy2(user_index, self._index)
+        # Bytes and mtime from one open file (git's racy-clean check needs the
+        # mtime, and the user's index may be replaced while it is copied).
+        copy_as_read(user_index, self._index)
         return Seed(signature, True, set(), set())
 
     def _apply(self, state: dict[str, Any], plan: Plan) -> str:

@@ -19,7 +19,6 @@ file both keep (``snapshot.json``) says what the private index holds.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from vibflow.steps.checkpoints import gitstate, snapshot_core
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import Skipped
 from vibflow.steps.checkpoints.secret_files import SecretFiles
+from vibflow.steps.workspace.diffs import copy_as_read
 from vibflow.steps.workspace.git import Git, GitError
 
 Progress = Callable[[str], None]
@@ -83,10 +83,12 @@ class Snapshotter:
             if signature is None:
                 self.index.unlink(missing_ok=True)
             else:
-                # copy2 keeps the index's mtime: git compares it with file mtimes
-                # to spot "racily clean" entries, so a fresh mtime would let a
+                # The index's mtime is kept: git compares it with file mtimes to
+                # spot "racily clean" entries, so a fresh mtime would let a
                 # same-size edit made in the same second as `git add` slip by.
-                shutil.copy2(user_index, self.index)
+                # Bytes and mtime come from one open file, in case the user's
+                # index is replaced while it is copied.
+                copy_as_read(user_index, self.index)
             previous: set[str] = set()
             was_missing: set[str] = set()
         else:
