@@ -19,11 +19,13 @@ change what git calls clean without touching the index (the top-level
 Stat data is only ever a hint that lets git skip reading a file, and the kept
 copy must never make git trust one it would have checked:
 
-* it is dated a little *before* the diff began (:data:`RACY_MARGIN_NS`), not
-  when git wrote it. git checks again every entry whose file is not older than
-  the index file, so a file rewritten with the same size in the second git
-  hashed it (git compares whole seconds when built without nanosecond times)
-  is checked again next time, instead of trusted for good;
+* it is dated at the start of the second the diff began in (less a margin
+  for the coarse clock file times are taken from), not when git wrote it. git
+  checks again every entry whose file is not older than the index file, and
+  compares whole seconds when built without nanosecond times: a file git
+  hashed, then rewritten with the same size in that same second, is checked
+  again next time instead of trusted for good. Only files written in that
+  second pay a second look;
 * bytes and times are copied from one open file, so a copy never has one
   file's entries with a newer file's date;
 * it is written whole and flushed before it replaces the last one, and used
@@ -45,8 +47,10 @@ from vibflow.steps.recovery.scratch import LEFTOVER_SECONDS
 from vibflow.steps.workspace.diffs import copy_as_read
 
 _PREFIX, _SUFFIX = "refreshed-", ".index"
-#: How long before the diff began the kept copy is dated (see the module's notes).
-RACY_MARGIN_NS = 2_000_000_000
+#: How far the clock file times come from may lag the one :func:`time.time_ns`
+#: reads (a kernel tick): the kept copy is dated by the second before that.
+CLOCK_LAG_NS = 50_000_000
+_SECOND_NS = 1_000_000_000
 
 
 class Filled(NamedTuple):
@@ -160,8 +164,13 @@ def keep(scratch: Path, filled: Filled) -> None:
         data = scratch.read_bytes()
         if not intact(data):
             return  # without git's checksum it could never be checked: not kept
-        atomic_write(target, data, mtime_ns=filled.started_ns - RACY_MARGIN_NS)
+        atomic_write(target, data, mtime_ns=dated(filled.started_ns))
         _remove_others(folder, target.name)
+
+
+def dated(started_ns: int) -> int:
+    """The time a copy whose diff began at ``started_ns`` is kept with (the notes)."""
+    return (started_ns - CLOCK_LAG_NS) // _SECOND_NS * _SECOND_NS
 
 
 def _remove_others(folder: Path, keep_name: str) -> None:

@@ -157,20 +157,32 @@ def test_a_same_size_rewrite_in_the_second_git_hashed_the_file_is_still_seen(
 ) -> None:
     """git trusts an entry whose file is older than the index file, comparing whole
     seconds on some builds, and here only size and mtime (core.checkStat=minimal,
-    core.trustctime=false). The kept copy is dated before the diff began, so a file
-    hashed in the diff's second and rewritten with the same size and time is still
-    checked again — not trusted for good."""
+    core.trustctime=false). The kept copy is dated at the start of the second its
+    diff began, so a file git hashed in that second and then rewrote with the same
+    size and time is still checked again — not trusted for good."""
     git(root, "config", "core.checkStat", "minimal")
     git(root, "config", "core.trustctime", "false")
-    recent = time.time() - 1.5  # inside the margin the kept copy is dated back by
-    _touch_all(root, recent)
+    while time.time() % 1 > 0.3:  # the touch and the listing in one second
+        time.sleep(0.01)
+    now = time.time()
+    _touch_all(root, now)
     assert _listing(root) == [("src/m1.py", "modified")]
     (kept,) = _kept(root)
-    assert (_folder(root) / kept).stat().st_mtime < recent
+    # Dated no later than the start of the second git hashed the files in.
+    assert (_folder(root) / kept).stat().st_mtime_ns <= int(now) * 1_000_000_000
     path = root / "src/m7.py"
     path.write_text("VALUE = 8\n", encoding="utf-8")  # same size as "VALUE = 7\n"
-    os.utime(path, (recent, recent))
+    os.utime(path, (now, now))
     assert _listing(root) == [("src/m1.py", "modified"), ("src/m7.py", "modified")]
+
+
+def test_a_kept_copy_is_dated_by_the_second_its_diff_began() -> None:
+    """Dated at the start of the diff's second, or of the one before when the diff
+    began within a clock tick of it: never later than any file git hashed."""
+    second = 1_700_000_000 * 1_000_000_000
+    assert refreshed_index.dated(second + 400_000_000) == second
+    assert refreshed_index.dated(second + 10_000_000) == second - 1_000_000_000
+    assert refreshed_index.dated(second) == second - 1_000_000_000
 
 
 @pytest.mark.parametrize("damage", ["truncated", "zeros", "empty", "a folder", "unreadable"])
