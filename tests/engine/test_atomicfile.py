@@ -135,3 +135,14 @@ def test_permissions_follow_mode_under_the_umask_like_a_plain_open(tmp_path: Pat
     assert hook.stat().st_mode & 0o777 == 0o777 & ~umask
     atomic_write(hook, "#!/bin/sh\nexit 0\n", mode=0o777)
     assert hook.read_text(encoding="utf-8") == "#!/bin/sh\nexit 0\n"
+
+
+def test_a_given_time_is_the_files_time_from_its_first_appearance(tmp_path: Path) -> None:
+    """``mtime_ns`` dates the temp file before the rename: the target never shows
+    another modification time."""
+    target = tmp_path / "kept.index"
+    when = 1_700_000_000 * 1_000_000_000
+    atomic_write(target, b"DIRC", mtime_ns=when)
+    assert target.stat().st_mtime_ns == when
+    assert target.read_bytes() == b"DIRC"
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.index"]
