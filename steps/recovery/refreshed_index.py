@@ -127,7 +127,7 @@ def fill(git_dir: Path, root: Path, scratch: Path) -> Filled:
         return Filled(key, _stamp(scratch), started)
     _remove_others(scratch.parent, kept.name)  # kept for an index that is gone
     try:
-        _, copied = copy_as_read(user_index, scratch)
+        copied = copy_as_read(user_index, scratch)
     except FileNotFoundError:  # removed meanwhile: as before the first `git add`
         scratch.unlink(missing_ok=True)
         return Filled(None, None, started)

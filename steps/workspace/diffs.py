@@ -7,6 +7,7 @@ so a ``git mv`` is one change with its old path, not a delete and an add.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,17 +156,27 @@ def copy_index(git: Git, scratch_index: Path) -> None:
         scratch_index.unlink(missing_ok=True)
 
 
-def copy_as_read(source: Path, target: Path) -> tuple[bytes, os.stat_result]:
+def copy_as_read(source: Path, target: Path) -> os.stat_result:
     """Copy ``source`` to ``target`` with its times, both read from one open file:
     git replaces an index by renaming a new file over it, and bytes of one file
     with the times of the next would make git trust entries it must check again.
-    The bytes and the stat of what was copied."""
-    with source.open("rb") as fh:
-        st = os.fstat(fh.fileno())
-        data = fh.read()
-    target.write_bytes(data)
+    The stat of what was copied."""
+    with source.open("rb") as src, target.open("wb") as dst:
+        st = os.fstat(src.fileno())
+        try:  # in the kernel, as shutil.copy2 does: a warm server copies per preview
+            done = 0
+            while done < st.st_size:
+                sent = os.sendfile(dst.fileno(), src.fileno(), done, st.st_size - done)
+                if sent == 0:
+                    break
+                done += sent
+        except OSError:  # no sendfile for these files: through this process
+            src.seek(0)
+            dst.seek(0)
+            dst.truncate()
+            shutil.copyfileobj(src, dst)
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
-    return data, st
+    return st
 
 
 def head_to_worktree(
