@@ -20,12 +20,13 @@ Stat data is only ever a hint that lets git skip reading a file, and the kept
 copy must never make git trust one it would have checked:
 
 * it is dated at the start of the second the diff began in (less a margin
-  for the coarse clock file times are taken from), not when git wrote it. git
-  checks again every entry whose file is not older than the index file, and
-  compares whole seconds when built without nanosecond times: a file git
-  hashed, then rewritten with the same size in that same second, is checked
-  again next time instead of trusted for good. Only files written in that
-  second pay a second look;
+  for the coarse clock file times are taken from), not when git wrote it, and
+  a copy kept again under the same key keeps the older date. git checks again
+  every entry whose file is not older than the index file, and compares whole
+  seconds when built without nanosecond times: a file git hashed, then
+  rewritten with the same size in that same second, is checked again at every
+  preview instead of trusted for good. Only files written in that second pay
+  the second look, until the user's index changes;
 * bytes and times are copied from one open file, so a copy never has one
   file's entries with a newer file's date;
 * it is written whole and flushed before it replaces the last one, and used
@@ -56,12 +57,13 @@ _SECOND_NS = 1_000_000_000
 class Filled(NamedTuple):
     """What a scratch copy was filled from: the key a refresh of it may be kept
     under (None: no index, nothing to keep), the copy's own stat right after
-    filling (to see whether git rewrote it), and when it was filled — before git
-    looked at any file."""
+    filling (to see whether git rewrote it), when it was filled — before git
+    looked at any file — and the date of the kept copy it came from, if any."""
 
     key: str | None
     copied: tuple[int, int, int] | None
     started_ns: int
+    kept_ns: int | None = None
 
 
 def _stat_text(st: os.stat_result) -> str:
@@ -123,8 +125,9 @@ def fill(git_dir: Path, root: Path, scratch: Path) -> Filled:
         scratch.unlink(missing_ok=True)
         return Filled(None, None, started)
     kept = kept_path(scratch.parent, key)
-    if _copy_kept(kept, scratch):
-        return Filled(key, _stamp(scratch), started)
+    kept_ns = _copy_kept(kept, scratch)
+    if kept_ns is not None:
+        return Filled(key, _stamp(scratch), started, kept_ns)
     _remove_others(scratch.parent, kept.name)  # kept for an index that is gone
     try:
         copied = copy_as_read(user_index, scratch)
@@ -134,22 +137,22 @@ def fill(git_dir: Path, root: Path, scratch: Path) -> Filled:
     return Filled(key_of(copied, root, git_dir), _stamp(scratch), started)
 
 
-def _copy_kept(kept: Path, scratch: Path) -> bool:
+def _copy_kept(kept: Path, scratch: Path) -> int | None:
     """Copy the kept file to ``scratch`` if there is one vibflow can read and git's
-    checksum says it is whole (a damaged one is removed)."""
+    checksum says it is whole (a damaged one is removed); its date, or None."""
     try:
         with kept.open("rb") as fh:
             st = os.fstat(fh.fileno())
             data = fh.read()
     except OSError:  # none kept, replaced meanwhile, unreadable, not a file
-        return False
+        return None
     if not intact(data):
         with contextlib.suppress(OSError):
             kept.unlink()
-        return False
+        return None
     scratch.write_bytes(data)
     os.utime(scratch, ns=(st.st_atime_ns, st.st_mtime_ns))
-    return True
+    return st.st_mtime_ns
 
 
 def keep(scratch: Path, filled: Filled) -> None:
@@ -164,13 +167,18 @@ def keep(scratch: Path, filled: Filled) -> None:
         data = scratch.read_bytes()
         if not intact(data):
             return  # without git's checksum it could never be checked: not kept
-        atomic_write(target, data, mtime_ns=dated(filled.started_ns))
+        atomic_write(target, data, mtime_ns=dated(filled.started_ns, filled.kept_ns))
         _remove_others(folder, target.name)
 
 
-def dated(started_ns: int) -> int:
-    """The time a copy whose diff began at ``started_ns`` is kept with (the notes)."""
-    return (started_ns - CLOCK_LAG_NS) // _SECOND_NS * _SECOND_NS
+def dated(started_ns: int, kept_ns: int | None = None) -> int:
+    """The time a copy whose diff began at ``started_ns`` is kept with (the notes),
+    never later than the kept copy it started from (``kept_ns``): an entry git
+    checked again because it was not older than that copy, and found changed, keeps
+    the stat data of its last refresh — dated later, the copy would make git trust
+    it. The date only moves on when the user's index changes (a new key)."""
+    own = (started_ns - CLOCK_LAG_NS) // _SECOND_NS * _SECOND_NS
+    return own if kept_ns is None else min(own, kept_ns)
 
 
 def _remove_others(folder: Path, keep_name: str) -> None:

@@ -183,6 +183,29 @@ def test_a_kept_copy_is_dated_by_the_second_its_diff_began() -> None:
     assert refreshed_index.dated(second + 400_000_000) == second
     assert refreshed_index.dated(second + 10_000_000) == second - 1_000_000_000
     assert refreshed_index.dated(second) == second - 1_000_000_000
+    # Kept again under the same key: never later than the copy it started from.
+    earlier = second - 60 * 1_000_000_000
+    assert refreshed_index.dated(second + 400_000_000, earlier) == earlier
+    assert refreshed_index.dated(second + 400_000_000, second + 10**12) == second
+
+
+def test_a_copy_kept_again_under_the_same_key_keeps_its_older_date(root: Path) -> None:
+    """A listing started from the kept copy that refreshes more entries keeps the
+    copy again — dated no later than before, so entries git had to look at again
+    are still looked at."""
+    _touch_all(root, 1_700_000_000)
+    _listing(root)
+    (name,) = _kept(root)
+    kept = _folder(root) / name
+    old = 1_600_000_000 * 1_000_000_000
+    os.utime(kept, ns=(old, old))
+    before = kept.stat().st_ino
+    (root / "src/m9.py").touch()  # one more stat-dirty entry: git refreshes, rewrites
+    assert _listing(root) == [("src/m1.py", "modified")]
+    (again,) = _kept(root)
+    assert again == name
+    assert kept.stat().st_ino != before  # kept again (a new file) ...
+    assert kept.stat().st_mtime_ns == old  # ... with the older date
 
 
 @pytest.mark.parametrize("damage", ["truncated", "zeros", "empty", "a folder", "unreadable"])
