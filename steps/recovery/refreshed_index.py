@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from vibflow.engine.atomicfile import atomic_write
-from vibflow.steps.recovery.scratch import LEFTOVER_SECONDS
 from vibflow.steps.workspace.diffs import copy_as_read
 
 _PREFIX, _SUFFIX = "refreshed-", ".index"
@@ -182,15 +181,11 @@ def dated(started_ns: int, kept_ns: int | None = None) -> int:
 
 
 def _remove_others(folder: Path, keep_name: str) -> None:
-    """Remove copies kept under other keys than ``keep_name`` (at most one file is
-    left, the size of the user's index), and half-written ones a killed process
-    left an hour ago or more."""
-    cut = time.time() - LEFTOVER_SECONDS
+    """Remove copies kept under other keys than ``keep_name``: at most one file is
+    left, the size of the user's index (a half-written one a killed process left is
+    the scratch copies' leftover sweep's, ``scratch``)."""
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            name = entry.name
-            old_kept = name.startswith(_PREFIX) and name != keep_name
-            left = name.startswith("." + _PREFIX) and name.endswith(".tmp")
-            with contextlib.suppress(OSError):
-                if old_kept or (left and entry.stat(follow_symlinks=False).st_ctime < cut):
+            if entry.name.startswith(_PREFIX) and entry.name != keep_name:
+                with contextlib.suppress(OSError):
                     os.unlink(entry.path)  # noqa: PTH108 - a scandir entry's path

@@ -60,7 +60,13 @@ def _remove_leftovers(folder: Path, now: float) -> None:
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
-            stale = name == "diff.index" or (name.startswith(_PREFIX) and _SUFFIX in name)
+            # Copies, and what a killed `atomic_write` left (`.NAME.HEX.tmp`, the
+            # kept refreshed index's among them).
+            stale = (
+                name == "diff.index"
+                or (name.startswith(_PREFIX) and _SUFFIX in name)
+                or (name.startswith(".") and name.endswith(".tmp"))
+            )
             with contextlib.suppress(OSError):
                 # The change time, not the modification time: a copy keeps the user's
                 # index's mtime (git needs it), which may be hours old while in use.

@@ -49,19 +49,25 @@ def test_a_killed_previews_copy_is_removed_once_old(tmp_path: Path) -> None:
     folder = tmp_path / "recovery"
     folder.mkdir()
     old, legacy = folder / "diff-abc.index", folder / "diff.index"
-    for path in (old, legacy):
+    half = folder / ".refreshed-k.index.0a1b2c.tmp"  # a killed atomic_write's
+    for path in (old, legacy, half):
         path.write_bytes(b"DIRC")
     written = old.stat().st_ctime
     time.sleep(1.1)  # change times a second apart: no clock can set one
     recent = folder / "diff-def.index"
     recent.write_bytes(b"DIRC")
     os.utime(recent, (0, 0))  # an old mtime, as a copy of an old index has
+    writing = folder / ".last_preview.json.3d4e5f.tmp"  # an atomic_write under way
+    writing.write_bytes(b"{")
     later = written + LEFTOVER_SECONDS + 0.5  # past the old ones' hour, not the recent one's
     with scratch_index(folder, now=lambda: later) as index:
         assert index.exists()
         assert index.parent == folder
     assert not index.exists()
-    assert sorted(p.name for p in folder.iterdir()) == ["diff-def.index"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        ".last_preview.json.3d4e5f.tmp",
+        "diff-def.index",
+    ]
 
 
 def test_a_copy_in_use_is_not_swept_when_the_users_index_is_old(tmp_path: Path) -> None:
