@@ -188,6 +188,7 @@ class Recogniser:
         self._build_names = frozenset(
             o.folder.rstrip("/").rpartition("/")[2] for o in rules.build_outputs
         )
+        self._build_files = frozenset(f.file.rpartition("/")[2] for f in rules.build_files)
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0
@@ -247,7 +248,9 @@ class Recogniser:
                 named, compiled, may_build, hit = self._rules_said[key]
             except KeyError:
                 named, compiled = self._by_folder(parts), self._by_compiled(parts)
-                may_build = not self._build_names.isdisjoint(parts[:-1])
+                may_build = (
+                    not self._build_names.isdisjoint(parts[:-1]) or parts[-1] in self._build_files
+                )
                 hit = _folder_hit(parts, self.rules.marker_folders)
                 self._rules_said[key] = (named, compiled, may_build, hit)
             found = named or (self._by_build(parts) if may_build else None) or compiled
@@ -290,8 +293,13 @@ class Recogniser:
 
     def _by_build(self, parts: list[str]) -> Verdict | None:
         dirs = parts[:-1]
-        if self._build_names.isdisjoint(dirs):
-            return None
+        if not self._build_names.isdisjoint(dirs):
+            found = self._by_build_folder(dirs)
+            if found is not None:
+                return found
+        return self._by_build_file(parts) if parts[-1] in self._build_files else None
+
+    def _by_build_folder(self, dirs: list[str]) -> Verdict | None:
         for out in self.rules.build_outputs:
             segments = out.folder.rstrip("/").split("/")
             n = len(segments)
@@ -305,6 +313,20 @@ class Recogniser:
                 if found is not None:
                     label = f" ({out.ecosystem})" if out.ecosystem else ""
                     return Verdict("build", f"build output '{out.folder}' next to {found}{label}")
+        return None
+
+    def _by_build_file(self, parts: list[str]) -> Verdict | None:
+        for out in self.rules.build_files:
+            segments = out.file.split("/")
+            n = len(segments)
+            if len(parts) < n or parts[-n:] != segments:
+                continue
+            if not out.when:
+                return Verdict("build", f"build output '{out.file}'")
+            found = self._project_file("/".join(parts[:-n]), out.when)
+            if found is not None:
+                label = f" ({out.ecosystem})" if out.ecosystem else ""
+                return Verdict("build", f"build output '{out.file}' next to {found}{label}")
         return None
 
     def _project_file(self, folder: str, globs: Sequence[str]) -> str | None:

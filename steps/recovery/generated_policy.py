@@ -78,6 +78,25 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("public/build/", ("artisan",), "Laravel"),
     ("priv/static/assets/", ("mix.exs",), "Phoenix"),
 )
+
+
+class BuildFile(BaseModel):
+    """One file a build tool writes at a fixed place (``file``, from the folder
+    holding it) when that folder has one of the ecosystem's project files
+    (``when``); with no ``when``, always. For output that is no folder of its own:
+    Phoenix's digest manifest sits among hand-made static files."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    file: Name
+    when: tuple[Name, ...] = ()
+    ecosystem: str = ""
+
+
+DEFAULT_BUILD_FILES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("priv/static/cache_manifest.json", ("mix.exs",), "Phoenix digest"),
+    ("public/mix-manifest.json", ("artisan",), "Laravel Mix"),
+    ("public/hot", ("artisan",), "Laravel Vite dev server"),
+)
 DEFAULT_COMPILED = (
     "*.o",
     "*.a",
@@ -165,6 +184,9 @@ class GeneratedRules(BaseModel):
     marker_folders: tuple[Name, ...] = ("gen/",)
     build_outputs: tuple[BuildOutput, ...] = tuple(
         BuildOutput(folder=f, when=w, ecosystem=e) for f, w, e in DEFAULT_BUILD_OUTPUTS
+    )
+    build_files: tuple[BuildFile, ...] = tuple(
+        BuildFile(file=f, when=w, ecosystem=e) for f, w, e in DEFAULT_BUILD_FILES
     )
     compiled: tuple[Name, ...] = DEFAULT_COMPILED
     run_outputs: tuple[Name, ...] = Field(

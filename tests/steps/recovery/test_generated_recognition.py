@@ -277,3 +277,30 @@ def test_more_ecosystems_marks_are_recognised(tmp_path: Path) -> None:
     assert got["priv/static/assets/app-5f3e9a7c.js"][0] == "build"
     assert "site/priv/static/assets/app.js" not in got
     assert "lib/models/recipe.dart" not in got
+
+
+def test_a_build_tools_single_file_needs_its_project_file(tmp_path: Path) -> None:
+    """Phoenix's digest manifest (`mix phx.digest`) sits among hand-made static files:
+    recognised as build output next to mix.exs, also in an umbrella app; the same name
+    in a project that is no Phoenix app, and the hand-made files beside it, are not."""
+    root = init_repo(tmp_path / "r")
+    write(root, "mix.exs", "defmodule Shop.MixProject do\nend\n")
+    write(root, "priv/static/cache_manifest.json", '{"latest": {}}\n')
+    write(root, "priv/static/robots.txt", "User-agent: *\n")
+    write(root, "apps/web/mix.exs", "defmodule Web.MixProject do\nend\n")
+    write(root, "apps/web/priv/static/cache_manifest.json", "{}\n")
+    write(root, "site/priv/static/cache_manifest.json", "{}\n")
+    paths = [
+        "priv/static/cache_manifest.json",
+        "priv/static/robots.txt",
+        "apps/web/priv/static/cache_manifest.json",
+        "site/priv/static/cache_manifest.json",
+    ]
+    got = _classify(root, paths)
+    why = "build output 'priv/static/cache_manifest.json' next to mix.exs (Phoenix digest)"
+    assert got == {
+        "priv/static/cache_manifest.json": ("build", why),
+        "apps/web/priv/static/cache_manifest.json": ("build", why),
+    }
+    # Overridable like every list: a project that keeps it by hand drops the rule.
+    assert _classify(root, paths, GeneratedRules(build_files=())) == {}
