@@ -236,10 +236,24 @@ def unexplained(
                 continue
             if sign == "+" and declares(line, imports, manifest=manifest, known=known):
                 continue
+            if sign == "+" and _names_module_of(line, imports):
+                continue
             if sign == "-" and _key(line) in rewritten - {None}:
                 continue
             out.append(f"{sign} {core}")
     return out
+
+
+#: A module path written as a value (``Hammer.Backend.ETS``, ``serde_json::Value``).
+_MODULE_PATH = re.compile(r"\b([A-Za-z_]\w*)(?:\.[A-Z]\w*|::\w+)+")
+
+
+def _names_module_of(line: str, imports: dict[str, str]) -> bool:
+    """``line`` names a module inside one of ``imports`` (``backend:
+    {Hammer.Backend.ETS, …}`` configures the ``hammer`` the change calls)."""
+    return any(
+        len(key := norm(root)) >= 5 and key in imports for root in _MODULE_PATH.findall(line)
+    )
 
 
 def _core(line: str) -> str:
@@ -256,6 +270,10 @@ def _key(line: str) -> str | None:
 
 
 _PATH_USE = re.compile(r"\b([a-z_][a-z0-9_]*)::")
+#: An Elixir remote call, ``Hammer.check_rate(…)``: a library's module is called by
+#: its full name, with no ``alias`` or ``import`` needed.
+_ELIXIR_CALL = re.compile(r"(?<![\w.:@])([A-Z]\w*)(?:\.[A-Z]\w*)*\.[a-z_]\w*[?!]?\(")
+_ELIXIR_MODULE = re.compile(r"^\s*defmodule\s+([A-Z]\w*)")
 
 
 def used(lines: Iterable[str]) -> dict[str, str]:
@@ -270,3 +288,31 @@ def used(lines: Iterable[str]) -> dict[str, str]:
             for key in _spec_keys(spec):
                 out.setdefault(key, spec)
     return out
+
+
+def called(lines: Iterable[str], own: Iterable[str] = ()) -> dict[str, str]:
+    """The libraries Elixir ``lines`` call by a module's full name
+    (``Hammer.check_rate(…)`` → ``Hammer``), keyed as :func:`imported` keys its
+    modules; the project's own modules (``own``: the roots its files define, see
+    :func:`defined`) left out."""
+    mine = {norm(name) for name in own}
+    out: dict[str, str] = {}
+    for line in lines:
+        if len(line) > 500 or line.lstrip().startswith("#"):
+            continue
+        for root in _ELIXIR_CALL.findall(line):
+            if norm(root) in mine:
+                continue
+            for key in _spec_keys(root):
+                out.setdefault(key, root)
+    return out
+
+
+def defined(lines: Iterable[str]) -> set[str]:
+    """The module roots Elixir ``lines`` define (``defmodule ShopWeb.Plugs.X`` →
+    ``ShopWeb``)."""
+    return {m.group(1) for line in lines if (m := _ELIXIR_MODULE.match(line))}
+
+
+def is_elixir(path: str) -> bool:
+    return path.endswith((".ex", ".exs"))

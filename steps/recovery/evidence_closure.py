@@ -161,19 +161,8 @@ def find_needs(
         for p in [*seeds, *evidence.via]
         if p in by_path and by_path[p].status != "deleted"
     ][:SEEDS_MAX]
-    imports: dict[str, tuple[str, str]] = {}
-    uses: dict[str, str] = {}  # looser: what explains a needed manifest's other lines
     reader.before([*scope, *wanted])  # one read of every HEAD side
-    for c in scope:
-        before = (reader.before([c]).get(c.path) or "").splitlines()
-        had = dependencies.imported(before)
-        for key, spec in dependencies.imported(reader.added(c)).items():
-            if key not in had:
-                imports.setdefault(key, (c.path, spec))
-        # Added lines only: a crate the manifest held before declares nothing new
-        # (``dependencies.declares`` checks), so what the file used before is moot.
-        for key, spec in dependencies.used(reader.added(c)).items():
-            uses.setdefault(key, spec)
+    imports, uses = _new_imports(reader, scope)
     if not imports:
         return evidence
     specs = {key: spec for key, (_, spec) in imports.items()}
@@ -197,3 +186,33 @@ def find_needs(
     if not needs:
         return evidence
     return replace(evidence, needs=needs, unexplained=others, memo={})
+
+
+def _new_imports(
+    reader: Reader, scope: Sequence[ChangedFile]
+) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+    """What the in-scope changes newly import (key → (the file, the import as
+    written)), and what their added lines use by a path (looser: it explains a
+    needed manifest's other lines, see ``dependencies.used``)."""
+    own: set[str] = set()  # Elixir: the project's own module roots are no library
+    for c in scope:
+        if dependencies.is_elixir(c.path):
+            own |= dependencies.defined((reader.now(c.path) or "").splitlines())
+    imports: dict[str, tuple[str, str]] = {}
+    uses: dict[str, str] = {}
+    for c in scope:
+        before = (reader.before([c]).get(c.path) or "").splitlines()
+        had = dependencies.imported(before)
+        added = reader.added(c)
+        found = dependencies.imported(added)
+        if dependencies.is_elixir(c.path):
+            had |= dependencies.called(before, own)
+            found = {**dependencies.called(added, own), **found}
+        for key, spec in found.items():
+            if key not in had:
+                imports.setdefault(key, (c.path, spec))
+        # Added lines only: a crate the manifest held before declares nothing new
+        # (``dependencies.declares`` checks), so what the file used before is moot.
+        for key, spec in dependencies.used(added).items():
+            uses.setdefault(key, spec)
+    return imports, uses
