@@ -42,7 +42,13 @@ _NAME_ATTR = re.compile(r'\bname="([A-Za-z_][\w.]*)"')
 #: A key a settings file defines: ``serde = "1"``, ``  max-page-size: 50``. Only
 #: in settings files: in code, ``x = 1`` is everywhere, and in Terraform the same
 #: ``replica_count = 1`` sets production and (unasked) staging alike.
-_KEY = re.compile(r"""^[ \t]*["']?([A-Za-z_][\w-]*)["']?[ \t]*(?::(?!:)|=(?!=))""", re.M)
+#: A dotted key (``"settings.darkMode": "Dark mode"``, a translation's) is one name:
+#: the code reads it whole (``t('settings.darkMode')``).
+_KEY = re.compile(
+    r"""^[ \t]*["']?([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)["']?[ \t]*(?::(?!:)|=(?!=))""", re.M
+)
+#: A dotted key as code quotes it: ``t('settings.darkMode')``, ``$t("nav.home")``.
+_DOTTED = re.compile(r"""["'`]([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)["'`]""")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A hyphenated name (a CSS class, a chart key): one name, not its words.
 _HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+")
@@ -131,11 +137,14 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
         found += [next(g for g in groups if g) for groups in _FIELD.findall(text)]
     if " as " in text or " AS " in text:
         found += _SQL_ALIAS.findall(text)
+    dotted: list[str] = []
     if keys:
         found += _KEY.findall(text) + _NAMED.findall(text)
+        dotted = [key for key in _KEY.findall(text) if "." in key]
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
     names = {name.rpartition(".")[2] for name in found if name}
+    names.update(dotted)
     if "/" in text:
         names.update(route for route in _ROUTE.findall(text) if route.strip("/"))
     return frozenset(n for n in names if _worth(n))
@@ -150,6 +159,8 @@ def used(lines: Iterable[str]) -> frozenset[str]:
         found.update(_HYPHENATED.findall(text))
     if "/" in text:
         found.update(p.rstrip("/.") for p in _PATH.findall(text))
+    if "." in text:
+        found.update(_DOTTED.findall(text))
     return frozenset(n for n in found if _worth(n))
 
 

@@ -249,3 +249,19 @@ def test_model_fields_and_migration_columns_are_definitions() -> None:
         "    total = price * qty",
     ]
     assert shared_names.defined(lines) == {"archived_at", "deleted_at", "confirmed_at", "pinned_at"}
+
+
+def test_a_translation_key_is_one_dotted_name() -> None:
+    """A strings file's new dotted key is defined whole and by its last part, and a
+    component quoting it whole uses it: the two changes are linked."""
+    en = ['  "settings.title": "Settings",', '  "settings.darkMode": "Dark mode"']
+    defined = shared_names.defined(en, keys=True, path="src/i18n/en.json")
+    assert {"settings.darkMode", "darkMode"} <= defined
+    assert "settings.darkMode" in shared_names.used(["<Toggle label={$t('settings.darkMode')} />"])
+    found = shared_names.link(
+        en[1:], frozenset(), shared_names.used(["{t('settings.darkMode')}"]), keys=True
+    )
+    assert found is not None
+    assert found[0] == "defines"
+    # In code a dotted name is no key: `a.b = 1` defines nothing.
+    assert "settings.darkMode" not in shared_names.defined(["settings.darkMode = 1"])
