@@ -339,6 +339,13 @@ class Recogniser:
                 self._listings[folder] = None
         names = self._listings[folder] or []
         for pattern in globs:
+            if "/" in pattern:
+                # A project file inside a folder of its own (Hugo's
+                # config/_default/hugo.toml): a path, not a glob.
+                first, _, rest = pattern.partition("/")
+                if first in names and (self.root / folder / first / rest).is_file():
+                    return pattern
+                continue
             for name in names:
                 if fnmatchcase(name, pattern):
                     return name
