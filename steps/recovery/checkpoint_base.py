@@ -413,3 +413,64 @@ def without_drift(
             continue  # it holds some of the drift as it is now
         return [x for x, tx in timed if tx is not None and tx <= t]
     return []
+
+
+def past_held_drift(
+    git: Git,
+    checkpoints: Sequence[CheckpointMeta],
+    chosen: CheckpointMeta,
+    held: Sequence[str],
+    drift: Sequence[str],
+    work: Sequence[str],
+) -> list[CheckpointMeta] | None:
+    """The checkpoints to choose the safe point from again when ``chosen`` — one the
+    user took in the middle of the work — already holds drift candidates (``held``)
+    exactly as they are now: a drift that began before they took it, unnoticed.
+    Restoring those files from it would leave them as they are, so the safe point
+    is the newest older checkpoint that holds none of them so (the last commit when
+    none does: ``[]``). None when the choice stands:
+
+    * ``chosen`` holds none of the in-scope work (``work``: the zone's changed
+      files the evidence links, not the explicit ones the user may have begun
+      themselves) as changed from the last commit: it was taken before the work began,
+      so what it holds is the user's own, their word for "safe from here" — a file
+      of theirs flagged only because no evidence links it is never rolled back
+      past it;
+    * the older point holds another version of any other drift candidate
+      (``drift``) than ``chosen`` does — the user changed it in between —:
+      stepping back would undo more than the drift.
+
+    Judged by content, never by times."""
+    made = epoch(chosen.created_at)
+    if made is None or not held:
+        return None
+    paths = list(dict.fromkeys([*held, *drift, *work]))
+
+    def items(treeish: str) -> dict[str, tuple[str | None, str | None]]:
+        return {i.path: (i.mode, i.sha) for i in _held_items(git, treeish, paths)}
+
+    mine = items(chosen.commit or chosen.tree)
+    head = items("HEAD")
+    if all(mine.get(p) == head.get(p) for p in work):
+        return None
+    rest = [p for p in dict.fromkeys(drift) if p not in held]
+    timed = [(m, epoch(m.created_at)) for m in checkpoints]
+    older = sorted(
+        (
+            (m, t)
+            for m, t in timed
+            if t is not None and t < made and m.reason != "sandwich" and m.metadata_complete
+        ),
+        key=lambda mt: mt[1],
+        reverse=True,
+    )
+    for m, t in older[:_SCAN_MAX]:
+        theirs = items(m.commit or m.tree)
+        if any(theirs.get(p) == mine.get(p) for p in held):
+            continue  # the drift was already there, as it is now
+        if any(theirs.get(p) != mine.get(p) for p in rest):
+            return None
+        return [x for x, tx in timed if tx is not None and tx <= t]
+    if any(head.get(p) != mine.get(p) for p in rest):
+        return None
+    return []

@@ -118,3 +118,57 @@ def test_newest_checkpoint_that_predates_is_selected(repo: Path, cli: Cli) -> No
     assert after != before
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == before
     assert plan["safe_checkpoint_candidate"]["predates_change"] is True
+
+
+def _user_checkpoint_mid_work(repo: Path, cli: Cli) -> tuple[str, str]:
+    """The agent starts the in-scope work (a labels module the explicit form imports)
+    and retitles the header on the way; the user checkpoints mid-work, not noticing
+    the retitle; the agent works on. The checkpoints (before, mid-work)."""
+    commit_app(repo)
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    before = checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login_labels.py", "EMAIL = 'E-mail address'\n")
+    write(repo, "src/ui/login.py", "from src.ui.login_labels import EMAIL\n")
+    write(repo, "src/ui/header.py", "def header():\n    return '<h1>Welcome!'\n")
+    settle()
+    mid = checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login.py", "from src.ui.login_labels import EMAIL\nLABEL = EMAIL\n")
+    return before, mid
+
+
+def test_a_checkpoint_you_took_mid_work_that_holds_the_drift_is_stepped_past(
+    repo: Path, cli: Cli
+) -> None:
+    """The mid-work checkpoint holds the retitle exactly as it is now, so restoring the
+    header from it would change nothing: the safe point is the checkpoint before, and
+    the partial restore really puts the header back (the in-scope work stays)."""
+    before, mid = _user_checkpoint_mid_work(repo, cli)
+    plan = recover(cli, "--preview")
+    assert [d["path"] for d in plan["drift_candidates"]] == ["src/ui/header.py"]
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == before != mid
+    partial = option(plan, 3)
+    assert partial["affected_paths"] == ["src/ui/header.py"]
+    assert "already as the checkpoint holds" not in partial["estimated_impact"]
+
+
+def test_never_further_back_than_the_drift_asks(repo: Path, cli: Cli) -> None:
+    """The same, but the user also edited config.yaml before their checkpoint, and the
+    agent changed it again after: stepping back would undo the user's edit too, so
+    their checkpoint stands."""
+    commit_app(repo)
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login_labels.py", "EMAIL = 'E-mail address'\n")
+    write(repo, "src/ui/login.py", "from src.ui.login_labels import EMAIL\n")
+    write(repo, "src/ui/header.py", "def header():\n    return '<h1>Welcome!'\n")
+    write(repo, "config.yaml", "shop:\n  currency: EUR\n  locale: de\n")
+    settle()
+    mid = checkpoint(cli)
+    settle()
+    write(repo, "config.yaml", "shop:\n  currency: USD\n  locale: de\n")
+    plan = recover(cli, "--preview")
+    assert {d["path"] for d in plan["drift_candidates"]} == {"src/ui/header.py", "config.yaml"}
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mid
