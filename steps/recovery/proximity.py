@@ -37,7 +37,7 @@ _STOP_WORDS = """
     form forms button buttons module modules service services model models
     controller controllers handler handlers repository repositories provider
     providers manager managers factory factories adapter adapters middleware
-    interface interfaces dto dtos entity entities
+    interface interfaces dto dtos entity entities command commands cmd
     type types types config conf settings default defaults readme docs doc
     get set run runs run impl internal public private api js ts tsx jsx py go rs
     java kt md txt vue

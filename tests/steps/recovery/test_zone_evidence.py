@@ -316,3 +316,11 @@ def test_words_split_at_exactly_the_characters_they_always_split_at() -> None:
     assert [m.start() for m in re.finditer(proximity._SPLIT.pattern.removesuffix("+"), every)] == [
         m.start() for m in negated.finditer(every)
     ]
+
+
+def test_a_command_is_a_role_word_like_a_screen() -> None:
+    """Subcommands of a CLI all end in 'command' (stats_command.cpp, import_command.cpp):
+    the shared role word says nothing about what either is about."""
+    assert name_tokens("src/cli/stats_command.cpp") == {"stats"}
+    assert name_tokens("src/cli/import_command.cpp") == {"import"}
+    assert name_tokens("cmd/listCmd.go") == {"list"}
