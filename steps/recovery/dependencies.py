@@ -52,6 +52,7 @@ _MANIFESTS = frozenset(
         "pom.xml",
         "build.gradle",
         "build.gradle.kts",
+        "build.sbt",
         "mix.exs",
         "cmakelists.txt",
         "conanfile.txt",

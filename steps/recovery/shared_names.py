@@ -81,6 +81,9 @@ _SQL_ALIAS = re.compile(r"(?i)\bas[ \t]+([A-Za-z_]\w*)")
 #: ``weeklyDigest: Boolean!`` (GraphQL).
 _SCHEMA_FIELD = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:?[ \t]+\[?[A-Z]\w*", re.M)
 _SCHEMA = (".prisma", ".graphql", ".graphqls", ".gql", ".proto")
+#: Python's annotated attribute, a dataclass's or a settings class's field:
+#: ``csv_delimiter: str = ","``.
+_PY_ATTR = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:[ \t]*[A-Za-z_][\w\[\], .|]*=(?!=)", re.M)
 #: Files a file-system router serves (Next.js, SvelteKit, Nuxt, Astro, Remix).
 _PAGE_EXT = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".svelte", ".vue", ".astro", ".md", ".mdx")
 #: Names too ordinary to tie two files together, whatever defines them.
@@ -114,8 +117,10 @@ _SETTINGS = (".yml", ".yaml", ".toml", ".json", ".ini", ".cfg", ".conf", ".prope
 
 
 def is_settings(path: str) -> bool:
-    """A file of keys and values, where a new key is a definition."""
-    return path.lower().endswith(_SETTINGS)
+    """A file of keys and values, where a new key is a definition (``.env.example``
+    and the like too)."""
+    lower = path.lower()
+    return lower.endswith(_SETTINGS) or lower.rpartition("/")[2].startswith(".env.")
 
 
 def _text(lines: Iterable[str]) -> str:
@@ -143,6 +148,8 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
         dotted = [key for key in _KEY.findall(text) if "." in key]
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
+    if path.endswith(".py"):
+        found += _PY_ATTR.findall(text)
     names = {name.rpartition(".")[2] for name in found if name}
     names.update(dotted)
     if "/" in text:

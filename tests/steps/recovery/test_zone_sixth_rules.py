@@ -265,3 +265,21 @@ def test_a_translation_key_is_one_dotted_name() -> None:
     assert found[0] == "defines"
     # In code a dotted name is no key: `a.b = 1` defines nothing.
     assert "settings.darkMode" not in shared_names.defined(["settings.darkMode = 1"])
+
+
+def test_env_templates_dataclass_fields_and_sbt_dependencies() -> None:
+    """A new variable in `.env.example` is a key the route reads; a dataclass field is
+    a definition the command reads (Python only: `x: int = 0` means nothing in YAML);
+    build.sbt declares the library a Scala import needs."""
+    assert shared_names.is_settings(".env.example")
+    assert shared_names.is_settings("web/.env.local")
+    assert not shared_names.is_settings("src/env.ts")
+    env = shared_names.defined(["NEWSLETTER_DOUBLE_OPT_IN=true"], keys=True, path=".env.example")
+    assert "NEWSLETTER_DOUBLE_OPT_IN" in env
+    field = ['    csv_delimiter: str = ","']
+    assert "csv_delimiter" in shared_names.defined(field, path="src/tallyho/config.py")
+    assert "csv_delimiter" not in shared_names.defined(field, path="src/config.ts")
+    assert dependencies.is_manifest("build.sbt")
+    imports = dependencies.imported(["import com.github.blemale.scaffeine.Scaffeine"])
+    line = '      "com.github.blemale" %% "scaffeine" % "5.3.0",'
+    assert dependencies.needed([line], imports, manifest=True) is not None
