@@ -147,7 +147,9 @@ def find_shared(
             defines.setdefault(name, c.path)
         for name in sorted(shared_names.used(lines)):
             uses.setdefault(name, c.path)
-    names = set(defines) | set(uses)
+    # A name the explicit change uses is looked for as other languages spell it too
+    # (its definitions are already spelled every way: ``shared_names.spellings``).
+    names = set(defines) | {s for name in uses for s in shared_names.spellings(name)}
     if not names:
         return {}
     # A URL may sit under a prefix (``/admin`` + ``/users/export``): no left edge.

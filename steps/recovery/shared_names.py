@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from vibflow.steps.recovery.dependencies import is_manifest
 from vibflow.steps.recovery.proximity import STOP
 
 _DECLARED = re.compile(
-    r"\b(?:def|defp|defmodule|fun|func|fn|function|class|struct|enum|interface|trait|"
+    r"\b(?:def|defp|defmodule|fun|func|fn|function|class|struct|enum|interface|trait|message|"
     r"type|val|var|let|const|object|record|module|macro_rules!)[ \t]+([A-Za-z_][\w]*)"
 )
 #: ``public async Task<Invoice> FindAsync(`` — a typed method or function head.
@@ -154,7 +155,37 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
     names.update(dotted)
     if "/" in text:
         names.update(route for route in _ROUTE.findall(text) if route.strip("/"))
-    return frozenset(n for n in names if _worth(n))
+    if is_manifest(path):
+        # A manifest's key is a package's name, which dependencies.py matches to the
+        # code's spelling — with a version bump told apart from a new library.
+        return frozenset(n for n in names if _worth(n))
+    return frozenset(s for n in names if _worth(n) for s in spellings(n))
+
+
+_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def spellings(name: str) -> frozenset[str]:
+    """``name`` as each language spells a name of several words: a proto field
+    ``delivery_window`` is ``DeliveryWindow`` in Go, ``deliveryWindow`` in
+    TypeScript, ``DELIVERY_WINDOW`` in an environment (one word, a route or a
+    dotted key: only itself)."""
+    if (not name[:1].isalpha() and name[:1] != "_") or "." in name:
+        return frozenset({name})
+    parts = _PARTS.findall(name)
+    if len(parts) < 2 or "".join(parts) != name.replace("_", "").replace("-", ""):
+        return frozenset({name})
+    lower = [p.lower() for p in parts]
+    return frozenset(
+        {
+            name,
+            "_".join(lower),
+            "_".join(lower).upper(),
+            "-".join(lower),
+            lower[0] + "".join(p.capitalize() for p in lower[1:]),
+            "".join(p.capitalize() for p in lower),
+        }
+    )
 
 
 def used(lines: Iterable[str]) -> frozenset[str]:

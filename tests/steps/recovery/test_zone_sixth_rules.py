@@ -248,7 +248,9 @@ def test_model_fields_and_migration_columns_are_definitions() -> None:
         "    add_column :projects, :pinned_at, :datetime",
         "    total = price * qty",
     ]
-    assert shared_names.defined(lines) == {"archived_at", "deleted_at", "confirmed_at", "pinned_at"}
+    # (each also spelled as other languages write it: ArchivedAt, archivedAt …)
+    snake = {n for n in shared_names.defined(lines) if n.islower() and "_" in n}
+    assert snake == {"archived_at", "deleted_at", "confirmed_at", "pinned_at"}
 
 
 def test_a_translation_key_is_one_dotted_name() -> None:
@@ -283,3 +285,26 @@ def test_env_templates_dataclass_fields_and_sbt_dependencies() -> None:
     imports = dependencies.imported(["import com.github.blemale.scaffeine.Scaffeine"])
     line = '      "com.github.blemale" %% "scaffeine" % "5.3.0",'
     assert dependencies.needed([line], imports, manifest=True) is not None
+
+
+def test_a_name_of_several_words_links_across_languages() -> None:
+    """A proto field `delivery_window` is `DeliveryWindow` in Go and `deliveryWindow` in
+    TypeScript, a settings key `delivery_window_days` is `cfg.DeliveryWindowDays`; a
+    manifest's package key is matched by dependencies.py instead (a bump of
+    `actix-web` is no definition of the `actix_web` the code uses)."""
+    assert shared_names.spellings("delivery_window") >= {"DeliveryWindow", "deliveryWindow"}
+    assert shared_names.spellings("windowFor") >= {"window_for", "WINDOW_FOR"}
+    assert shared_names.spellings("/readyz") == {"/readyz"}
+    assert shared_names.spellings("settings.darkMode") == {"settings.darkMode"}
+    proto = ["  DeliveryWindow delivery_window = 3;", "message DeliveryWindow {"]
+    page = ["{q.deliveryWindow && <p>Arrives {formatWindow(q.deliveryWindow)}</p>}"]
+    found = shared_names.link(page, shared_names.defined(proto, path="shipping.proto"), frozenset())
+    assert found == ("uses", "deliveryWindow")
+    key = ["delivery_window_days: [2, 4]"]
+    uses = shared_names.used(["q.DeliveryWindow = windowFor(c, cfg.DeliveryWindowDays)"])
+    assert shared_names.link(key, frozenset(), uses, keys=True, path="config/base.yaml") == (
+        "defines",
+        "DeliveryWindowDays",
+    )
+    bump = ['actix-web = "4.9"']
+    assert "actix_web" not in shared_names.defined(bump, keys=True, path="Cargo.toml")
