@@ -13,13 +13,24 @@ from scenarios_fresh5 import FRESH5
 from scenarios_fresh6 import FRESH6
 from scenarios_fresh7 import FRESH7
 from scenarios_fresh8 import FRESH8
+from scenarios_fresh9 import FRESH9
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
 CORPUS: list[Scenario] = [*TUNED, *HELD_OUT]
 
 #: Every fresh batch, in the order written.
-ALL_FRESH: list[Scenario] = [*FRESH, *FRESH2, *FRESH3, *FRESH4, *FRESH5, *FRESH6, *FRESH7, *FRESH8]
+ALL_FRESH: list[Scenario] = [
+    *FRESH,
+    *FRESH2,
+    *FRESH3,
+    *FRESH4,
+    *FRESH5,
+    *FRESH6,
+    *FRESH7,
+    *FRESH8,
+    *FRESH9,
+]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
     2: "before the second",
@@ -29,4 +40,5 @@ FRESH_BATCHES: dict[int, str] = {
     6: "blind, after the sixth",
     7: "blind, during the seventh",
     8: "blind, during the eighth",
+    9: "blind, after the eighth",
 }
