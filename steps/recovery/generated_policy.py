@@ -56,6 +56,7 @@ class BuildOutput(BaseModel):
 # Kept equal to policies/recovery.yaml (a test pins it): the code defaults serve
 # callers without a PolicySet.
 _DOTNET = ("*.csproj", "*.fsproj", "*.vbproj")
+_NUXT = ("nuxt.config.ts", "nuxt.config.js", "nuxt.config.mjs", "nitro.config.ts")
 #: A Hugo site's configuration, at its root or in its config folder.
 _HUGO = (
     "hugo.toml",
@@ -88,6 +89,14 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("priv/static/assets/", ("mix.exs",), "Phoenix"),
     ("public/", _HUGO, "Hugo"),
     ("resources/_gen/", _HUGO, "Hugo"),
+    (".output/", _NUXT, "Nuxt/Nitro"),
+    ("gen/schemas/", ("tauri.conf.json",), "Tauri"),
+    (".godot/", ("project.godot",), "Godot"),
+    (".import/", ("project.godot",), "Godot 3"),
+    ("docs/", ("_pkgdown.yml",), "pkgdown"),
+    ("cdk.out/", ("cdk.json",), "AWS CDK"),
+    (".serverless/", ("serverless.yml", "serverless.yaml", "serverless.ts"), "Serverless"),
+    (".aws-sam/", ("samconfig.toml", "template.yaml"), "AWS SAM"),
 )
 
 
@@ -135,6 +144,9 @@ DEFAULT_RUN_OUTPUTS = (
     "lcov.info",
     "*.tfplan",
     "tfplan",
+    "celerybeat-schedule",
+    "celerybeat-schedule.*",
+    "celerybeat.pid",
 )
 DEFAULT_LOCKFILES = (
     "package-lock.json",
