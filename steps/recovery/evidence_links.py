@@ -174,13 +174,20 @@ def find_shared(
     olds = reader.before([by_path[p] for p in holding])
     out: dict[str, tuple[str, str, str]] = {}
     for path, text in holding.items():
+        keys = shared_names.is_settings(path)
+        old = olds.get(path)
         linked = shared_names.link(
-            shared_names.added(olds.get(path), text),
+            shared_names.added(old, text),
             theirs_defined,
             theirs_used,
-            keys=shared_names.is_settings(path),
+            keys=keys,
             path=path,
             route=served_route(by_path[path]),
+            # A settings key the file held before is a value changed, not a name
+            # the change defines: production's timeout raised is no part of it.
+            held=shared_names.defined(old.splitlines(), keys=True, path=path)
+            if keys and old
+            else frozenset(),
         )
         if linked is not None:
             how, name = linked

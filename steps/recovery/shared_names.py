@@ -235,15 +235,18 @@ def link(
     keys: bool = False,
     path: str = "",
     route: str | None = None,
+    held: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """``("uses" | "defines", name)`` when my added lines use a name their change
     defines, or define one their change uses; None otherwise (``keys``: mine is a
-    settings file; ``path``: mine; ``route``: the URL mine, a new page, serves)."""
+    settings file; ``path``: mine; ``route``: the URL mine, a new page, serves;
+    ``held``: the names mine defined before — a key whose value changed, a
+    package bumped, defines nothing new)."""
     mine_used = used(mine_added)
     hit = sorted(mine_used & theirs_defined) or _under_prefix(mine_used, theirs_defined)
     if hit:
         return "uses", hit[0]
-    mine_defined = defined(mine_added, keys=keys, path=path)
+    mine_defined = defined(mine_added, keys=keys, path=path) - held
     if route is not None:
         mine_defined |= {route}
     hit = sorted(mine_defined & theirs_used) or _under_prefix(theirs_used, mine_defined)

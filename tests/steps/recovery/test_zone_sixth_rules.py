@@ -308,3 +308,21 @@ def test_a_name_of_several_words_links_across_languages() -> None:
     )
     bump = ['actix-web = "4.9"']
     assert "actix_web" not in shared_names.defined(bump, keys=True, path="Cargo.toml")
+
+
+def test_a_key_the_file_held_before_defines_nothing_new() -> None:
+    """Production's timeout raised, or a package bumped, is a value changed: the
+    in-scope code reading that key does not pull the change into scope; a new key
+    still does."""
+    uses = shared_names.used(
+        ["const t = cfg.carrier_timeout_ms; import { Queue } from 'aws-cdk-lib';"]
+    )
+    old = ["carrier_timeout_ms: 2000"]
+    held = shared_names.defined(old, keys=True, path="config/prod.yaml")
+    raised = ["carrier_timeout_ms: 9000"]
+    assert shared_names.link(raised, frozenset(), uses, keys=True, held=held) is None
+    assert shared_names.link(raised, frozenset(), uses, keys=True) is not None
+    bump_old = ['    "aws-cdk-lib": "2.140.0",']
+    held = shared_names.defined(bump_old, keys=True, path="package.json")
+    bump = ['    "aws-cdk-lib": "2.160.0",']
+    assert shared_names.link(bump, frozenset(), uses, keys=True, held=held) is None
