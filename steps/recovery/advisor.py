@@ -19,7 +19,7 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
-from vibflow.steps.recovery.checkpoint_base import past_held_drift, without_drift
+from vibflow.steps.recovery.checkpoint_base import without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.early_listing import Listing, listing_pool
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
@@ -40,10 +40,6 @@ if TYPE_CHECKING:
 APPLY_DISABLED = (
     "restoring files is switched off; set VIBFLOW_RECOVERY_APPLY=1 in the environment to enable it"
 )
-
-
-#: Zone entries that say what the user declared or did, not what the agent did.
-_USERS_OWN_SOURCES = frozenset({"explicit", "user_edit", "user_feedback"})
 
 
 @dataclass(frozen=True)
@@ -204,33 +200,21 @@ class RecoveryAdvisor:
     def _without_held_drift(
         self, checkpoints: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan
     ) -> list[CheckpointMeta] | None:
-        """The checkpoints to plan again from when the safe point already holds drift
-        candidates exactly as they are now (its ``settled`` files): a restore from it
-        would leave that drift where it is. An agent turn's checkpoint is stepped back
-        from as ``without_drift`` says, one the user took as ``past_held_drift`` says.
-        None when the safe point stands."""
+        """The checkpoints to plan again from when the safe point is an agent turn's
+        checkpoint that already holds drift candidates exactly as they are now (its
+        ``settled`` files): a restore from it would leave that drift where it is. None
+        when the safe point stands."""
         chosen = plan.safe_checkpoint_candidate
         base = found.base
         if chosen is None or base is None or base.checkpoint_id != chosen.checkpoint_id:
             return None
         meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
-        if meta is None or meta.reason == "sandwich":
+        if meta is None or meta.reason != "agent_turn":
             return None
         held = [d.path for d in plan.drift_candidates if d.path in base.settled]
         if not held:
             return None
-        if meta.reason == "agent_turn":
-            return without_drift(self.git, checkpoints, meta, held)
-        drift = [d.path for d in plan.drift_candidates]
-        # The in-scope work the evidence links, not what the user declared or did:
-        # their own unfinished edit of an explicit file predates the agent.
-        changed = {c.path for c in found.changed}
-        work = [
-            z.path
-            for z in plan.intent_zone
-            if z.path in changed and z.source not in _USERS_OWN_SOURCES
-        ]
-        return past_held_drift(self.git, checkpoints, meta, held, drift, work)
+        return without_drift(self.git, checkpoints, meta, held)
 
     def _with_last_turn(self, plan: RecoveryPlan) -> RecoveryPlan:
         """The plan with the agent's last turn noted (files outside the intent zone

@@ -437,10 +437,8 @@ def test_drift_of_an_earlier_turn_is_restored_from_before_that_turn(repo: Path) 
 
 
 def test_a_checkpoint_the_user_took_after_the_drift_is_never_stepped_past(repo: Path) -> None:
-    """The same turns with the user's own checkpoint between them, taken before any
-    work the evidence links (turn 2 only edits the explicit file): the user's word for
-    "safe from here" stands — the safe point is not rolled back to turn 1. (One taken
-    mid-work that holds the drift is stepped past: test_advisor_safe_checkpoint.)"""
+    """The same turns with the user's own checkpoint between them: the user's word for
+    "safe from here" stands — the safe point is not rolled back to turn 1."""
     first = _two_turns(repo, user_checkpoint=True)
     plan = as_json(vf(repo, "recover", "--preview", "--json"))
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] != first
