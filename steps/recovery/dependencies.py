@@ -275,6 +275,66 @@ _PATH_USE = re.compile(r"\b([a-z_][a-z0-9_]*)::")
 #: its full name, with no ``alias`` or ``import`` needed.
 _ELIXIR_CALL = re.compile(r"(?<![\w.:@])([A-Z]\w*)(?:\.[A-Z]\w*)*\.[a-z_]\w*[?!]?\(")
 _ELIXIR_MODULE = re.compile(r"^\s*defmodule\s+([A-Z]\w*)")
+#: Elixir's and OTP's own modules: a call to them needs no dependency.
+_ELIXIR_STDLIB = frozenset(
+    (
+        "Access",
+        "Agent",
+        "Application",
+        "Atom",
+        "Base",
+        "Bitwise",
+        "Calendar",
+        "Code",
+        "Config",
+        "Date",
+        "DateTime",
+        "Duration",
+        "EEx",
+        "Enum",
+        "ExUnit",
+        "Exception",
+        "File",
+        "Float",
+        "Function",
+        "GenServer",
+        "IEx",
+        "IO",
+        "Inspect",
+        "Integer",
+        "Kernel",
+        "Keyword",
+        "List",
+        "Logger",
+        "Macro",
+        "Map",
+        "MapSet",
+        "Mix",
+        "Module",
+        "NaiveDateTime",
+        "Node",
+        "OptionParser",
+        "Path",
+        "Port",
+        "Process",
+        "Protocol",
+        "Range",
+        "Record",
+        "Regex",
+        "Registry",
+        "Stream",
+        "String",
+        "StringIO",
+        "Supervisor",
+        "System",
+        "Task",
+        "Time",
+        "Tuple",
+        "URI",
+        "Version",
+    )
+)
+_MIX_APP = re.compile(r"\bapp:\s*:([a-z_][a-z0-9_]*)")
 
 
 def used(lines: Iterable[str]) -> dict[str, str]:
@@ -302,7 +362,7 @@ def called(lines: Iterable[str], own: Iterable[str] = ()) -> dict[str, str]:
         if len(line) > 500 or line.lstrip().startswith("#"):
             continue
         for root in _ELIXIR_CALL.findall(line):
-            if norm(root) in mine:
+            if norm(root) in mine or root in _ELIXIR_STDLIB:
                 continue
             for key in _spec_keys(root):
                 out.setdefault(key, root)
@@ -311,8 +371,19 @@ def called(lines: Iterable[str], own: Iterable[str] = ()) -> dict[str, str]:
 
 def defined(lines: Iterable[str]) -> set[str]:
     """The module roots Elixir ``lines`` define (``defmodule ShopWeb.Plugs.X`` →
-    ``ShopWeb``)."""
-    return {m.group(1) for line in lines if (m := _ELIXIR_MODULE.match(line))}
+    ``ShopWeb``), and Phoenix's other half of each (``ShopWeb`` → ``Shop``)."""
+    roots = {m.group(1) for line in lines if (m := _ELIXIR_MODULE.match(line))}
+    return roots | {r.removesuffix("Web") for r in roots if r.endswith("Web") and r != "Web"}
+
+
+def mix_app(text: str) -> set[str]:
+    """The module root of the OTP application ``mix.exs`` names (``app: :storefront``
+    → ``Storefront``, and ``StorefrontWeb``)."""
+    found = _MIX_APP.search(text)
+    if found is None:
+        return set()
+    root = "".join(part.capitalize() for part in found.group(1).split("_"))
+    return {root, root + "Web"}
 
 
 def is_elixir(path: str) -> bool:

@@ -198,6 +198,8 @@ def _new_imports(
     for c in scope:
         if dependencies.is_elixir(c.path):
             own |= dependencies.defined((reader.now(c.path) or "").splitlines())
+    if own or any(dependencies.is_elixir(c.path) for c in scope):
+        own |= dependencies.mix_app(reader.now("mix.exs") or "")
     imports: dict[str, tuple[str, str]] = {}
     uses: dict[str, str] = {}
     for c in scope:

@@ -343,8 +343,11 @@ class Recogniser:
                 # A project file inside a folder of its own (Hugo's
                 # config/_default/hugo.toml): a path, not a glob.
                 first, _, rest = pattern.partition("/")
-                if first in names and (self.root / folder / first / rest).is_file():
-                    return pattern
+                try:
+                    if first in names and (self.root / folder / first / rest).is_file():
+                        return pattern
+                except OSError:  # a folder we may not read: no project file seen
+                    pass
                 continue
             for name in names:
                 if fnmatchcase(name, pattern):

@@ -145,8 +145,11 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
         found += _SQL_ALIAS.findall(text)
     dotted: list[str] = []
     if keys:
-        found += _KEY.findall(text) + _NAMED.findall(text)
-        dotted = [key for key in _KEY.findall(text) if "." in key]
+        # A dotted key is one name, never its last part: the controller's
+        # ``username`` is not what ``spring.datasource.username=`` defines.
+        for key in _KEY.findall(text):
+            (dotted if "." in key else found).append(key)
+        found += _NAMED.findall(text)
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
     if path.endswith(".py"):

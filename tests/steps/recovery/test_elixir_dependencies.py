@@ -32,7 +32,7 @@ CONFIG_BEFORE = 'import Config\n\nimport_config "#{config_env()}.exs"\n'
 def test_a_remote_call_names_the_library_not_the_project_or_erlang() -> None:
     lines = PLUG.splitlines()
     own = dependencies.defined(lines)
-    assert own == {"ShopWeb"}
+    assert own == {"ShopWeb", "Shop"}  # Phoenix's two halves of the app
     called = dependencies.called(lines, own)
     assert set(called.values()) == {"Hammer"}  # not ShopWeb, :inet or the comment's
     assert dependencies.called(lines).keys() >= {"hammer", "shopweb"}
@@ -61,3 +61,17 @@ def test_mix_exs_and_config_exs_are_explained_by_the_call() -> None:
     assert dependencies.unexplained(CONFIG_BEFORE, config, calls, manifest=False, known=known) == [
         "+ config :shop, ShopWeb.Endpoint, http: [port: 4001]"
     ]
+
+
+def test_the_apps_own_modules_and_elixirs_are_no_library() -> None:
+    """`Storefront.Accounts.get_user!(…)` in a controller of StorefrontWeb is the app
+    itself (mix.exs names it); `Integer.parse(…)`, `String.trim(…)` are Elixir's."""
+    lines = [
+        "defmodule StorefrontWeb.UserController do",
+        '  def show(conn, %{"id" => id}) do',
+        "    user = Storefront.Accounts.get_user!(Integer.parse(String.trim(id)))",
+        "    Plug.Conn.send_resp(conn, 200, Jason.encode!(user))",
+    ]
+    own = dependencies.defined(lines) | dependencies.mix_app('  [app: :storefront, version: "0.1"]')
+    assert set(dependencies.called(lines, own).values()) == {"Plug", "Jason"}
+    assert dependencies.mix_app("app: :my_shop") == {"MyShop", "MyShopWeb"}

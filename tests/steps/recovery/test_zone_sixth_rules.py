@@ -254,11 +254,16 @@ def test_model_fields_and_migration_columns_are_definitions() -> None:
 
 
 def test_a_translation_key_is_one_dotted_name() -> None:
-    """A strings file's new dotted key is defined whole and by its last part, and a
-    component quoting it whole uses it: the two changes are linked."""
+    """A strings file's new dotted key is defined whole (never by its last part: the
+    code's `username` is not `spring.datasource.username=`), and a component
+    quoting it whole uses it: the two changes are linked."""
     en = ['  "settings.title": "Settings",', '  "settings.darkMode": "Dark mode"']
     defined = shared_names.defined(en, keys=True, path="src/i18n/en.json")
-    assert {"settings.darkMode", "darkMode"} <= defined
+    assert "settings.darkMode" in defined
+    assert "darkMode" not in defined
+    spring = ["spring.datasource.username=postgres"]
+    props = shared_names.defined(spring, keys=True, path="application.properties")
+    assert "username" not in props
     assert "settings.darkMode" in shared_names.used(["<Toggle label={$t('settings.darkMode')} />"])
     found = shared_names.link(
         en[1:], frozenset(), shared_names.used(["{t('settings.darkMode')}"]), keys=True
