@@ -134,6 +134,14 @@ def before_drift(
     return older if usable else None
 
 
+#: Why a restore that would change no file is not offered to run.
+NOTHING_TO_RESTORE = (
+    "nothing to restore: the files are already as the safe checkpoint holds them "
+    "(it was taken after they changed) or are left out; review them yourself, or "
+    "restore one from an earlier checkpoint with `vibflow checkpoint restore CKPT PATH`"
+)
+
+
 def sides(c: ChangedFile) -> list[tuple[str, bool]]:
     """The paths one change touches, each with whether HEAD holds it: a rename is
     one change with two paths (the old name in HEAD, the new one not)."""
@@ -216,6 +224,10 @@ def build_options(
     ]
     if drift_changes:
         drift_paths, drift_gone, drift_impact = touched(drift_changes)
+        # Offered and chosen, a restore of nothing would take a safety checkpoint and
+        # then have nothing to confirm: the drift was already there when the
+        # checkpoint was taken (or every file is left out).
+        drift_block = restore_block or (None if drift_paths else NOTHING_TO_RESTORE)
         review = list(dict.fromkeys(p for c in drift_changes for p, _ in sides(c)))
         options.append(
             RecoveryOption(
@@ -242,11 +254,12 @@ def build_options(
                 "this can be undone",
                 requires_sandwich=True,
                 requires_lock=True,
-                blocked_reason=restore_block,
+                blocked_reason=drift_block,
             )
         )
     if usable:
         all_paths, all_gone, all_impact = touched(relevant)
+        all_block = restore_block or (None if all_paths else NOTHING_TO_RESTORE)
         options.append(
             RecoveryOption(
                 level=4,
@@ -263,7 +276,7 @@ def build_options(
                 "checkpoint is taken first",
                 requires_sandwich=True,
                 requires_lock=True,
-                blocked_reason=restore_block,
+                blocked_reason=all_block,
             )
         )
     # Ranked on what could run with the flag on: switching the flag must not

@@ -118,3 +118,25 @@ def test_newest_checkpoint_that_predates_is_selected(repo: Path, cli: Cli) -> No
     assert after != before
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == before
     assert plan["safe_checkpoint_candidate"]["predates_change"] is True
+
+
+def test_a_restore_that_would_change_nothing_is_not_offered_to_run(repo: Path, cli: Cli) -> None:
+    """The agent retitles the header, the user checkpoints without noticing, the agent
+    works on: the checkpoint (the user's word) already holds the retitle, so the
+    partial restore would change nothing — it says why and is not recommended (choosing
+    it used to take a safety checkpoint and then have nothing to confirm)."""
+    commit_app(repo)
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    write(repo, "src/ui/header.py", "def header():\n    return '<h1>Welcome!'\n")
+    settle()
+    mine = checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login.py", "def render():\n    return '<form aria-label=login>'\n")
+    plan = recover(cli, "--preview")
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
+    assert [d["path"] for d in plan["drift_candidates"]] == ["src/ui/header.py"]
+    partial = option(plan, 3)
+    assert partial["affected_paths"] == []
+    assert partial["blocked_reason"].startswith("nothing to restore")
+    assert partial["recommended"] is False
+    assert option(plan, 2)["recommended"] is True
