@@ -19,11 +19,11 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
-from vibflow.steps.recovery.checkpoint_base import without_drift
+from vibflow.steps.recovery.checkpoint_base import earlier_without, without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.early_listing import Listing, listing_pool
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
-from vibflow.steps.recovery.options import before_drift
+from vibflow.steps.recovery.options import before_drift, earlier_hint
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.recovery.scratch import scratch_index
 from vibflow.steps.workspace.git import Git
@@ -141,6 +141,7 @@ class RecoveryAdvisor:
         if fewer is not None:
             # Judged by content this time: the turn's checkpoint holds drift as it is now.
             found, plan = self._plan(view, fewer, turns, heading.result)
+        plan = self._with_earlier_source(checkpoints, found, plan)
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
             secret_hits=counts.get("secret_hits", 0),
@@ -215,6 +216,29 @@ class RecoveryAdvisor:
         if not held:
             return None
         return without_drift(self.git, checkpoints, meta, held)
+
+    def _with_earlier_source(
+        self, checkpoints: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan
+    ) -> RecoveryPlan:
+        """When the safe point — a checkpoint the user took, never stepped back past —
+        already holds drift candidates as they are now (they changed before it was
+        taken), the partial restore leaves them; it then names the newest earlier
+        checkpoint that does not hold them, and the command restoring them from it,
+        for the user to choose. Nothing is chosen for them."""
+        chosen = plan.safe_checkpoint_candidate
+        base = found.base
+        if chosen is None or base is None or base.checkpoint_id != chosen.checkpoint_id:
+            return plan
+        held = [d.path for d in plan.drift_candidates if d.path in base.settled]
+        meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
+        if not held or meta is None:
+            return plan
+        earlier = earlier_without(self.git, checkpoints, meta, held)
+        if earlier is None:
+            return plan
+        return plan.model_copy(
+            update={"options": [earlier_hint(o, earlier.checkpoint_id, held) for o in plan.options]}
+        )
 
     def _with_last_turn(self, plan: RecoveryPlan) -> RecoveryPlan:
         """The plan with the agent's last turn noted (files outside the intent zone

@@ -413,3 +413,39 @@ def without_drift(
             continue  # it holds some of the drift as it is now
         return [x for x, tx in timed if tx is not None and tx <= t]
     return []
+
+
+def earlier_without(
+    git: Git,
+    checkpoints: Sequence[CheckpointMeta],
+    chosen: CheckpointMeta,
+    held: Sequence[str],
+) -> CheckpointMeta | None:
+    """The newest complete checkpoint older than ``chosen`` that holds none of
+    ``held`` as ``chosen`` does — where to restore those files from when ``chosen``
+    (the user's word for "safe from here") already holds them as they are now.
+    None when no checkpoint in the last ``_SCAN_MAX`` does. Judged by content."""
+    made = epoch(chosen.created_at)
+    if made is None or not held:
+        return None
+    paths = list(held)
+
+    def items(m: CheckpointMeta) -> dict[str, tuple[str | None, str | None]]:
+        return {i.path: (i.mode, i.sha) for i in _held_items(git, m.commit or m.tree, paths)}
+
+    mine = items(chosen)
+    timed = [(m, epoch(m.created_at)) for m in checkpoints]
+    older = sorted(
+        (
+            (m, t)
+            for m, t in timed
+            if t is not None and t < made and m.reason != "sandwich" and m.metadata_complete
+        ),
+        key=lambda mt: mt[1],
+        reverse=True,
+    )
+    for m, _ in older[:_SCAN_MAX]:
+        theirs = items(m)
+        if all(theirs.get(p) != mine.get(p) for p in paths):
+            return m
+    return None

@@ -298,3 +298,28 @@ def build_options(
     ]
     ranked += [o for o in sorted(options, key=lambda o: o.level) if o.option_id != best.option_id]
     return ranked
+
+
+#: Paths a hint's command names before it says how many more.
+_HINT_PATHS = 3
+
+
+def earlier_hint(option: RecoveryOption, checkpoint_id: str, held: Sequence[str]) -> RecoveryOption:
+    """The partial restore ``option`` with where its ``held`` files — drift the safe
+    checkpoint already holds as it is now — can be restored from instead: the
+    earlier checkpoint, and the command. Other options are returned as they are."""
+    if option.level != 3:
+        return option
+    import shlex  # only here: a plan rarely needs it
+
+    shown = " ".join(shlex.quote(p) for p in held[:_HINT_PATHS])
+    more = len(held) - _HINT_PATHS
+    hint = (
+        f"{len(held)} out-of-scope file(s) changed before the safe checkpoint was taken and "
+        f"are already as it holds them; the earlier checkpoint {checkpoint_id} does not "
+        f"hold them: `vibflow checkpoint restore {checkpoint_id} {shown}`"
+        + (f" (and {more} more)" if more > 0 else "")
+    )
+    if option.blocked_reason == NOTHING_TO_RESTORE:
+        return option.model_copy(update={"blocked_reason": f"nothing to restore here: {hint}"})
+    return option.model_copy(update={"estimated_impact": f"{option.estimated_impact}; {hint}"})

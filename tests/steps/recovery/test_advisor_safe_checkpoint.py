@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from vibflow_testing.advisor import checkpoint, commit_app, option, recover, set_memory, settle
+from vibflow_testing.advisor import APP, checkpoint, commit_app, option, recover, set_memory, settle
 from vibflow_testing.cli import Cli
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
@@ -140,3 +140,37 @@ def test_a_restore_that_would_change_nothing_is_not_offered_to_run(repo: Path, c
     assert partial["blocked_reason"].startswith("nothing to restore")
     assert partial["recommended"] is False
     assert option(plan, 2)["recommended"] is True
+
+
+def test_the_earlier_checkpoint_without_the_drift_is_named_with_its_command(
+    repo: Path, cli: Cli
+) -> None:
+    """The same with a checkpoint from before the retitle: the user's checkpoint stays
+    the safe point (their word), and the partial restore names the earlier checkpoint
+    that does not hold the retitle and the command restoring it from there — which
+    puts the header back and nothing else."""
+    commit_app(repo)
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    before = checkpoint(cli)
+    settle()
+    write(repo, "src/ui/header.py", "def header():\n    return '<h1>Welcome!'\n")
+    settle()
+    mine = checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login.py", "def render():\n    return '<form aria-label=login>'\n")
+    plan = recover(cli, "--preview")
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
+    partial = option(plan, 3)
+    command = f"vibflow checkpoint restore {before} src/ui/header.py"
+    assert command in partial["blocked_reason"]
+    text = cli("recover", "--preview").stdout
+    assert command in text
+    apply = {"VIBFLOW_RECOVERY_APPLY": "1"}
+    run = json.loads(
+        cli("checkpoint", "restore", before, "src/ui/header.py", "--json", env=apply).stdout
+    )
+    expected = run["confirmation_expected"]
+    done = cli("step", run["run_id"], "confirm", "-i", f"confirmation={expected}", env=apply)
+    assert done.returncode == 0, done.stderr
+    assert (repo / "src/ui/header.py").read_text() == APP["src/ui/header.py"]
+    assert "aria-label" in (repo / "src/ui/login.py").read_text()
