@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 _PY = re.compile(r"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*))")
 _JS = re.compile(r"""(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(?\s*)['"]([^'"./][^'"]*)['"]""")
@@ -72,6 +73,7 @@ def norm(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.casefold())
 
 
+@lru_cache(maxsize=4096)
 def is_manifest(path: str) -> bool:
     """A file that declares dependencies (``requirements*.txt``, ``package.json`` …)."""
     base = path.rpartition("/")[2].casefold()

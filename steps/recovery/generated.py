@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from vibflow.engine.errors import VibflowError
-from vibflow.steps.recovery.generated_policy import GeneratedRules
+from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
 from vibflow.steps.recovery.lstats import Lstats
 
 if TYPE_CHECKING:
@@ -183,12 +183,18 @@ class Recogniser:
         self.rules = rules
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
+        self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
         # The last segment of each (``public/assets/`` is found by ``assets``).
         self._build_names = frozenset(
             o.folder.rstrip("/").rpartition("/")[2] for o in rules.build_outputs
         )
         self._build_files = frozenset(f.file.rpartition("/")[2] for f in rules.build_files)
+        #: Each build-output rule by its folder's last name: (policy order, segments, rule).
+        self._build_by_name: dict[str, list[tuple[int, list[str], BuildOutput]]] = {}
+        for order, out in enumerate(rules.build_outputs):
+            segments = out.folder.rstrip("/").split("/")
+            self._build_by_name.setdefault(segments[-1], []).append((order, segments, out))
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0
@@ -300,12 +306,19 @@ class Recogniser:
         return self._by_build_file(parts) if parts[-1] in self._build_files else None
 
     def _by_build_folder(self, dirs: list[str]) -> Verdict | None:
-        for out in self.rules.build_outputs:
-            segments = out.folder.rstrip("/").split("/")
+        # Only the rules whose folder ends in one of the path's folder names are
+        # tried, in policy order, each at its first place first.
+        tried = [
+            (order, j + 1 - len(segments), segments, out)
+            for j, name in enumerate(dirs)
+            for order, segments, out in self._build_by_name.get(name, ())
+            if j + 1 >= len(segments)
+        ]
+        if len(tried) > 1:
+            tried.sort(key=lambda one: (one[0], one[1]))
+        for _, i, segments, out in tried:
             n = len(segments)
-            for i in range(len(dirs) - n + 1):
-                if dirs[i : i + n] != segments:
-                    continue
+            if dirs[i : i + n] == segments:
                 holder = "/".join(dirs[:i])
                 if not out.when:
                     return Verdict("build", f"build output '{out.folder}'")
@@ -330,6 +343,14 @@ class Recogniser:
         return None
 
     def _project_file(self, folder: str, globs: Sequence[str]) -> str | None:
+        # Asked once per changed file under a build-like folder: every file of a
+        # docs/ folder asks the same question of the same folder.
+        key = (folder, tuple(globs))
+        if key not in self._project_files:
+            self._project_files[key] = self._find_project_file(folder, globs)
+        return self._project_files[key]
+
+    def _find_project_file(self, folder: str, globs: Sequence[str]) -> str | None:
         if folder not in self._listings:
             try:
                 self._listings[folder] = [
@@ -339,6 +360,11 @@ class Recogniser:
                 self._listings[folder] = None
         names = self._listings[folder] or []
         for pattern in globs:
+            if not any(ch in pattern for ch in "*?["):
+                if pattern in names:  # most project files are plain names
+                    return pattern
+                if "/" not in pattern:
+                    continue
             if "/" in pattern:
                 # A project file inside a folder of its own (Hugo's
                 # config/_default/hugo.toml): a path, not a glob.
