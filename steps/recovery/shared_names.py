@@ -82,6 +82,15 @@ _SQL_ALIAS = re.compile(r"(?i)\bas[ \t]+([A-Za-z_]\w*)")
 #: ``weeklyDigest: Boolean!`` (GraphQL).
 _SCHEMA_FIELD = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:?[ \t]+\[?[A-Z]\w*", re.M)
 _SCHEMA = (".prisma", ".graphql", ".graphqls", ".gql", ".proto")
+#: A JavaScript object's method written as a property (``onUpdateReady: (cb) =>``,
+#: ``save: async function (``): what a preload bridge or an API object defines.
+_JS_PROPERTY = re.compile(
+    r"^[ \t]*([A-Za-z_$][\w$]*)[ \t]*:[ \t]*(?:async[ \t]+)?"
+    # function (…) | (args, maybe with one level of parentheses): Type => | arg =>
+    r"(?:function\b|\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?::[^=\n]+)?=>|[A-Za-z_$][\w$]*[ \t]*=>)",
+    re.M,
+)
+_JS_EXT = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte")
 #: Python's annotated attribute, a dataclass's or a settings class's field:
 #: ``csv_delimiter: str = ","``.
 _PY_ATTR = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:[ \t]*[A-Za-z_][\w\[\], .|]*=(?!=)", re.M)
@@ -154,6 +163,8 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
         found += _SCHEMA_FIELD.findall(text)
     if path.endswith(".py"):
         found += _PY_ATTR.findall(text)
+    elif path.endswith(_JS_EXT) and ("=>" in text or "function" in text):
+        found += _JS_PROPERTY.findall(text)
     names = {name.rpartition(".")[2] for name in found if name}
     names.update(dotted)
     if "/" in text:

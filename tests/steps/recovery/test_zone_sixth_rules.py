@@ -331,3 +331,20 @@ def test_a_key_the_file_held_before_defines_nothing_new() -> None:
     held = shared_names.defined(bump_old, keys=True, path="package.json")
     bump = ['    "aws-cdk-lib": "2.160.0",']
     assert shared_names.link(bump, frozenset(), uses, keys=True, held=held) is None
+
+
+def test_a_javascript_objects_methods_are_definitions() -> None:
+    """An Electron preload bridge or an API object defines its methods as properties:
+    the renderer's new banner calling them is linked to it; in Python the same text
+    means nothing, and a plain value is no method."""
+    bridge = [
+        "  onUpdateReady: (cb: (version: string) => void) =>",
+        "    ipcRenderer.on('update:ready', (_e, v: string) => cb(v)),",
+        "  installUpdate: () => ipcRenderer.invoke('update:install'),",
+        "  saveAll: async function (items) {",
+        "  releaseName: 'Podwave',",
+    ]
+    found = shared_names.defined(bridge, path="src/preload/index.ts")
+    assert {"onUpdateReady", "installUpdate", "saveAll"} <= found
+    assert "releaseName" not in found
+    assert "installUpdate" not in shared_names.defined(bridge, path="bridge.py")
