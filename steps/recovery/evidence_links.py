@@ -183,10 +183,10 @@ def find_shared(
             keys=keys,
             path=path,
             route=served_route(by_path[path]),
-            # A settings key the file held before is a value changed, not a name
-            # the change defines: production's timeout raised is no part of it.
-            held=shared_names.defined(old.splitlines(), keys=True, path=path)
-            if keys and old
+            # A name the file defined before is a value changed, not a name the
+            # change defines: production's timeout raised is no part of it.
+            held=shared_names.defined(old.splitlines(), keys=keys, path=path)
+            if old
             else frozenset(),
         )
         if linked is not None:

@@ -90,6 +90,8 @@ _JS_PROPERTY = re.compile(
     r"(?:function\b|\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?::[^=\n]+)?=>|[A-Za-z_$][\w$]*[ \t]*=>)",
     re.M,
 )
+#: A Python module's constant, a Django setting: ``DIGEST_BATCH_SIZE = 500``.
+_PY_CONSTANT = re.compile(r"^([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
 _JS_EXT = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte")
 #: Python's annotated attribute, a dataclass's or a settings class's field:
 #: ``csv_delimiter: str = ","``.
@@ -162,7 +164,7 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
     if path.endswith(".py"):
-        found += _PY_ATTR.findall(text)
+        found += _PY_ATTR.findall(text) + _PY_CONSTANT.findall(text)
     elif path.endswith(_JS_EXT) and ("=>" in text or "function" in text):
         found += _JS_PROPERTY.findall(text)
     names = {name.rpartition(".")[2] for name in found if name}

@@ -348,3 +348,14 @@ def test_a_javascript_objects_methods_are_definitions() -> None:
     assert {"onUpdateReady", "installUpdate", "saveAll"} <= found
     assert "releaseName" not in found
     assert "installUpdate" not in shared_names.defined(bridge, path="bridge.py")
+
+
+def test_a_python_modules_constant_is_a_definition() -> None:
+    """A Django setting (`DIGEST_BATCH_SIZE = 500`) is defined by the settings module the
+    task reads it from; a one-word or lower-case assignment is not, nor in another
+    language."""
+    lines = ["DIGEST_BATCH_SIZE = 500", "DEBUG = False", "batch_size = 5", "    INNER_NAME = 1"]
+    found = shared_names.defined(lines, path="config/settings/base.py")
+    assert "DIGEST_BATCH_SIZE" in found
+    assert not {"DEBUG", "INNER_NAME", "batch_size"} & found
+    assert "DIGEST_BATCH_SIZE" not in shared_names.defined(lines, path="config.rb")
