@@ -92,10 +92,41 @@ _JS_PROPERTY = re.compile(
 )
 #: A Python module's constant, a Django setting: ``DIGEST_BATCH_SIZE = 500``.
 _PY_CONSTANT = re.compile(r"^([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
-_JS_EXT = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte")
+#: R's function, ``is_complete_row <- function(data) {``.
+_R_FUNCTION = re.compile(r"^[ \t]*([A-Za-z.][\w.]*)[ \t]*(?:<-|=)[ \t]*function\b", re.M)
+#: A BibTeX entry's key, ``@article{efron1979,`` — what ``\cite{efron1979}`` reads.
+_BIB_KEY = re.compile(r"^[ \t]*@[A-Za-z]+[ \t]*\{[ \t]*([^,\s{}]+)[ \t]*,", re.M)
+#: A Clojure definition, ``(defn wrap-rate-limit [handler] …)``: names may hold '-'.
+_CLOJURE_DEF = re.compile(
+    r"\((?:defn-?|def|defmacro|defmulti|defprotocol|defrecord|deftype|defonce)[ \t]+"
+    r"(?:\^[:\w-]+[ \t]+)?([A-Za-z*+!?<>_][\w*+!?<>=-]*)"
+)
+#: A keyword an EDN map defines, ``:rate-limit {:per-minute 60}``.
+_EDN_KEY = re.compile(r"(?<![\w:/-]):([A-Za-z][\w-]*)(?=[ \t]+[^\s}\]])")
 #: Python's annotated attribute, a dataclass's or a settings class's field:
 #: ``csv_delimiter: str = ","``.
 _PY_ATTR = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:[ \t]*[A-Za-z_][\w\[\], .|]*=(?!=)", re.M)
+#: Definitions only one kind of file writes so: (its endings, the patterns).
+_BY_LANGUAGE: tuple[tuple[tuple[str, ...], tuple[re.Pattern[str], ...]], ...] = (
+    ((".py",), (_PY_ATTR, _PY_CONSTANT)),
+    (
+        (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte"),
+        (_JS_PROPERTY,),
+    ),
+    ((".R", ".r"), (_R_FUNCTION,)),
+    ((".bib",), (_BIB_KEY,)),
+    ((".clj", ".cljs", ".cljc"), (_CLOJURE_DEF,)),
+    ((".edn",), (_EDN_KEY,)),
+)
+
+
+def _of_language(path: str, text: str) -> list[str]:
+    for endings, patterns in _BY_LANGUAGE:
+        if path.endswith(endings):
+            return [name for pattern in patterns for name in pattern.findall(text)]
+    return []
+
+
 #: Files a file-system router serves (Next.js, SvelteKit, Nuxt, Astro, Remix).
 _PAGE_EXT = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".svelte", ".vue", ".astro", ".md", ".mdx")
 #: Names too ordinary to tie two files together, whatever defines them.
@@ -163,10 +194,7 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
         found += _NAMED.findall(text)
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
-    if path.endswith(".py"):
-        found += _PY_ATTR.findall(text) + _PY_CONSTANT.findall(text)
-    elif path.endswith(_JS_EXT) and ("=>" in text or "function" in text):
-        found += _JS_PROPERTY.findall(text)
+    found += _of_language(path, text)
     names = {name.rpartition(".")[2] for name in found if name}
     names.update(dotted)
     if "/" in text:

@@ -359,3 +359,19 @@ def test_a_python_modules_constant_is_a_definition() -> None:
     assert "DIGEST_BATCH_SIZE" in found
     assert not {"DEBUG", "INNER_NAME", "batch_size"} & found
     assert "DIGEST_BATCH_SIZE" not in shared_names.defined(lines, path="config.rb")
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "name"),
+    [
+        ("R/utils.R", "is_complete_row <- function(data, prefix = 'req_') {", "is_complete_row"),
+        ("refs.bib", "@article{efron1979, title={Bootstrap Methods}}", "efron1979"),
+        ("src/acme/api/middleware.clj", "(defn wrap-rate-limit [handler opts]", "wrap-rate-limit"),
+        ("resources/config/base.edn", " :rate-limit {:per-minute 60}", "rate-limit"),
+    ],
+)
+def test_definitions_of_r_bibtex_clojure_and_edn(path: str, line: str, name: str) -> None:
+    """An R function, a BibTeX key (what `\\cite{…}` reads), a Clojure definition and an
+    EDN map's keyword — each only in its own kind of file."""
+    assert name in shared_names.defined([line], path=path)
+    assert name not in shared_names.defined([line], path="notes.txt")
