@@ -14,6 +14,7 @@ from scenarios_fresh6 import FRESH6
 from scenarios_fresh7 import FRESH7
 from scenarios_fresh8 import FRESH8
 from scenarios_fresh9 import FRESH9
+from scenarios_fresh10 import FRESH10
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
@@ -30,6 +31,7 @@ ALL_FRESH: list[Scenario] = [
     *FRESH7,
     *FRESH8,
     *FRESH9,
+    *FRESH10,
 ]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
@@ -41,4 +43,5 @@ FRESH_BATCHES: dict[int, str] = {
     7: "blind, during the seventh",
     8: "blind, during the eighth",
     9: "blind, after the eighth",
+    10: "blind, after the ninth",
 }
