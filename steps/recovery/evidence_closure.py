@@ -114,7 +114,9 @@ def close(
             # or that a step imports, is.
             kept = [k for k in found_links if k.direction == "from" or k.how == "imports"]
             links.setdefault(path, []).extend(kept)
-        for path, found_name in find_shared(reader, by_path, rest, hop).items():
+        for path, found_name in find_shared(
+            reader, by_path, rest, hop, evidence.intent_words
+        ).items():
             # Two settings files sharing a key (``version`` in a workflow and in
             # pyproject.toml) share a vocabulary, not a feature.
             if not (shared_names.is_settings(path) and shared_names.is_settings(found_name[0])):

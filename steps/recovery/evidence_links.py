@@ -121,6 +121,7 @@ def find_shared(
     by_path: Mapping[str, ChangedFile],
     candidates: Sequence[ChangedFile],
     seeds: Mapping[str, Sequence[str]],
+    intent_words: frozenset[str] = frozenset(),
 ) -> dict[str, tuple[str, str, str]]:
     """Changed file → (explicit file, "uses" | "defines", name): the names the
     explicit files' changes define or use that a candidate's change uses or
@@ -132,24 +133,8 @@ def find_shared(
     ]
     if not changed_seeds:
         return {}
-    now = {c.path: reader.now(c.path) for c in changed_seeds}
-    olds = reader.before(changed_seeds)
-    defines: dict[str, str] = {}
-    uses: dict[str, str] = {}
-    for c in changed_seeds:
-        text = now[c.path]
-        if text is None:
-            continue
-        lines = shared_names.added(olds.get(c.path), text)
-        found = shared_names.defined(lines, keys=shared_names.is_settings(c.path), path=c.path)
-        route = served_route(c)
-        for name in sorted(found | ({route} if route else set())):
-            defines.setdefault(name, c.path)
-        for name in sorted(shared_names.used(lines)):
-            uses.setdefault(name, c.path)
-    # A name the explicit change uses is looked for as other languages spell it too
-    # (its definitions are already spelled every way: ``shared_names.spellings``).
-    names = set(defines) | {s for name in uses for s in shared_names.spellings(name)}
+    defines, uses = _names_of(reader, changed_seeds, intent_words)
+    names = set(defines) | set(uses)
     if not names:
         return {}
     # A URL may sit under a prefix (``/admin`` + ``/users/export``): no left edge.
@@ -191,8 +176,46 @@ def find_shared(
         )
         if linked is not None:
             how, name = linked
-            out[path] = (defines[name] if how == "uses" else uses[name], how, name)
+            anchor = _anchor(defines if how == "uses" else uses, name)
+            if anchor is not None:
+                out[path] = (anchor, how, name)
     return out
+
+
+def _names_of(
+    reader: Reader, changed_seeds: Sequence[ChangedFile], intent_words: frozenset[str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The names the explicit files' changes define, and those they use → the file."""
+    now = {c.path: reader.now(c.path) for c in changed_seeds}
+    olds = reader.before(changed_seeds)
+    defines: dict[str, str] = {}
+    uses: dict[str, str] = {}
+    for c in changed_seeds:
+        text = now[c.path]
+        if text is None:
+            continue
+        lines = shared_names.added(olds.get(c.path), text)
+        found = shared_names.defined(
+            lines, keys=shared_names.is_settings(c.path), path=c.path, loose=True
+        )
+        route = served_route(c)
+        # A name of the intent's words is looked for as other languages spell it too.
+        found = shared_names.spelled_for(found | ({route} if route else set()), intent_words)
+        for name in sorted(found):
+            defines.setdefault(name, c.path)
+        for name in sorted(shared_names.spelled_for(shared_names.used(lines), intent_words)):
+            uses.setdefault(name, c.path)
+    return defines, uses
+
+
+def _anchor(files: Mapping[str, str], name: str) -> str | None:
+    """The explicit file a linked name is from: the name itself, or a URL it ends
+    (a route ``/users/export`` mounted at ``/admin/users/export``)."""
+    if name in files:
+        return files[name]
+    if name.startswith("/"):
+        return next((files[u] for u in sorted(files) if u.endswith(name)), None)
+    return None
 
 
 def _links_whole(

@@ -99,7 +99,9 @@ def gather(
     mentions = _mentions(reader, candidates, _worked_on(reader, by_path, seeds, intent_words))
     shared: dict[str, tuple[str, str, str]] = {}
     if seeds and policy.reference_files > 0:
-        shared = find_shared(reader, by_path, candidates[: policy.reference_files], seeds)
+        shared = find_shared(
+            reader, by_path, candidates[: policy.reference_files], seeds, intent_words
+        )
     co = cochange.count(
         history,
         anchors,

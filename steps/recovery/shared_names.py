@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from vibflow.steps.recovery.dependencies import is_manifest
 from vibflow.steps.recovery.proximity import STOP
+from vibflow.steps.recovery.proximity import words as proximity_words
 
 _DECLARED = re.compile(
     r"\b(?:def|defp|defmodule|fun|func|fn|function|class|struct|enum|interface|trait|message|"
@@ -109,6 +109,7 @@ _PY_ATTR = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*:[ \t]*[A-Za-z_][\w\[\], .|]*
 #: Definitions only one kind of file writes so: (its endings, the patterns).
 _BY_LANGUAGE: tuple[tuple[tuple[str, ...], tuple[re.Pattern[str], ...]], ...] = (
     ((".py",), (_PY_ATTR, _PY_CONSTANT)),
+    # (An object's methods are everyone's ``onSubmit``: read on the explicit side only.)
     (
         (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte"),
         (_JS_PROPERTY,),
@@ -120,10 +121,15 @@ _BY_LANGUAGE: tuple[tuple[tuple[str, ...], tuple[re.Pattern[str], ...]], ...] = 
 )
 
 
-def _of_language(path: str, text: str) -> list[str]:
+def _of_language(path: str, text: str, *, loose: bool) -> list[str]:
     for endings, patterns in _BY_LANGUAGE:
         if path.endswith(endings):
-            return [name for pattern in patterns for name in pattern.findall(text)]
+            return [
+                name
+                for pattern in patterns
+                if loose or pattern is not _JS_PROPERTY
+                for name in pattern.findall(text)
+            ]
     return []
 
 
@@ -171,9 +177,13 @@ def _text(lines: Iterable[str]) -> str:
     return "\n".join(line for line in lines if len(line) <= _LONGEST)
 
 
-def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> frozenset[str]:
+def defined(
+    lines: Iterable[str], *, keys: bool = False, path: str = "", loose: bool = False
+) -> frozenset[str]:
     """The distinctive names ``lines`` define (``keys``: a settings file's keys too;
-    ``path``: the file they are from, for rules of one kind of file)."""
+    ``path``: the file they are from, for rules of one kind of file; ``loose``: also
+    what is a definition only on the explicit side of a link, a JavaScript object's
+    methods)."""
     text = _text(lines)
     found = _DECLARED.findall(text) + _NAME_ATTR.findall(text)
     found += _METHOD.findall(text) + _GO_METHOD.findall(text)
@@ -194,19 +204,29 @@ def defined(lines: Iterable[str], *, keys: bool = False, path: str = "") -> froz
         found += _NAMED.findall(text)
     if path.lower().endswith(_SCHEMA):
         found += _SCHEMA_FIELD.findall(text)
-    found += _of_language(path, text)
+    found += _of_language(path, text, loose=loose)
     names = {name.rpartition(".")[2] for name in found if name}
     names.update(dotted)
     if "/" in text:
         names.update(route for route in _ROUTE.findall(text) if route.strip("/"))
-    if is_manifest(path):
-        # A manifest's key is a package's name, which dependencies.py matches to the
-        # code's spelling — with a version bump told apart from a new library.
-        return frozenset(n for n in names if _worth(n))
-    return frozenset(s for n in names if _worth(n) for s in spellings(n))
+    return frozenset(n for n in names if _worth(n))
 
 
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def spelled_for(names: Iterable[str], words: frozenset[str]) -> frozenset[str]:
+    """``names`` with the other spellings (:func:`spellings`) of each that shares a
+    word with the intent (``words``): ``delivery_window`` for "show the delivery
+    window" is looked for as ``DeliveryWindow`` too, while an everyday
+    ``max_retries`` links only as written — everyone's ``MAX_RETRIES`` is not the
+    feature's."""
+    out = set(names)
+    if words:
+        for name in names:
+            if len(name) >= 8 and not words.isdisjoint(proximity_words(name)):
+                out |= spellings(name)
+    return frozenset(out)
 
 
 def spellings(name: str) -> frozenset[str]:
@@ -286,7 +306,8 @@ def link(
     settings file; ``path``: mine; ``route``: the URL mine, a new page, serves;
     ``held``: the names mine defined before — a key whose value changed, a
     package bumped, defines nothing new)."""
-    mine_used = used(mine_added)
+    # A key whose value changed (``API_URL=…`` rewritten) names what it held before.
+    mine_used = used(mine_added) - held if keys else used(mine_added)
     hit = sorted(mine_used & theirs_defined) or _under_prefix(mine_used, theirs_defined)
     if hit:
         return "uses", hit[0]

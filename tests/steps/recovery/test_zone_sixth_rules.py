@@ -8,7 +8,14 @@ from __future__ import annotations
 import pytest
 from vibflow_testing.recovery_inputs import changed
 
-from vibflow.steps.recovery import cochange, dependencies, literals, mirrors, shared_names
+from vibflow.steps.recovery import (
+    cochange,
+    dependencies,
+    literals,
+    mirrors,
+    proximity,
+    shared_names,
+)
 from vibflow.steps.recovery.evidence import Evidence, judge
 from vibflow.steps.recovery.zone import MemorySignals, drift, infer_zone
 
@@ -294,25 +301,38 @@ def test_env_templates_dataclass_fields_and_sbt_dependencies() -> None:
 
 def test_a_name_of_several_words_links_across_languages() -> None:
     """A proto field `delivery_window` is `DeliveryWindow` in Go and `deliveryWindow` in
-    TypeScript, a settings key `delivery_window_days` is `cfg.DeliveryWindowDays`; a
-    manifest's package key is matched by dependencies.py instead (a bump of
-    `actix-web` is no definition of the `actix_web` the code uses)."""
+    TypeScript, a settings key `delivery_window_days` is `cfg.DeliveryWindowDays` —
+    for names of the intent's words ("show the delivery window"). An everyday
+    `max_retries` links only as written: another module's `MAX_RETRIES` is not the
+    feature's (an attack found it hiding drift)."""
     assert shared_names.spellings("delivery_window") >= {"DeliveryWindow", "deliveryWindow"}
     assert shared_names.spellings("windowFor") >= {"window_for", "WINDOW_FOR"}
     assert shared_names.spellings("/readyz") == {"/readyz"}
     assert shared_names.spellings("settings.darkMode") == {"settings.darkMode"}
+    intent = frozenset(proximity.words("Show the delivery window on each quote"))
     proto = ["  DeliveryWindow delivery_window = 3;", "message DeliveryWindow {"]
+    theirs = shared_names.spelled_for(shared_names.defined(proto, path="shipping.proto"), intent)
     page = ["{q.deliveryWindow && <p>Arrives {formatWindow(q.deliveryWindow)}</p>}"]
-    found = shared_names.link(page, shared_names.defined(proto, path="shipping.proto"), frozenset())
-    assert found == ("uses", "deliveryWindow")
+    assert shared_names.link(page, theirs, frozenset()) == ("uses", "deliveryWindow")
     key = ["delivery_window_days: [2, 4]"]
-    uses = shared_names.used(["q.DeliveryWindow = windowFor(c, cfg.DeliveryWindowDays)"])
-    assert shared_names.link(key, frozenset(), uses, keys=True, path="config/base.yaml") == (
-        "defines",
-        "DeliveryWindowDays",
-    )
-    bump = ['actix-web = "4.9"']
-    assert "actix_web" not in shared_names.defined(bump, keys=True, path="Cargo.toml")
+    go = ["q.DeliveryWindow = windowFor(c, cfg.DeliveryWindowDays)"]
+    uses = shared_names.spelled_for(shared_names.used(go), intent)
+    assert shared_names.link(key, frozenset(), uses, keys=True, path="config/base.yaml")
+    login = shared_names.spelled_for(shared_names.used(["n = settings.max_retries"]), intent)
+    assert "MAX_RETRIES" not in login
+    webhooks = ["MAX_RETRIES = 10"]
+    assert shared_names.link(webhooks, frozenset(), login, path="app/webhooks.py") is None
+
+
+def test_a_rewritten_key_uses_nothing_new_and_a_prefixed_route_links() -> None:
+    """`API_URL=…` whose value changed in `.env.production` is not "using" the
+    in-scope `apiUrl`; a route mounted under a prefix links (it used to crash)."""
+    uses = frozenset({"API_URL", "apiUrl"})
+    old = ["API_URL=https://api.example.com"]
+    held = shared_names.defined(old, keys=True, path=".env.production")
+    new = ["API_URL=https://staging.example.com"]
+    assert shared_names.link(new, uses, frozenset(), keys=True, held=held) is None
+    assert shared_names.link(new, uses, frozenset(), keys=True) is not None
 
 
 def test_a_key_the_file_held_before_defines_nothing_new() -> None:
@@ -344,10 +364,13 @@ def test_a_javascript_objects_methods_are_definitions() -> None:
         "  saveAll: async function (items) {",
         "  releaseName: 'Podwave',",
     ]
-    found = shared_names.defined(bridge, path="src/preload/index.ts")
+    found = shared_names.defined(bridge, path="src/preload/index.ts", loose=True)
     assert {"onUpdateReady", "installUpdate", "saveAll"} <= found
     assert "releaseName" not in found
-    assert "installUpdate" not in shared_names.defined(bridge, path="bridge.py")
+    assert "installUpdate" not in shared_names.defined(bridge, path="bridge.py", loose=True)
+    # A drifted file's own `onSubmit: (values) => …` is no definition the in-scope form
+    # reads: everyone's forms have one (an attack found it hiding drift).
+    assert "installUpdate" not in shared_names.defined(bridge, path="src/preload/index.ts")
 
 
 def test_a_python_modules_constant_is_a_definition() -> None:
