@@ -19,7 +19,7 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
-from vibflow.steps.recovery.checkpoint_base import earlier_without, without_drift
+from vibflow.steps.recovery.checkpoint_base import earlier_sources, without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.early_listing import Listing, listing_pool
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
@@ -229,16 +229,20 @@ class RecoveryAdvisor:
         base = found.base
         if chosen is None or base is None or base.checkpoint_id != chosen.checkpoint_id:
             return plan
-        held = [d.path for d in plan.drift_candidates if d.path in base.settled]
+        # A rename is left to the options: restoring one of its names alone loses it.
+        renamed = {c.path for c in found.changed if c.status == "renamed"}
+        held = [
+            d.path
+            for d in plan.drift_candidates
+            if d.path in base.settled and d.path not in renamed
+        ]
         meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
         if not held or meta is None:
             return plan
-        earlier = earlier_without(self.git, checkpoints, meta, held)
-        if earlier is None:
+        sources = earlier_sources(self.git, checkpoints, meta, held)
+        if not sources:
             return plan
-        return plan.model_copy(
-            update={"options": [earlier_hint(o, earlier.checkpoint_id, held) for o in plan.options]}
-        )
+        return plan.model_copy(update={"options": [earlier_hint(o, sources) for o in plan.options]})
 
     def _with_last_turn(self, plan: RecoveryPlan) -> RecoveryPlan:
         """The plan with the agent's last turn noted (files outside the intent zone

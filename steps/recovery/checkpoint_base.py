@@ -415,25 +415,28 @@ def without_drift(
     return []
 
 
-def earlier_without(
+def earlier_sources(
     git: Git,
     checkpoints: Sequence[CheckpointMeta],
     chosen: CheckpointMeta,
     held: Sequence[str],
-) -> CheckpointMeta | None:
-    """The newest complete checkpoint older than ``chosen`` that holds none of
-    ``held`` as ``chosen`` does — where to restore those files from when ``chosen``
-    (the user's word for "safe from here") already holds them as they are now.
-    None when no checkpoint in the last ``_SCAN_MAX`` does. Judged by content."""
+) -> dict[str, list[str]]:
+    """Where each of ``held`` — drift candidates ``chosen`` (the user's word for
+    "safe from here") already holds as they are now — can be restored from: the
+    newest older checkpoint holding it otherwise, only when what it holds there is
+    the last commit's version (the state before the drift). A file whose older
+    version is anything else — the user's own edit, an earlier step of the drift —
+    gets no source: no guess. Checkpoint id → paths. Judged by content."""
     made = epoch(chosen.created_at)
     if made is None or not held:
-        return None
+        return {}
     paths = list(held)
 
-    def items(m: CheckpointMeta) -> dict[str, tuple[str | None, str | None]]:
-        return {i.path: (i.mode, i.sha) for i in _held_items(git, m.commit or m.tree, paths)}
+    def items(treeish: str) -> dict[str, tuple[str | None, str | None]]:
+        return {i.path: (i.mode, i.sha) for i in _held_items(git, treeish, paths)}
 
-    mine = items(chosen)
+    mine = items(chosen.commit or chosen.tree)
+    head = items("HEAD")
     timed = [(m, epoch(m.created_at)) for m in checkpoints]
     older = sorted(
         (
@@ -444,8 +447,16 @@ def earlier_without(
         key=lambda mt: mt[1],
         reverse=True,
     )
+    waiting = set(paths)
+    out: dict[str, list[str]] = {}
     for m, _ in older[:_SCAN_MAX]:
-        theirs = items(m)
-        if all(theirs.get(p) != mine.get(p) for p in paths):
-            return m
-    return None
+        if not waiting:
+            break
+        theirs = items(m.commit or m.tree)
+        for path in sorted(waiting):
+            if theirs.get(path) == mine.get(path):
+                continue
+            waiting.discard(path)
+            if theirs.get(path) == head.get(path):
+                out.setdefault(m.checkpoint_id, []).append(path)
+    return out

@@ -300,25 +300,24 @@ def build_options(
     return ranked
 
 
-#: Paths a hint's command names before it says how many more.
-_HINT_PATHS = 3
-
-
-def earlier_hint(option: RecoveryOption, checkpoint_id: str, held: Sequence[str]) -> RecoveryOption:
-    """The partial restore ``option`` with where its ``held`` files — drift the safe
-    checkpoint already holds as it is now — can be restored from instead: the
-    earlier checkpoint, and the command. Other options are returned as they are."""
+def earlier_hint(option: RecoveryOption, sources: Mapping[str, Sequence[str]]) -> RecoveryOption:
+    """The partial restore ``option`` with where the drift the safe checkpoint
+    already holds can be restored from instead (``sources``: earlier checkpoint →
+    its paths), as commands to run from the project folder. Other options are
+    returned as they are."""
     if option.level != 3:
         return option
     import shlex  # only here: a plan rarely needs it
 
-    shown = " ".join(shlex.quote(p) for p in held[:_HINT_PATHS])
-    more = len(held) - _HINT_PATHS
+    n = sum(len(paths) for paths in sources.values())
+    commands = "; ".join(
+        f"`vibflow checkpoint restore {ckpt} -- {' '.join(shlex.quote(p) for p in paths)}`"
+        for ckpt, paths in sorted(sources.items())
+    )
     hint = (
-        f"{len(held)} out-of-scope file(s) changed before the safe checkpoint was taken and "
-        f"are already as it holds them; the earlier checkpoint {checkpoint_id} does not "
-        f"hold them: `vibflow checkpoint restore {checkpoint_id} {shown}`"
-        + (f" (and {more} more)" if more > 0 else "")
+        f"{n} out-of-scope file(s) changed before the safe checkpoint was taken and are "
+        "already as it holds them; an earlier checkpoint holds them as last committed "
+        f"(from the project folder: {commands})"
     )
     if option.blocked_reason == NOTHING_TO_RESTORE:
         return option.model_copy(update={"blocked_reason": f"nothing to restore here: {hint}"})

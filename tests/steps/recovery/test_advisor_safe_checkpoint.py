@@ -161,16 +161,44 @@ def test_the_earlier_checkpoint_without_the_drift_is_named_with_its_command(
     plan = recover(cli, "--preview")
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
     partial = option(plan, 3)
-    command = f"vibflow checkpoint restore {before} src/ui/header.py"
+    command = f"vibflow checkpoint restore {before} -- src/ui/header.py"
     assert command in partial["blocked_reason"]
     text = cli("recover", "--preview").stdout
     assert command in text
     apply = {"VIBFLOW_RECOVERY_APPLY": "1"}
     run = json.loads(
-        cli("checkpoint", "restore", before, "src/ui/header.py", "--json", env=apply).stdout
+        cli("checkpoint", "restore", before, "--json", "--", "src/ui/header.py", env=apply).stdout
     )
     expected = run["confirmation_expected"]
     done = cli("step", run["run_id"], "confirm", "-i", f"confirmation={expected}", env=apply)
     assert done.returncode == 0, done.stderr
     assert (repo / "src/ui/header.py").read_text() == APP["src/ui/header.py"]
     assert "aria-label" in (repo / "src/ui/login.py").read_text()
+
+
+def test_no_earlier_source_is_named_for_a_file_with_a_version_of_its_own_in_between(
+    repo: Path, cli: Cli
+) -> None:
+    """config.yaml: the user's own edit sits in the checkpoint between, the agent's
+    drift on top of it later — going back to the committed one would lose the user's
+    edit, so no command is offered for it; lib/util.py, drifted once before the
+    checkpoints, still gets its source."""
+    commit_app(repo)
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    before = checkpoint(cli)
+    settle()
+    write(repo, "config.yaml", "shop:\n  currency: EUR\n  locale: de\n")
+    write(repo, "lib/util.py", "def clamp(x):\n    return max(-1, x)\n")
+    settle()
+    checkpoint(cli)
+    settle()
+    write(repo, "config.yaml", "shop:\n  currency: USD\n  locale: de\n")
+    settle()
+    mine = checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login.py", "def render():\n    return '<form aria-label=login>'\n")
+    plan = recover(cli, "--preview")
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
+    said = option(plan, 3)["blocked_reason"] or option(plan, 3)["estimated_impact"]
+    assert f"vibflow checkpoint restore {before} -- lib/util.py`" in said
+    assert "config.yaml" not in said
