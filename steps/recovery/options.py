@@ -138,7 +138,7 @@ def before_drift(
 NOTHING_TO_RESTORE = (
     "nothing to restore: the files are already as the safe checkpoint holds them "
     "(it was taken after they changed) or are left out; review them yourself, or "
-    "restore one from an earlier checkpoint with `vibflow checkpoint restore CKPT PATH`"
+    "restore one from an earlier checkpoint with `vibflow checkpoint restore CKPT -- PATH`"
 )
 
 
