@@ -355,6 +355,16 @@ def _blobs(listing: bytes, wanted: Container[str] | None = None) -> dict[str, tu
 _SCAN_MAX = 64
 
 
+def _older(
+    checkpoints: Sequence[CheckpointMeta], made: float
+) -> list[tuple[CheckpointMeta, float]]:
+    """The checkpoints taken before ``made``, sandwiches aside, newest first, with
+    their times: the last ``_SCAN_MAX`` of them."""
+    timed = [(m, epoch(m.created_at)) for m in checkpoints if m.reason != "sandwich"]
+    older = [(m, t) for m, t in timed if t is not None and t < made]
+    return sorted(older, key=lambda mt: mt[1], reverse=True)[:_SCAN_MAX]
+
+
 def without_drift(
     git: Git,
     checkpoints: Sequence[CheckpointMeta],
@@ -382,12 +392,7 @@ def without_drift(
     if made is None:
         return None
     timed = [(m, epoch(m.created_at)) for m in checkpoints]
-    older = sorted(
-        ((m, t) for m, t in timed if t is not None and t < made and m.reason != "sandwich"),
-        key=lambda mt: mt[1],
-        reverse=True,
-    )
-    older = older[:_SCAN_MAX]
+    older = _older(checkpoints, made)
 
     def holding(m: CheckpointMeta) -> set[str]:
         theirs = {i.path: (i.mode, i.sha) for i in _held_items(git, m.commit or m.tree, list(now))}
@@ -437,19 +442,11 @@ def earlier_sources(
 
     mine = items(chosen.commit or chosen.tree)
     head = items("HEAD")
-    timed = [(m, epoch(m.created_at)) for m in checkpoints]
-    older = sorted(
-        (
-            (m, t)
-            for m, t in timed
-            if t is not None and t < made and m.reason != "sandwich" and m.metadata_complete
-        ),
-        key=lambda mt: mt[1],
-        reverse=True,
-    )
     waiting = set(paths)
     out: dict[str, list[str]] = {}
-    for m, _ in older[:_SCAN_MAX]:
+    for m, _ in _older(checkpoints, made):
+        if not m.metadata_complete:
+            continue
         if not waiting:
             break
         theirs = items(m.commit or m.tree)

@@ -185,16 +185,14 @@ class Recogniser:
         self._listings: dict[str, list[str] | None] = {}
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
-        # The last segment of each (``public/assets/`` is found by ``assets``).
-        self._build_names = frozenset(
-            o.folder.rstrip("/").rpartition("/")[2] for o in rules.build_outputs
-        )
-        self._build_files = frozenset(f.file.rpartition("/")[2] for f in rules.build_files)
-        #: Each build-output rule by its folder's last name: (policy order, segments, rule).
+        #: Each build-output rule by its folder's last name (``public/assets/`` is found
+        #: by ``assets``): (policy order, segments, rule).
         self._build_by_name: dict[str, list[tuple[int, list[str], BuildOutput]]] = {}
         for order, out in enumerate(rules.build_outputs):
             segments = out.folder.rstrip("/").split("/")
             self._build_by_name.setdefault(segments[-1], []).append((order, segments, out))
+        self._build_names = frozenset(self._build_by_name)
+        self._build_files = frozenset(f.file.rpartition("/")[2] for f in rules.build_files)
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0
@@ -317,30 +315,34 @@ class Recogniser:
         if len(tried) > 1:
             tried.sort(key=lambda one: (one[0], one[1]))
         for _, i, segments, out in tried:
-            n = len(segments)
-            if dirs[i : i + n] == segments:
-                holder = "/".join(dirs[:i])
-                if not out.when:
-                    return Verdict("build", f"build output '{out.folder}'")
-                found = self._project_file(holder, out.when)
+            if dirs[i : i + len(segments)] == segments:
+                found = self._beside(out.folder, "/".join(dirs[:i]), out.when, out.ecosystem)
                 if found is not None:
-                    label = f" ({out.ecosystem})" if out.ecosystem else ""
-                    return Verdict("build", f"build output '{out.folder}' next to {found}{label}")
+                    return found
         return None
 
     def _by_build_file(self, parts: list[str]) -> Verdict | None:
         for out in self.rules.build_files:
             segments = out.file.split("/")
             n = len(segments)
-            if len(parts) < n or parts[-n:] != segments:
-                continue
-            if not out.when:
-                return Verdict("build", f"build output '{out.file}'")
-            found = self._project_file("/".join(parts[:-n]), out.when)
-            if found is not None:
-                label = f" ({out.ecosystem})" if out.ecosystem else ""
-                return Verdict("build", f"build output '{out.file}' next to {found}{label}")
+            if len(parts) >= n and parts[-n:] == segments:
+                found = self._beside(out.file, "/".join(parts[:-n]), out.when, out.ecosystem)
+                if found is not None:
+                    return found
         return None
+
+    def _beside(
+        self, output: str, holder: str, when: Sequence[str], ecosystem: str
+    ) -> Verdict | None:
+        """Build output ``output`` when ``holder`` has one of the project files
+        ``when`` names (always, with none)."""
+        if not when:
+            return Verdict("build", f"build output '{output}'")
+        found = self._project_file(holder, when)
+        if found is None:
+            return None
+        label = f" ({ecosystem})" if ecosystem else ""
+        return Verdict("build", f"build output '{output}' next to {found}{label}")
 
     def _project_file(self, folder: str, globs: Sequence[str]) -> str | None:
         # Asked once per changed file under a build-like folder: every file of a
@@ -360,11 +362,6 @@ class Recogniser:
                 self._listings[folder] = None
         names = self._listings[folder] or []
         for pattern in globs:
-            if not any(ch in pattern for ch in "*?["):
-                if pattern in names:  # most project files are plain names
-                    return pattern
-                if "/" not in pattern:
-                    continue
             if "/" in pattern:
                 # A project file inside a folder of its own (Hugo's
                 # config/_default/hugo.toml): a path, not a glob.
@@ -374,10 +371,13 @@ class Recogniser:
                         return pattern
                 except OSError:  # a folder we may not read: no project file seen
                     pass
-                continue
-            for name in names:
-                if fnmatchcase(name, pattern):
-                    return name
+            elif not any(ch in pattern for ch in "*?["):
+                if pattern in names:  # most project files are plain names
+                    return pattern
+            else:
+                found = next((name for name in names if fnmatchcase(name, pattern)), None)
+                if found is not None:
+                    return found
         return None
 
     def _by_compiled(self, parts: list[str]) -> Verdict | None:

@@ -120,18 +120,36 @@ def test_newest_checkpoint_that_predates_is_selected(repo: Path, cli: Cli) -> No
     assert plan["safe_checkpoint_candidate"]["predates_change"] is True
 
 
+_RETITLED = {"src/ui/header.py": "def header():\n    return '<h1>Welcome!'\n"}
+
+
+def _drift_then_your_checkpoint(
+    repo: Path, cli: Cli, *steps: dict[str, str]
+) -> tuple[str, list[str]]:
+    """The app committed with an intent on the login form, a checkpoint, then each of
+    ``steps`` (files the agent writes) followed by a checkpoint — the last one the
+    user's, not noticing the drift — and then in-scope work on the form. The user's
+    checkpoint and the earlier ones, oldest first."""
+    commit_app(repo)
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    taken = [checkpoint(cli)]
+    for step in steps:
+        settle()
+        for rel, text in step.items():
+            write(repo, rel, text)
+        settle()
+        taken.append(checkpoint(cli))
+    settle()
+    write(repo, "src/ui/login.py", "def render():\n    return '<form aria-label=login>'\n")
+    return taken[-1], taken[:-1]
+
+
 def test_a_restore_that_would_change_nothing_is_not_offered_to_run(repo: Path, cli: Cli) -> None:
     """The agent retitles the header, the user checkpoints without noticing, the agent
     works on: the checkpoint (the user's word) already holds the retitle, so the
     partial restore would change nothing — it says why and is not recommended (choosing
     it used to take a safety checkpoint and then have nothing to confirm)."""
-    commit_app(repo)
-    set_memory(repo, explicit={"src/ui/login.py": "the form"})
-    write(repo, "src/ui/header.py", "def header():\n    return '<h1>Welcome!'\n")
-    settle()
-    mine = checkpoint(cli)
-    settle()
-    write(repo, "src/ui/login.py", "def render():\n    return '<form aria-label=login>'\n")
+    mine, _ = _drift_then_your_checkpoint(repo, cli, _RETITLED)
     plan = recover(cli, "--preview")
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
     assert [d["path"] for d in plan["drift_candidates"]] == ["src/ui/header.py"]
@@ -149,15 +167,7 @@ def test_the_earlier_checkpoint_without_the_drift_is_named_with_its_command(
     the safe point (their word), and the partial restore names the earlier checkpoint
     that does not hold the retitle and the command restoring it from there — which
     puts the header back and nothing else."""
-    commit_app(repo)
-    set_memory(repo, explicit={"src/ui/login.py": "the form"})
-    before = checkpoint(cli)
-    settle()
-    write(repo, "src/ui/header.py", "def header():\n    return '<h1>Welcome!'\n")
-    settle()
-    mine = checkpoint(cli)
-    settle()
-    write(repo, "src/ui/login.py", "def render():\n    return '<form aria-label=login>'\n")
+    mine, (before, *_) = _drift_then_your_checkpoint(repo, cli, _RETITLED)
     plan = recover(cli, "--preview")
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
     partial = option(plan, 3)
@@ -183,20 +193,15 @@ def test_no_earlier_source_is_named_for_a_file_with_a_version_of_its_own_in_betw
     drift on top of it later — going back to the committed one would lose the user's
     edit, so no command is offered for it; lib/util.py, drifted once before the
     checkpoints, still gets its source."""
-    commit_app(repo)
-    set_memory(repo, explicit={"src/ui/login.py": "the form"})
-    before = checkpoint(cli)
-    settle()
-    write(repo, "config.yaml", "shop:\n  currency: EUR\n  locale: de\n")
-    write(repo, "lib/util.py", "def clamp(x):\n    return max(-1, x)\n")
-    settle()
-    checkpoint(cli)
-    settle()
-    write(repo, "config.yaml", "shop:\n  currency: USD\n  locale: de\n")
-    settle()
-    mine = checkpoint(cli)
-    settle()
-    write(repo, "src/ui/login.py", "def render():\n    return '<form aria-label=login>'\n")
+    mine, (before, *_) = _drift_then_your_checkpoint(
+        repo,
+        cli,
+        {
+            "config.yaml": "shop:\n  currency: EUR\n  locale: de\n",
+            "lib/util.py": "def clamp(x):\n    return max(-1, x)\n",
+        },
+        {"config.yaml": "shop:\n  currency: USD\n  locale: de\n"},
+    )
     plan = recover(cli, "--preview")
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
     said = option(plan, 3)["blocked_reason"] or option(plan, 3)["estimated_impact"]
