@@ -357,7 +357,7 @@ def called(lines: Iterable[str], own: Iterable[str] = ()) -> dict[str, str]:
     """The libraries Elixir ``lines`` call by a module's full name
     (``Hammer.check_rate(…)`` → ``Hammer``), keyed as :func:`imported` keys its
     modules; the project's own modules (``own``: the roots its files define, see
-    :func:`defined`) left out."""
+    :func:`elixir_roots`) left out."""
     mine = {norm(name) for name in own}
     out: dict[str, str] = {}
     for line in lines:
@@ -371,7 +371,7 @@ def called(lines: Iterable[str], own: Iterable[str] = ()) -> dict[str, str]:
     return out
 
 
-def defined(lines: Iterable[str]) -> set[str]:
+def elixir_roots(lines: Iterable[str]) -> set[str]:
     """The module roots Elixir ``lines`` define (``defmodule ShopWeb.Plugs.X`` →
     ``ShopWeb``), and Phoenix's other half of each (``ShopWeb`` → ``Shop``)."""
     roots = {m.group(1) for line in lines if (m := _ELIXIR_MODULE.match(line))}

@@ -199,7 +199,7 @@ def _new_imports(
     own: set[str] = set()  # Elixir: the project's own module roots are no library
     for c in scope:
         if dependencies.is_elixir(c.path):
-            own |= dependencies.defined((reader.now(c.path) or "").splitlines())
+            own |= dependencies.elixir_roots((reader.now(c.path) or "").splitlines())
     if own or any(dependencies.is_elixir(c.path) for c in scope):
         own |= dependencies.mix_app(reader.now("mix.exs") or "")
     imports: dict[str, tuple[str, str]] = {}

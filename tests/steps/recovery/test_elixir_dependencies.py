@@ -31,7 +31,7 @@ CONFIG_BEFORE = 'import Config\n\nimport_config "#{config_env()}.exs"\n'
 
 def test_a_remote_call_names_the_library_not_the_project_or_erlang() -> None:
     lines = PLUG.splitlines()
-    own = dependencies.defined(lines)
+    own = dependencies.elixir_roots(lines)
     assert own == {"ShopWeb", "Shop"}  # Phoenix's two halves of the app
     called = dependencies.called(lines, own)
     assert set(called.values()) == {"Hammer"}  # not ShopWeb, :inet or the comment's
@@ -42,7 +42,7 @@ def test_mix_exs_and_config_exs_are_explained_by_the_call() -> None:
     """The new dep line declares what the plug calls; in config.exs the atom declares
     it and the line naming its backend module is explained by it too."""
     lines = PLUG.splitlines()
-    calls = dependencies.called(lines, dependencies.defined(lines))
+    calls = dependencies.called(lines, dependencies.elixir_roots(lines))
     mix = MIX_BEFORE.replace('"~> 1.2"}', '"~> 1.2"},\n      {:hammer, "~> 6.1"}')
     known = dependencies.names_in(MIX_BEFORE)
     assert dependencies.needed(mix.splitlines(), calls, manifest=True, known=known) == (
@@ -72,6 +72,8 @@ def test_the_apps_own_modules_and_elixirs_are_no_library() -> None:
         "    user = Storefront.Accounts.get_user!(Integer.parse(String.trim(id)))",
         "    Plug.Conn.send_resp(conn, 200, Jason.encode!(user))",
     ]
-    own = dependencies.defined(lines) | dependencies.mix_app('  [app: :storefront, version: "0.1"]')
+    own = dependencies.elixir_roots(lines) | dependencies.mix_app(
+        '  [app: :storefront, version: "0.1"]'
+    )
     assert set(dependencies.called(lines, own).values()) == {"Plug", "Jason"}
     assert dependencies.mix_app("app: :my_shop") == {"MyShop", "MyShopWeb"}
