@@ -23,7 +23,7 @@ from vibflow.steps.recovery.checkpoint_base import earlier_sources, superseded, 
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.early_listing import Listing, listing_pool
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
-from vibflow.steps.recovery.options import before_drift, earlier_hint, sides
+from vibflow.steps.recovery.options import before_drift, earlier_hint, epoch, sides
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.recovery.scratch import scratch_index
 from vibflow.steps.workspace.git import Git
@@ -144,6 +144,14 @@ class RecoveryAdvisor:
         if fewer is not None:
             # Judged by content this time: the turn's checkpoint holds drift as it is now.
             found, plan = self._plan(view, fewer, turns, heading.result)
+        proved = self._before_the_turns(checkpoints, turns, found, plan)
+        if proved is not None:
+            # Your checkpoint holds drift the turn records prove the agent made:
+            # plan again from the start of the turns that made it.
+            again, replanned = self._plan(view, proved[1], turns, heading.result)
+            chosen = replanned.safe_checkpoint_candidate
+            if chosen is not None and chosen.checkpoint_id == proved[0].checkpoint_id:
+                found, plan = again, _explained(replanned, proved[2])
         plan = self._with_earlier_source(checkpoints, found, plan)
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
@@ -237,6 +245,59 @@ class RecoveryAdvisor:
         if not held:
             return None
         return without_drift(self.git, checkpoints, meta, held)
+
+    def _before_the_turns(
+        self,
+        checkpoints: Sequence[CheckpointMeta],
+        turns: Turns | None,
+        found: signals.Signals,
+        plan: RecoveryPlan,
+    ) -> tuple[CheckpointMeta, list[CheckpointMeta], str] | None:
+        """When the safe point still holds drift candidates as they are now (a
+        checkpoint you took, or a turn's that could not be stepped back from by content
+        without passing yours), the start of the agent's turns that made them, as the
+        turn records prove it (``turn_proof``), and the checkpoints to plan again from
+        (those taken no later). None when nothing is proved."""
+        chosen = plan.safe_checkpoint_candidate
+        base = found.base
+        if turns is None or chosen is None or base is None:
+            return None
+        if base.checkpoint_id != chosen.checkpoint_id:
+            return None
+        meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
+        if meta is None or meta.reason == "sandwich":
+            return None
+        drift = {d.path for d in plan.drift_candidates}
+        held = [p for p in drift if p in base.settled]
+        if not held:
+            return None
+        from vibflow.steps.recovery.turn_proof import before_the_turns
+
+        start = before_the_turns(
+            self.root,
+            self.git,
+            turns,
+            meta,
+            [c for c in found.changed if c.path in drift],
+            held,
+            found.head,
+            found.mtimes,
+            self._held,
+        )
+        made = epoch(start.created_at) if start is not None else None
+        if start is None or made is None:
+            return None
+        shown = ", ".join(sorted(held)[:3]) + (
+            f" and {len(held) - 3} more" if len(held) > 3 else ""
+        )
+        why = (
+            f"checkpoint {meta.checkpoint_id} already holds the agent's changes to {shown} "
+            "as they are now; the agent hooks' turn records show that only the agent's "
+            "turns changed the out-of-scope files since this one, so a restore from it "
+            "undoes only the agent's work there"
+        )
+        earlier = [m for m in checkpoints if (t := epoch(m.created_at)) is not None and t <= made]
+        return start, earlier, why
 
     def _with_earlier_source(
         self, checkpoints: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan
@@ -384,3 +445,13 @@ def _intent_text(view: Any) -> str | None:
     intent = view.state.active_intent if view is not None else None
     text = getattr(intent, "text", None)
     return text if isinstance(text, str) and text.strip() else None
+
+
+def _explained(plan: RecoveryPlan, why: str) -> RecoveryPlan:
+    """``plan`` with the reason its safe point is not the newest that predates the change."""
+    chosen = plan.safe_checkpoint_candidate
+    if chosen is None:
+        return plan
+    return plan.model_copy(
+        update={"safe_checkpoint_candidate": chosen.model_copy(update={"why": why})}
+    )

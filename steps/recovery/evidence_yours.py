@@ -174,7 +174,8 @@ def find(
     names = {id(s): d for s, d in zip(known, diffs, strict=True)}
     last = max(turns, key=lambda t: t.ended_at or "")
     by_id = {m.checkpoint_id: m for m in checkpoints}
-    after = _after(root, git, by_id.get(last.end or ""), list(wanted.values()), mtimes, judge)
+    end = by_id.get(last.end or "")
+    after = after_last_turn(root, git, end, list(wanted.values()), mtimes, judge) or set()
     yours: dict[str, str] = dict.fromkeys(sorted(after), AFTER_LAST)
     seen = set(after)
     before: dict[str, RecordedTurn] = {}  # yours → the newest turn that changed it earlier
@@ -199,19 +200,23 @@ def find(
     return yours
 
 
-def _after(
+def after_last_turn(
     root: Path,
     git: Git,
     end: CheckpointMeta | None,
     changed: Sequence[ChangedFile],
     mtimes: Mapping[str, float],
     judge: HeldJudge | None,
-) -> set[str]:
+    *,
+    every: bool = False,
+) -> set[str] | None:
     """The changed paths that differ from the last turn's end checkpoint now: changed
-    after it ended. Only files written since (or gone) are read."""
+    after it ended. Only files written since (or gone) are read, unless ``every`` (a
+    copy that kept an old time is then caught too). None when it cannot be told (no
+    end checkpoint, too many files to read, git failed)."""
     made = epoch(end.created_at) if end is not None else None
     if end is None or made is None:
-        return set()
+        return None
     unsaved = {s.path for s in end.skipped}
     maybe: list[str] = []
     for c in changed:
@@ -221,16 +226,18 @@ def _after(
             when = mtimes.get(path)
             if when is None and path == c.path and c.status != "deleted":
                 when = _mtime(root, path)
-            if when is None or when >= made - _SLACK_SECONDS:
+            if every or when is None or when >= made - _SLACK_SECONDS:
                 maybe.append(path)  # gone, or written since the turn ended: compare
-    if not maybe or len(maybe) > AFTER_MAX:
+    if not maybe:
         return set()
+    if len(maybe) > AFTER_MAX:
+        return None
     from vibflow.steps.checkpoints import restore
 
     try:
         items = restore.plan(git, end.commit or end.tree, list(dict.fromkeys(maybe)))
     except VibflowError:
-        return set()
+        return None
     is_held = judge or is_as_held
     differs = {i.path for i in items if i.action != "skip" and not is_held(root, i)}
     return {c.path for c in changed if c.path in differs or (c.old_path or "") in differs}

@@ -146,6 +146,10 @@ class SafeCheckpointCandidate(_Model):
     predates_change: bool
     metadata_complete: bool
     preview_available: bool = True
+    why: str | None = Field(
+        default=None,
+        description="why this one and not the newest that predates the change, when so",
+    )
 
 
 class RecentCommitInfo(_Model):

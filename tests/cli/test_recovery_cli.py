@@ -56,6 +56,7 @@ CANDIDATE_KEYS = {
     "predates_change",
     "metadata_complete",
     "preview_available",
+    "why",
 }
 PLAN_ID = re.compile(r"^rec_[0-9a-f]{32}$")
 OPTION_ID = re.compile(r"^opt_[0-9a-f]{32}$")

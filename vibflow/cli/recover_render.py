@@ -247,6 +247,8 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
             f"Safe checkpoint: {cand['checkpoint_id']} ({cand['created_at']}), "
             "taken before the change."
         )
+        if cand.get("why"):
+            out.append(f"   Why this one: {cand['why']}")
     else:
         out.append(
             f"Newest checkpoint {cand['checkpoint_id']} was taken after the change "
