@@ -14,6 +14,12 @@ thresholds — the exit status follows the corpus alone).
 With ``--process``, each scenario is also timed as a user runs it: a fresh
 ``vibflow recover --preview --json`` process, median of ``--reps``.
 
+With ``--hooks``, every scenario is built as if the agent hooks were installed:
+each of the agent's edits (``Scene.agent``) is one recorded turn, with a
+checkpoint before and after it (``vibflow agent run``'s wrapping); the user's
+checkpoints stay theirs. Scenarios whose authors wrote the user's own edits with
+``agent()`` then count those as the agent's too.
+
 Usage (from the repository root, with the dev venv)::
 
     .venv/bin/python benchmarks/zone_quality.py [--process] [--reps 5] [--out FILE]
@@ -55,12 +61,15 @@ def main() -> None:
     parser.add_argument("--process", action="store_true", help="also time a fresh CLI process")
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--out", type=Path, help="write the Markdown report here too")
+    parser.add_argument(
+        "--hooks", action="store_true", help="the agent's edits are turns the hooks record"
+    )
     args = parser.parse_args()
     compile_installed()
     with tempfile.TemporaryDirectory(prefix="vibflow-zone-") as tmp:
         base = Path(tmp)
-        rows: list[Row] = run(CORPUS, base)
-        fresh: list[Row] = run(ALL_FRESH, base)
+        rows: list[Row] = run(CORPUS, base, hooks=args.hooks)
+        fresh: list[Row] = run(ALL_FRESH, base, hooks=args.hooks)
         report = table(rows + fresh)
         if args.process:
             per = {s.name: process_ms(base / s.name / "repo", args.reps) for s in CORPUS}
@@ -77,7 +86,7 @@ def main() -> None:
     ).stdout.strip()
     header = (
         f"Command: `.venv/bin/python benchmarks/zone_quality.py"
-        f"{' --process' if args.process else ''}` · "
+        f"{' --process' if args.process else ''}{' --hooks' if args.hooks else ''}` · "
         f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} · commit {commit}\n\n"
     )
     print(header + report)

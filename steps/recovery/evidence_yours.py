@@ -43,7 +43,7 @@ from vibflow.steps.recovery.options import epoch
 from vibflow.steps.workspace.git import Git
 
 #: Turns read from the records: the stretches that decide most files are recent.
-RECENT_TURNS = 10
+RECENT_TURNS = 30
 #: Past this many files written since the last turn ended, none is judged yours
 #: (naming them costs git a pathspec match each): the plan stays as it was.
 AFTER_MAX = 256

@@ -50,6 +50,9 @@ class Scene:
     explicit: dict[str, str] = field(default_factory=dict)
     safe: dict[str, Any] | None = None
     note: str = ""
+    #: Each ``agent()`` call is one agent turn the hooks record (``vibflow agent run``'s
+    #: wrapping: a checkpoint before and after it), as with the agent hooks installed.
+    hooks: bool = False
     _committed: bool = False
 
     def __post_init__(self) -> None:
@@ -145,6 +148,24 @@ class Scene:
         rename: Mapping[str, str] | None = None,
     ) -> None:
         """The agent's edits in the work tree (uncommitted)."""
+        if self.hooks:
+            from vibflow.agent_hook import run_wrapped
+
+            def edit() -> int:
+                self._edit(files, delete, rename)
+                return 0
+
+            run_wrapped(self.root.resolve(), "claude-code", edit)
+            time.sleep(0.02)  # what follows comes strictly after the turn's end
+        else:
+            self._edit(files, delete, rename)
+
+    def _edit(
+        self,
+        files: Mapping[str, str | bytes] | None,
+        delete: Iterable[str],
+        rename: Mapping[str, str] | None,
+    ) -> None:
         for old, new in (rename or {}).items():
             target = self.root / new
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -199,11 +220,11 @@ class Scenario:
     batch: int = 1
 
 
-def build(scenario: Scenario, base: Path) -> tuple[Path, dict[str, Any]]:
+def build(scenario: Scenario, base: Path, *, hooks: bool = False) -> tuple[Path, dict[str, Any]]:
     """Build ``scenario`` under ``base``; the repository and its truth (also written
-    to ``base/truth.json``)."""
+    to ``base/truth.json``). ``hooks``: the agent's edits are recorded turns."""
     base.mkdir(parents=True, exist_ok=True)
-    scene = Scene(base)
+    scene = Scene(base, hooks=hooks)
     scenario.build(scene)
     truth = scene.truth()
     (base / "truth.json").write_text(

@@ -46,3 +46,24 @@ def test_a_flagged_rename_is_one_item_not_two(tmp_path: Path) -> None:
     (row,) = run([renamed], tmp_path)
     assert row.drift_found > row.flagged_true
     assert 0 <= row.precision <= 1
+
+
+@pytest.fixture(scope="module")
+def hooked(tmp_path_factory: pytest.TempPathFactory) -> list:  # type: ignore[type-arg]
+    # The tuned and held-out sets, and the blind batches whose authors expected the safe
+    # point before an agent turn their own (or the agent's) checkpoint came after.
+    later = [s for s in ALL_FRESH if s.batch >= 6]
+    return run([*CORPUS, *later], Path(tmp_path_factory.mktemp("hooked")), hooks=True)
+
+
+def test_with_the_agent_hooks_the_safe_point_is_right_in_every_scenario(
+    hooked: list,  # type: ignore[type-arg]
+) -> None:
+    """Built as if the agent hooks were installed (each of the agent's edits one
+    recorded turn): the corpus thresholds still hold, and the safe point is right in
+    every scenario — the blind batches' too, where a checkpoint taken after an
+    unnoticed drift is stepped back from only as far as the turn records prove."""
+    corpus = [r for r in hooked if not r.fresh]
+    assert totals(corpus).failures() == [], table(hooked)
+    wrong = [r.name for r in hooked if not r.safe_right]
+    assert wrong == [], table(hooked)

@@ -73,8 +73,8 @@ def advise(root: Path) -> tuple[Any, float]:
     return advice.plan, time.perf_counter() - start
 
 
-def score(scenario: Scenario, base: Path) -> Row:
-    root, truth = build(scenario, base)
+def score(scenario: Scenario, base: Path, *, hooks: bool = False) -> Row:
+    root, truth = build(scenario, base, hooks=hooks)
     plan, wall = advise(root)
     names: dict[str, set[str]] = {}
     for c in plan.changed:
@@ -107,9 +107,46 @@ def score(scenario: Scenario, base: Path) -> Row:
         leaked=leaked,
         missed=sorted(drift - found),
         false_flags=false_flags,
-        safe_right=_safe_right(plan, truth["safe"]),
+        safe_right=_safe_right(plan, truth["safe"])
+        or (hooks and _same_for_the_drift(root, plan, truth["safe"], found & flagged_primary)),
         wall_s=wall,
     )
+
+
+def _same_for_the_drift(
+    root: Path, plan: Any, want: dict[str, Any] | None, drift: set[str]
+) -> bool:
+    """With the hooks, every turn has its own checkpoints: a turn's start checkpoint is
+    as right as the point the truth names when it holds every drift file the plan
+    flags as that point does (the partial restore then writes the same bytes; a drift
+    file the zone missed is counted in recall, not here). Without any: every
+    changed file."""
+    from vibflow.steps.checkpoints import restore
+    from vibflow.steps.workspace.git import Git
+    from vibflow.wiring import Project
+
+    got = plan.safe_checkpoint_candidate
+    if want is None or got is None or not got.predates_change:
+        return False
+    drift = drift or {p for c in plan.changed for p in (c.path, c.old_path) if p}
+    metas = {m.checkpoint_id: m for m in Project(root.resolve()).checkpoints.all()}
+
+    def treeish(kind: str, checkpoint_id: str | None) -> str | None:
+        if kind == "commit":
+            return "HEAD"
+        meta = metas.get(checkpoint_id or "")
+        return None if meta is None else (meta.commit or meta.tree)
+
+    mine = treeish(got.kind, got.checkpoint_id)
+    theirs = treeish(want["kind"], want.get("checkpoint_id"))
+    if mine is None or theirs is None:
+        return False
+    git = Git(root)
+
+    def held(t: str) -> dict[str, tuple[str, str | None]]:
+        return {i.path: (i.action, i.sha) for i in restore.plan(git, t, sorted(drift))}
+
+    return held(mine) == held(theirs)
 
 
 def _safe_right(plan: Any, want: dict[str, Any] | None) -> bool:
@@ -168,8 +205,8 @@ def totals(rows: Sequence[Row]) -> Totals:
     )
 
 
-def run(scenarios: Iterable[Scenario], base: Path) -> list[Row]:
-    return [score(s, base / s.name) for s in scenarios]
+def run(scenarios: Iterable[Scenario], base: Path, *, hooks: bool = False) -> list[Row]:
+    return [score(s, base / s.name, hooks=hooks) for s in scenarios]
 
 
 def _set(row: Row) -> str:
