@@ -79,7 +79,8 @@ def test_drift_the_records_prove_is_restored_from_before_the_turn_that_made_it(
     assert [d["path"] for d in plan["drift_candidates"]] == ["src/app.py"]
     safe = plan["safe_checkpoint_candidate"]
     assert safe["checkpoint_id"] == _turn_starts(repo)[0] != yours
-    assert yours in safe["why"] and "src/app.py" in safe["why"]
+    assert yours in safe["why"]
+    assert "src/app.py" in safe["why"]
     text = vf(repo, "recover", "--preview").stdout
     assert f"Safe checkpoint: {safe['checkpoint_id']}" in text
     assert f"Why this one: checkpoint {yours} already holds" in text
