@@ -434,8 +434,8 @@ def superseded(git: Git, meta: CheckpointMeta, head: str | None, paths: Sequence
         return []
     wanted = list(paths)
 
-    def items(treeish: str) -> dict[str, tuple[str | None, str | None]]:
-        return {i.path: (i.mode, i.sha) for i in _held_items(git, treeish, wanted)}
+    def items(treeish: str) -> dict[str, tuple[str, str]]:
+        return {i.path: (i.mode, i.sha or "") for i in _held_items(git, treeish, wanted)}
 
     try:
         theirs = items(meta.commit or meta.tree)
