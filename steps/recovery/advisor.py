@@ -19,11 +19,11 @@ from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.recovery import planner, signals
 from vibflow.steps.recovery.breaker import BreakerState, LabelStore
-from vibflow.steps.recovery.checkpoint_base import earlier_sources, superseded, without_drift
+from vibflow.steps.recovery.checkpoint_base import earlier_sources, without_drift
 from vibflow.steps.recovery.corrections import CorrectionStore, Label, judge
 from vibflow.steps.recovery.early_listing import Listing, listing_pool
 from vibflow.steps.recovery.models import AgentTurnNote, RecoveryPlan, RedactionSummary
-from vibflow.steps.recovery.options import before_drift, earlier_hint, epoch, sides
+from vibflow.steps.recovery.options import before_drift, earlier_hint, epoch
 from vibflow.steps.recovery.policy import RecoveryPolicy
 from vibflow.steps.recovery.scratch import scratch_index
 from vibflow.steps.workspace.git import Git
@@ -137,9 +137,6 @@ class RecoveryAdvisor:
             # The safe point holds some of the drift: plan again from the checkpoints
             # taken before it began (rare, so the second read is paid only then).
             found, plan = self._plan(view, older, turns, heading.result)
-        drafts = self._past_a_draft(checkpoints if older is None else older, found, plan)
-        if drafts is not None:
-            found, plan = self._plan(view, drafts, turns, heading.result)
         fewer = self._without_held_drift(checkpoints, found, plan)
         if fewer is not None:
             # Judged by content this time: the turn's checkpoint holds drift as it is now.
@@ -208,24 +205,6 @@ class RecoveryAdvisor:
             finally:
                 signals.settle(found)
         return found, self._with_last_turn(plan)
-
-    def _past_a_draft(
-        self, pool: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan
-    ) -> list[CheckpointMeta] | None:
-        """The checkpoints to plan again from when the safe point was taken on an
-        earlier commit and holds a draft of a changed file that a commit since replaced
-        (``superseded``): those taken on the last commit, so the last commit stands in
-        unless one of them predates the change. None when the safe point stands."""
-        chosen = plan.safe_checkpoint_candidate
-        if chosen is None or chosen.kind != "checkpoint" or not chosen.predates_change:
-            return None
-        meta = next((m for m in pool if m.checkpoint_id == chosen.checkpoint_id), None)
-        if meta is None or meta.base_head == found.head:
-            return None
-        paths = sorted({p for c in found.changed if not c.generated for p, _ in sides(c)})
-        if not superseded(self.git, meta, found.head, paths):
-            return None
-        return [m for m in pool if m.base_head == found.head]
 
     def _without_held_drift(
         self, checkpoints: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan

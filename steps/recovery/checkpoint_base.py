@@ -24,7 +24,7 @@ from vibflow.steps.recovery.git_memo import GitMemo
 from vibflow.steps.recovery.models import ChangedFile, SafeCheckpointCandidate
 from vibflow.steps.recovery.options import epoch, safe_checkpoint, sides
 from vibflow.steps.workspace import diffs
-from vibflow.steps.workspace.git import Git, GitError
+from vibflow.steps.workspace.git import Git
 
 if TYPE_CHECKING:
     # Imported where used: a preview with no safe checkpoint never loads the restore
@@ -418,36 +418,6 @@ def without_drift(
             continue  # it holds some of the drift as it is now
         return [x for x, tx in timed if tx is not None and tx <= t]
     return []
-
-
-def superseded(git: Git, meta: CheckpointMeta, head: str | None, paths: Sequence[str]) -> list[str]:
-    """Of ``paths``, those a checkpoint taken on another commit holds as a draft the
-    commits since replaced: it held its own uncommitted version, and the last commit
-    holds a third one (half-done work, finished and committed differently since).
-    A restore from it would bring the draft back over the committed version. Empty
-    for a checkpoint taken on ``head``, and when its commit can no longer be read.
-
-    What it holds beyond its commit that no commit touched since (a file the agent
-    committed after it, which it lacks) is no draft: restoring it undoes that commit's
-    change, as the checkpoint promises."""
-    if head is None or meta.base_head == head or not paths:
-        return []
-    wanted = list(paths)
-
-    def items(treeish: str) -> dict[str, tuple[str, str]]:
-        return {i.path: (i.mode, i.sha or "") for i in _held_items(git, treeish, wanted)}
-
-    try:
-        theirs = items(meta.commit or meta.tree)
-        was = items(meta.base_head) if meta.base_head else {}
-        now = items(head)
-    except GitError:
-        return []  # its commit is gone (a rebase, a gc): nothing to compare with
-    return [
-        p
-        for p in wanted
-        if theirs.get(p) != was.get(p) and now.get(p) != was.get(p) and theirs.get(p) != now.get(p)
-    ]
 
 
 def earlier_sources(

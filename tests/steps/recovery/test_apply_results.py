@@ -116,38 +116,6 @@ def test_a_file_the_checkpoint_lacks_is_previewed_as_a_deletion_and_deleted(
     assert done["changed_files"] == len(opt["affected_paths"]) == 2
 
 
-def test_a_draft_the_checkpoint_holds_that_a_later_commit_replaced_is_never_restored(
-    repo: Path,
-) -> None:
-    """The user checkpointed a half-done auth.py, then finished and committed it another
-    way; the agent drifted it since. The checkpoint holds a draft the commit replaced:
-    the last commit is the safe point, and the restore puts back the committed version,
-    never the draft. (A file the checkpoint merely lacks, committed after it, keeps the
-    checkpoint as the safe point: the test above.)"""
-    for rel, text in APP.items():
-        write(repo, rel, text)
-    commit_all(repo)
-    assert vf(repo, "memory", "relevant", "src/ui/login.py", "the form", "--yes").returncode == 0
-    write(repo, "src/services/auth.py", "def check():\n    pass  # TODO finish\n")
-    draft = ok_json(vf(repo, "checkpoint", "create", "--json"))["checkpoint_id"]
-    time.sleep(0.05)
-    finished = "def check(token):\n    return verify(token)\n"
-    write(repo, "src/services/auth.py", finished)
-    commit_all(repo, "finish the auth check")
-    write(repo, "src/services/auth.py", finished + "ALLOW_ALL = True\n")
-    write(repo, "src/ui/login.py", IN_SCOPE_EDIT)
-    preview = ok_json(vf(repo, "recover", "--preview", "--json"))
-    safe = preview["safe_checkpoint_candidate"]
-    assert (safe["kind"], safe["checkpoint_id"]) == ("commit", None), draft
-    run = start(repo)
-    opt = stored_option(repo, run, 3)
-    assert opt["affected_paths"] == ["src/services/auth.py"]
-    done = ok_json(confirm(repo, choose(repo, run, 3)))
-    assert done["status"] == "done"
-    assert (repo / "src/services/auth.py").read_text(encoding="utf-8") == finished
-    assert (repo / "src/ui/login.py").read_text(encoding="utf-8") == IN_SCOPE_EDIT
-
-
 def test_a_new_file_is_deleted_only_when_the_confirmed_job_lists_its_deletion(
     repo: Path,
 ) -> None:
