@@ -142,6 +142,7 @@ def recorded_turns(records: AgentRecords, limit: int) -> list[RecordedTurn]:
                 start=turn.start_checkpoint,
                 end=turn.end_checkpoint,
                 reported=tuple(records.files(turn.id)),
+                ended_by=turn.ended_by,
             )
         )
     return out

@@ -148,7 +148,7 @@ class RecoveryAdvisor:
             again, replanned = self._plan(view, proved[1], turns, heading.result)
             chosen = replanned.safe_checkpoint_candidate
             if chosen is not None and chosen.checkpoint_id == proved[0].checkpoint_id:
-                found, plan = again, _explained(replanned, proved[2])
+                found, plan = again, _explained(replanned, proved[2], proved[3])
         plan = self._with_earlier_source(checkpoints, found, plan)
         payload, counts = self._redact(plan.model_dump(mode="json"))
         summary = RedactionSummary(
@@ -231,7 +231,7 @@ class RecoveryAdvisor:
         turns: Turns | None,
         found: signals.Signals,
         plan: RecoveryPlan,
-    ) -> tuple[CheckpointMeta, list[CheckpointMeta], str] | None:
+    ) -> tuple[CheckpointMeta, list[CheckpointMeta], str, str] | None:
         """When the safe point still holds drift candidates as they are now (a
         checkpoint you took, or a turn's that could not be stepped back from by content
         without passing yours), the start of the agent's turns that made them, as the
@@ -270,13 +270,14 @@ class RecoveryAdvisor:
             f" and {len(held) - 3} more" if len(held) > 3 else ""
         )
         why = (
-            f"checkpoint {meta.checkpoint_id} already holds the agent's changes to {shown} "
-            "as they are now; the agent hooks' turn records show that only the agent's "
-            "turns changed the out-of-scope files since this one, so a restore from it "
-            "undoes only the agent's work there"
+            f"checkpoint {meta.checkpoint_id} already holds the changes to {shown} as "
+            "they are now; the agent hooks' turn records show the agent's own tools wrote "
+            "the out-of-scope files in its turns since this one, and nothing changed them "
+            "between or after those turns, so restoring them from it undoes only the "
+            "agent's work there"
         )
         earlier = [m for m in checkpoints if (t := epoch(m.created_at)) is not None and t <= made]
-        return start, earlier, why
+        return start, earlier, why, meta.checkpoint_id
 
     def _with_earlier_source(
         self, checkpoints: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan
@@ -426,11 +427,27 @@ def _intent_text(view: Any) -> str | None:
     return text if isinstance(text, str) and text.strip() else None
 
 
-def _explained(plan: RecoveryPlan, why: str) -> RecoveryPlan:
-    """``plan`` with the reason its safe point is not the newest that predates the change."""
+def _explained(plan: RecoveryPlan, why: str, passed: str) -> RecoveryPlan:
+    """``plan`` with the reason its safe point is not the newest that predates the
+    change, and its full rollback held back: the turn records prove the drift
+    candidates only, and a full rollback from there would also undo in-scope edits
+    made before checkpoint ``passed`` — yours, perhaps. Rolling everything back to
+    that checkpoint stays one command."""
     chosen = plan.safe_checkpoint_candidate
     if chosen is None:
         return plan
+    held_back = (
+        f"it would reach back past checkpoint {passed} and undo in-scope edits made "
+        f"before it; to roll everything back to that checkpoint: "
+        f"`vibflow checkpoint restore {passed}`"
+    )
+    options = [
+        o.model_copy(update={"blocked_reason": held_back}) if o.level == 4 else o
+        for o in plan.options
+    ]
     return plan.model_copy(
-        update={"safe_checkpoint_candidate": chosen.model_copy(update={"why": why})}
+        update={
+            "safe_checkpoint_candidate": chosen.model_copy(update={"why": why}),
+            "options": options,
+        }
     )

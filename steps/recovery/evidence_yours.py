@@ -64,6 +64,9 @@ class RecordedTurn:
     start: str | None  # checkpoint id taken as it started
     end: str | None  # checkpoint id taken as it ended
     reported: tuple[str, ...] = ()  # files its tools reported
+    #: How it ended: ``turn_end`` (the agent said so), or closed by the next prompt
+    #: or the session's end (an interrupt sends no hook: the end is a guess).
+    ended_by: str | None = None
 
 
 #: The seam: the recent turns, oldest first (empty when no hook ever ran).

@@ -15,6 +15,13 @@ point for every drift candidate when, from it to now:
 
 * every stretch is known (each turn ended, with both its checkpoints; no two
   turns at once) — ``evidence_yours.stretches``;
+* each turn ended because the agent said so (``turn_end``): a turn closed by the
+  next prompt or the session's end was interrupted (an interrupt sends no hook),
+  and its "end" holds whatever you fixed by hand before typing again;
+* every drift candidate a turn changed is one its tools reported writing: a file
+  that changed during a turn without a tool naming it may be your hand edit
+  made while the agent worked (or a `vibflow agent run`, whose tools report
+  nothing) — never proved;
 * no drift candidate changed between turns, nor after the last turn ended: every
   change since was the agent's, in a turn;
 * no commit was made since it (taken on the current HEAD): the drift is measured
@@ -29,6 +36,8 @@ had changed since is the one chosen. A restore from it puts back only what the
 agent's turns changed in those files; your edits elsewhere are the in-scope work
 the partial restore keeps. When anything is unknown, nothing is proved and your
 checkpoint stands (with the earlier-checkpoint hint, ``checkpoint_base.earlier_sources``).
+What stays out of reach: your hand edit, during a turn, to a file the agent's
+tools also wrote in that turn.
 
 Cost: paid only when your checkpoint holds drift and turn records exist — one
 ``git diff-tree --stdin`` for the recent stretches, and the ``ls-tree`` of the
@@ -92,6 +101,8 @@ def before_the_turns(
             if found & paths:
                 return None  # changed between turns: not the agent's alone
             continue
+        if span.turn.ended_by != "turn_end" or not (found & paths) <= set(span.turn.reported):
+            return None  # interrupted, or a drift file no tool of the turn wrote
         since |= found
         start = by_id.get(span.turn.start or "")
         when = _sound(start, by_id.get(span.turn.end or ""), head, paths)

@@ -436,12 +436,28 @@ def test_drift_of_an_earlier_turn_is_restored_from_before_that_turn(repo: Path) 
     assert "already as the checkpoint holds" not in partial["estimated_impact"]
 
 
-def test_a_checkpoint_the_user_took_after_the_drift_is_never_stepped_past(repo: Path) -> None:
-    """The same turns with the user's own checkpoint between them: the user's word for
-    "safe from here" stands — the safe point is not rolled back to turn 1."""
+def test_a_checkpoint_the_user_took_after_the_drift_never_costs_their_own_edit(
+    repo: Path,
+) -> None:
+    """The same turns with the user's own edit and checkpoint between them. The turn
+    records prove app.py's drift was turn 1's tools' alone, so the safe point steps back
+    to turn 1 for it (``turn_proof``) — but nothing the user did is rolled back: their
+    notes.md edit is in scope and outside every restore that can run, and the full
+    rollback, which would reach past their checkpoint, is held back with the command
+    that rolls everything back to that checkpoint instead."""
     first = _two_turns(repo, user_checkpoint=True)
+    listed = as_json(vf(repo, "checkpoint", "list", "--json"))["checkpoints"]
+    (mine,) = [c["checkpoint_id"] for c in listed if c["reason"] == "manual"]
     plan = as_json(vf(repo, "recover", "--preview", "--json"))
-    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] != first
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == first
+    assert mine in plan["safe_checkpoint_candidate"]["why"]
+    zone = {z["path"]: z["source"] for z in plan["intent_zone"]}
+    assert zone["notes.md"] == "user_edit"
+    for option in plan["options"]:
+        if option["level"] == 4:
+            assert f"`vibflow checkpoint restore {mine}`" in option["blocked_reason"]
+        else:
+            assert "notes.md" not in option["affected_paths"]
 
 
 def test_the_users_checkpoint_is_theirs_even_on_an_unchanged_tree(repo: Path) -> None:

@@ -84,6 +84,8 @@ def test_drift_the_records_prove_is_restored_from_before_the_turn_that_made_it(
     text = vf(repo, "recover", "--preview").stdout
     assert f"Safe checkpoint: {safe['checkpoint_id']}" in text
     assert f"Why this one: checkpoint {yours} already holds" in text
+    full = next(o for o in plan["options"] if o["level"] == 4)
+    assert f"`vibflow checkpoint restore {yours}`" in full["blocked_reason"]
     run = start(repo)
     assert stored_option(repo, run, 3)["affected_paths"] == ["src/app.py"]
     done = ok_json(confirm(repo, choose(repo, run, 3)))
@@ -146,3 +148,36 @@ def test_your_edit_after_the_last_turn_stays_when_the_safe_point_steps_back(
     assert done["status"] == "done"
     assert (repo / "notes.md").read_text(encoding="utf-8") == COMMITTED["notes.md"]
     assert (repo / "src/app.py").read_text(encoding="utf-8") == "app = 'mine'\n"
+
+
+def test_your_hand_edit_during_a_turn_is_never_proved_the_agents(repo: Path) -> None:
+    """While turn 1 runs, you fix app.py by hand (no tool of the agent reports it); the
+    agent also rewrote notes.md. You checkpoint; turn 2 works on the helper. app.py
+    changed inside a turn, but nothing says the agent wrote it: no step back."""
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 2\n")
+    hook(repo, "claude-code", "edit", repo / "src/util.py")
+    write(repo, "notes.md", "agent\n")
+    hook(repo, "claude-code", "edit", repo / "notes.md")
+    write(repo, "src/app.py", "app = 'fixed by hand'\n")
+    hook(repo, "claude-code", "turn-end")
+    yours = _your_checkpoint(repo)
+    _turn(repo, {"src/util.py": "util = 2  # two\n"})
+    plan = _preview(repo)
+    assert "src/app.py" in [d["path"] for d in plan["drift_candidates"]]
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == yours
+
+
+def test_an_interrupted_turn_proves_nothing(repo: Path) -> None:
+    """Turn 1 rewrites app.py and is interrupted (no Stop hook); you fix notes.md by hand
+    before your next prompt, which closes turn 1 at turn 2's start. That "end" holds
+    your fix: nothing is proved, and your checkpoint stays."""
+    hook(repo, "claude-code", "turn-start")
+    for rel, text in (("src/util.py", "util = 2\n"), ("src/app.py", "app = 'x'\n")):
+        write(repo, rel, text)
+        hook(repo, "claude-code", "edit", repo / rel)
+    write(repo, "notes.md", "my own fix\n")
+    yours = _your_checkpoint(repo)
+    _turn(repo, {"src/util.py": "util = 2  # two\n"})
+    plan = _preview(repo)
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == yours
