@@ -15,6 +15,7 @@ from vibflow_testing.apply import choose, confirm, ok_json, start, stored_option
 from vibflow_testing.cli import as_json, vf
 from vibflow_testing.git import git
 from vibflow_testing.repo import init_repo, write
+from vibflow_testing.terminal import drive
 
 pytestmark = pytest.mark.cli
 
@@ -181,3 +182,25 @@ def test_an_interrupted_turn_proves_nothing(repo: Path) -> None:
     _turn(repo, {"src/util.py": "util = 2  # two\n"})
     plan = _preview(repo)
     assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == yours
+
+
+def test_the_guided_run_says_which_checkpoint_and_why_before_you_choose(repo: Path) -> None:
+    """`vibflow run recover` in a terminal: before the menu, the stepped-back safe point
+    and why; in the menu, the full rollback held back with the command for your
+    checkpoint; the partial restore chosen and confirmed puts app.py back."""
+    _turn(repo, {"src/util.py": "util = 2\n", "src/app.py": "app = 'retitled'\n"})
+    yours = _your_checkpoint(repo)
+    _turn(repo, {"src/util.py": "util = 2  # two\n"})
+    first = _turn_starts(repo)[0]
+    code, text = drive(
+        repo,
+        ["run", "recover"],
+        [("Which one (", "1"), ("c cancels, q stops)", f"APPLY {first}")],
+        env={"VIBFLOW_RECOVERY_APPLY": "1"},
+    )
+    assert code == 0, text
+    flat = " ".join(text.replace("\r\n", "\n").split())
+    assert flat.index(f"Safe checkpoint: {first}") < flat.index("Ways back:")
+    assert f"Why this one: checkpoint {yours} already holds" in flat
+    assert f"cannot run now: it would reach back past checkpoint {yours}" in flat
+    assert (repo / "src/app.py").read_text(encoding="utf-8") == COMMITTED["src/app.py"]

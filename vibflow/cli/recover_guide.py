@@ -145,6 +145,15 @@ def _explanation(prompt: WaitPrompt, show_all: bool) -> None:
     head, sep, _ = text.partition("\nNext:")
     typer.echo("")
     typer.echo(head.rstrip("\n") if sep else text.rstrip("\n"))
+    candidate = plan.get("safe_checkpoint_candidate") or {}
+    if candidate.get("why"):
+        # Not the newest checkpoint from before the change: say which, and why,
+        # before the user picks a restore that reads from it.
+        from vibflow.cli.recover_render import safe_point_lines
+
+        typer.echo("")
+        for line in safe_point_lines(plan):
+            typer.echo(line)
 
 
 def guide_choice(prompt: WaitPrompt) -> Answer:

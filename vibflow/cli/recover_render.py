@@ -230,6 +230,33 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
             out.append(f"   Cannot run now: {opt['blocked_reason']}")
         out.append(f"   id: {opt['option_id']}")
         out.append("")
+    out += safe_point_lines(plan)
+    out += [
+        f"Plan id: {plan['plan_id']} (feedback: `vibflow recover feedback "
+        f"{plan['plan_id']} --correct PATH --wrong PATH`)"
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _one_line_per_change(
+    paths: Sequence[str], changes: Mapping[str, Mapping[str, Any]] | None
+) -> list[str]:
+    """A rename's old name is listed with its new one (``R old → new``), not alone."""
+    if changes is None:
+        return list(paths)
+    listed = set(paths)
+    folded = {
+        str(c["old_path"])
+        for p, c in changes.items()
+        if c.get("status") == "renamed" and c.get("old_path") and p in listed
+    }
+    return [p for p in paths if p not in folded]
+
+
+def safe_point_lines(plan: Mapping[str, Any]) -> list[str]:
+    """What a restore reads from, and why that one when it is not the newest from
+    before the change (the preview's closing lines; the guided run's too)."""
+    out: list[str] = []
     cand = plan.get("safe_checkpoint_candidate")
     if cand is None:
         out.append(
@@ -254,23 +281,4 @@ def preview(plan: dict[str, Any], show_all: bool = False) -> str:
             f"Newest checkpoint {cand['checkpoint_id']} was taken after the change "
             "began, so it is not safe to roll back to."
         )
-    out += [
-        f"Plan id: {plan['plan_id']} (feedback: `vibflow recover feedback "
-        f"{plan['plan_id']} --correct PATH --wrong PATH`)"
-    ]
-    return "\n".join(out) + "\n"
-
-
-def _one_line_per_change(
-    paths: Sequence[str], changes: Mapping[str, Mapping[str, Any]] | None
-) -> list[str]:
-    """A rename's old name is listed with its new one (``R old → new``), not alone."""
-    if changes is None:
-        return list(paths)
-    listed = set(paths)
-    folded = {
-        str(c["old_path"])
-        for p, c in changes.items()
-        if c.get("status") == "renamed" and c.get("old_path") and p in listed
-    }
-    return [p for p in paths if p not in folded]
+    return out
