@@ -208,12 +208,11 @@ def pair_moves(
     """Pair each deleted tracked file with an untracked file of exactly its content.
 
     A file moved without git (``mv a b``) shows as a deletion plus an untracked
-    file; paired, it is one rename, as ``git mv`` would show it. Exact copies
-    pair always: one ``cat-file --batch-check`` (the deleted blobs' sizes) and one
-    ``hash-object`` over the untracked files of a matching size — none at all
-    without a deletion. A move whose file was also edited pairs by content only
-    when what is left is little (``moves.edited_moves``): judging similarity
-    reads files, and a drift can hold tens of thousands.
+    file; paired, it is one rename, as ``git mv`` would show it. Only exact
+    copies pair: judging similarity would read every untracked file, and a
+    drift can hold tens of thousands. The cost is one ``cat-file
+    --batch-check`` (the deleted blobs' sizes) and one ``hash-object`` over the
+    untracked files of a matching size — none at all without a deletion.
     """
     # Deleted from the index yet still on disk (``git rm --cached``): one change, the
     # deletion, not a "rename" of the file to its own name.
@@ -226,21 +225,22 @@ def pair_moves(
             gone.setdefault(c.old_sha, []).append(n)
     if not gone or not untracked:
         return changes, untracked
-    renamed = _exact_moves(git, root, gone, untracked)
-    # What exact copies leave, when it is little: a move whose file was also edited.
-    moved = set(renamed.values())
-    left = [(n, c) for n, c in enumerate(changes) if n not in renamed and c.status == "deleted"]
-    by_path = {c.path: n for n, c in left if c.old_sha}
-    from vibflow.steps.workspace.moves import edited_moves
-
-    edited = edited_moves(
-        git,
-        root,
-        [(c.path, c.old_sha) for _, c in left if c.old_sha],
-        [p for p in untracked if p not in moved],
-    )
-    for old, moved_to in edited.items():
-        renamed[by_path[old]] = moved_to
+    candidates = _same_size(root, untracked, _blob_sizes(git, list(gone)))
+    if not candidates:
+        return changes, untracked
+    try:
+        hashed = git.run(
+            "hash-object",
+            "--stdin-paths",
+            stdin="\n".join(candidates).encode("utf-8", "surrogateescape") + b"\n",
+        ).split()
+    except GitError:
+        return changes, untracked  # one became unreadable meanwhile: leave them unpaired
+    renamed: dict[int, str] = {}  # index of the deletion → the untracked name it moved to
+    for path, sha in zip(candidates, hashed, strict=False):
+        waiting = gone.get(sha.decode("ascii", "replace"))
+        if waiting:
+            renamed[waiting.pop(0)] = path
     if not renamed:
         return changes, untracked
     paired = []
@@ -252,30 +252,6 @@ def pair_moves(
             paired.append(Change(new, "renamed", c.path, 0, 0, False, c.old_sha, c.old_mode))
     moved = set(renamed.values())
     return paired, [p for p in untracked if p not in moved]
-
-
-def _exact_moves(
-    git: Git, root: Path, gone: dict[str, list[int]], untracked: list[str]
-) -> dict[int, str]:
-    """Index of a deletion → the untracked file holding exactly its content."""
-    candidates = _same_size(root, untracked, _blob_sizes(git, list(gone)))
-    if not candidates:
-        return {}
-    try:
-        hashed = git.run(
-            "hash-object",
-            "--stdin-paths",
-            stdin="\n".join(candidates).encode("utf-8", "surrogateescape") + b"\n",
-        ).split()
-    except GitError:
-        return {}  # one became unreadable meanwhile: leave them unpaired
-    renamed: dict[int, str] = {}
-    waiting = {sha: list(ns) for sha, ns in gone.items()}
-    for path, sha in zip(candidates, hashed, strict=False):
-        queue = waiting.get(sha.decode("ascii", "replace"))
-        if queue:
-            renamed[queue.pop(0)] = path
-    return renamed
 
 
 def _blob_sizes(git: Git, shas: list[str]) -> set[int]:
