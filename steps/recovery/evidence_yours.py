@@ -31,11 +31,9 @@ is written.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import CheckpointMeta
@@ -43,9 +41,6 @@ from vibflow.steps.recovery.checkpoint_base import HeldJudge, is_as_held
 from vibflow.steps.recovery.models import ChangedFile
 from vibflow.steps.recovery.options import epoch
 from vibflow.steps.workspace.git import Git
-
-if TYPE_CHECKING:
-    from vibflow.steps.checkpoints import restore
 
 #: Turns read from the records: the stretches that decide most files are recent.
 RECENT_TURNS = 30
@@ -252,47 +247,8 @@ def after_last_turn(
     except VibflowError:
         return None
     is_held = judge or is_as_held
-    plain = [i for i in items if i.action == "write" and i.mode in ("100644", "100755")]
-    differs = _rewritten(root, git, plain)
-    if differs is None:
-        return None
-    differs |= {
-        i.path for i in items if i.action != "skip" and i not in plain and not is_held(root, i)
-    }
+    differs = {i.path for i in items if i.action != "skip" and not is_held(root, i)}
     return {c.path for c in changed if c.path in differs or (c.old_path or "") in differs}
-
-
-def _rewritten(root: Path, git: Git, items: Sequence[restore.Item]) -> set[str] | None:
-    """Of regular files a checkpoint holds, those that differ from it now, judged as git
-    stores them: ``hash-object`` applies the path's filters and line-ending rules, as
-    the checkpoint's ``update-index`` did (a CRLF work tree under ``eol=crlf`` or
-    ``core.autocrlf`` is not a change). None when git cannot say."""
-    differs: set[str] = set()
-    present: list[restore.Item] = []
-    for item in items:
-        try:
-            st = os.lstat(os.path.join(str(root), item.path))  # noqa: PTH118
-        except OSError:
-            differs.add(item.path)
-            continue
-        executable = bool(st.st_mode & stat.S_IXUSR)
-        if not stat.S_ISREG(st.st_mode) or executable != (item.mode == "100755"):
-            differs.add(item.path)
-        elif "\n" in item.path:
-            differs.add(item.path)  # a name hash-object cannot be given: never called yours
-        else:
-            present.append(item)
-    if not present:
-        return differs
-    paths = "\n".join(i.path for i in present).encode("utf-8", "surrogateescape") + b"\n"
-    try:
-        ids = git.run("hash-object", "--stdin-paths", stdin=paths).split()
-    except VibflowError:
-        return None  # one became unreadable or vanished meanwhile
-    if len(ids) != len(present):
-        return None
-    differs.update(i.path for i, sha in zip(present, ids, strict=True) if sha.decode() != i.sha)
-    return differs
 
 
 def _mtime(root: Path, path: str) -> float | None:
