@@ -178,12 +178,10 @@ def find(
     last = max(turns, key=lambda t: t.ended_at or "")
     by_id = {m.checkpoint_id: m for m in checkpoints}
     end = by_id.get(last.end or "")
-    # Every changed file is compared while they are few: a copy that kept an old time
-    # (``cp -p``, ``touch -d``, an unpacked archive) is your edit too. Past that, only
-    # those written since the turn ended are.
-    after = after_last_turn(root, git, end, list(wanted.values()), mtimes, judge, every=True)
-    if after is None:
-        after = after_last_turn(root, git, end, list(wanted.values()), mtimes, judge) or set()
+    # Only files written since the turn ended (or gone) are compared, byte for byte: a
+    # comparison of every file would call the agent's edits yours wherever git's filters
+    # make the stored blob differ from the work tree's bytes (autocrlf, eol, fileMode).
+    after = after_last_turn(root, git, end, list(wanted.values()), mtimes, judge) or set()
     yours: dict[str, str] = dict.fromkeys(sorted(after), AFTER_LAST)
     seen = set(after)
     before: dict[str, RecordedTurn] = {}  # yours → the newest turn that changed it earlier
