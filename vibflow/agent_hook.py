@@ -28,7 +28,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -179,34 +179,46 @@ def _lean(root: Path, state: Path, settings: dict[str, Any]) -> QuickCheckpoints
 def run_wrapped(root: Path, agent: str, launch: Callable[[], int]) -> tuple[int, int | None]:
     """``vibflow agent run``: ``launch()`` as one session of one turn, with a
     checkpoint before and after it; (its exit status, the turn's number)."""
+    with recorded_session(root, agent, "run") as send:
+        number = send("turn_start")
+        try:
+            code = launch()
+        finally:
+            send("turn_end")
+    return code, number
+
+
+@contextlib.contextmanager
+def recorded_session(root: Path, agent: str, kind: str) -> Iterator[Callable[..., int | None]]:
+    """One session of ``agent`` in ``root`` recorded through the hook handler, as the
+    installed hooks record one: started, then ``send(event, tool=None, paths=())``
+    for each event (the turn's number back, or None when it could not be recorded —
+    recording never stops the agent), then ended. ``kind`` names the session's id."""
     from vibflow.steps.agents.hook import HookHandler
     from vibflow.steps.agents.payloads import EventKind, HookEvent
     from vibflow.steps.agents.problems import ProblemLog, find_git_dir
     from vibflow.steps.workspace.root import state_dir
 
-    call = _Call(agent, "run")
+    call = _Call(agent, kind)
     state = state_dir(root)
     call.log = ProblemLog(state, find_git_dir(root))
     services = _services(call, root, state, _settings(call, root))
     handler = HookHandler(services)
-    session = f"run-{os.urandom(8).hex()}"
+    session = f"{kind}-{os.urandom(8).hex()}"
 
-    def send(kind: EventKind) -> int | None:
+    def send(event: EventKind, tool: str | None = None, paths: Sequence[str] = ()) -> int | None:
         try:
-            return handler.handle(HookEvent(agent, kind, session)).turn
+            return handler.handle(HookEvent(agent, event, session, tool, paths)).turn
         except Exception as exc:  # noqa: BLE001 - recording never stops the agent's run
             call.problem(f"the run could not be recorded ({_why(exc)})")
             return None
 
     send("session_start")
-    number = send("turn_start")
     try:
-        code = launch()
+        yield send
     finally:
-        send("turn_end")
         send("session_end")
         services.records.close()
-    return code, number
 
 
 def _existing_state(start: Path) -> Path | None:

@@ -162,33 +162,15 @@ class Scene:
         """The edits as one agent turn through the real hook handler (what the installed
         hooks run): turn start, the edits with each file its tools wrote reported,
         turn end — one session per turn, as ``vibflow agent run`` records one."""
-        from vibflow import agent_hook
-        from vibflow.steps.agents.hook import HookHandler
-        from vibflow.steps.agents.payloads import HookEvent
-        from vibflow.steps.agents.problems import ProblemLog, find_git_dir
-        from vibflow.steps.workspace.root import state_dir
+        from vibflow.agent_hook import recorded_session
 
         root = self.root.resolve()
-        call = agent_hook._Call("claude-code", "scenario")
-        state = state_dir(root)
-        call.log = ProblemLog(state, find_git_dir(root))
-        services = agent_hook._services(call, root, state, agent_hook._settings(call, root))
-        handler = HookHandler(services)
-        session = f"scenario-{len(self.drift_paths)}-{time.monotonic_ns()}"
         written = [*(rename or {}).keys(), *(rename or {}).values(), *(files or {}), *delete]
-        try:
-            for kind in ("session_start", "turn_start"):
-                handler.handle(HookEvent("claude-code", kind, session))
+        with recorded_session(root, "claude-code", "scenario") as send:
+            send("turn_start")
             self._edit(files, delete, rename)
-            handler.handle(
-                HookEvent(
-                    "claude-code", "tool_use", session, "Edit", [str(root / p) for p in written]
-                )
-            )
-            for kind in ("turn_end", "session_end"):
-                handler.handle(HookEvent("claude-code", kind, session))
-        finally:
-            services.records.close()
+            send("tool_use", "Edit", [str(root / p) for p in written])
+            send("turn_end")
         time.sleep(0.02)  # what follows comes strictly after the turn's end
 
     def _edit(
