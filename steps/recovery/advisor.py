@@ -213,16 +213,10 @@ class RecoveryAdvisor:
         checkpoint that already holds drift candidates exactly as they are now (its
         ``settled`` files): a restore from it would leave that drift where it is. None
         when the safe point stands."""
-        chosen = plan.safe_checkpoint_candidate
-        base = found.base
-        if chosen is None or base is None or base.checkpoint_id != chosen.checkpoint_id:
+        holding = _held_by_safe_point(checkpoints, found, plan)
+        if holding is None or holding[0].reason != "agent_turn" or not holding[1]:
             return None
-        meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
-        if meta is None or meta.reason != "agent_turn":
-            return None
-        held = [d.path for d in plan.drift_candidates if d.path in base.settled]
-        if not held:
-            return None
+        meta, held = holding
         return without_drift(self.git, checkpoints, meta, held)
 
     def _before_the_turns(
@@ -237,19 +231,11 @@ class RecoveryAdvisor:
         without passing yours), the start of the agent's turns that made them, as the
         turn records prove it (``turn_proof``), and the checkpoints to plan again from
         (those taken no later). None when nothing is proved."""
-        chosen = plan.safe_checkpoint_candidate
-        base = found.base
-        if turns is None or chosen is None or base is None:
+        holding = _held_by_safe_point(checkpoints, found, plan)
+        if turns is None or holding is None or holding[0].reason == "sandwich" or not holding[1]:
             return None
-        if base.checkpoint_id != chosen.checkpoint_id:
-            return None
-        meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
-        if meta is None or meta.reason == "sandwich":
-            return None
+        meta, held = holding
         drift = {d.path for d in plan.drift_candidates}
-        held = [p for p in drift if p in base.settled]
-        if not held:
-            return None
         from vibflow.steps.recovery.turn_proof import before_the_turns
 
         start = before_the_turns(
@@ -287,19 +273,13 @@ class RecoveryAdvisor:
         taken), the partial restore leaves them; it then names the newest earlier
         checkpoint that does not hold them, and the command restoring them from it,
         for the user to choose. Nothing is chosen for them."""
-        chosen = plan.safe_checkpoint_candidate
-        base = found.base
-        if chosen is None or base is None or base.checkpoint_id != chosen.checkpoint_id:
+        holding = _held_by_safe_point(checkpoints, found, plan)
+        if holding is None:
             return plan
         # A rename is left to the options: restoring one of its names alone loses it.
         renamed = {c.path for c in found.changed if c.status == "renamed"}
-        held = [
-            d.path
-            for d in plan.drift_candidates
-            if d.path in base.settled and d.path not in renamed
-        ]
-        meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
-        if not held or meta is None:
+        meta, held = holding[0], [p for p in holding[1] if p not in renamed]
+        if not held:
             return plan
         sources = earlier_sources(self.git, checkpoints, meta, held)
         if not sources:
@@ -451,3 +431,19 @@ def _explained(plan: RecoveryPlan, why: str, passed: str) -> RecoveryPlan:
             "options": options,
         }
     )
+
+
+def _held_by_safe_point(
+    checkpoints: Sequence[CheckpointMeta], found: signals.Signals, plan: RecoveryPlan
+) -> tuple[CheckpointMeta, list[str]] | None:
+    """The safe point's checkpoint and the drift candidates it already holds as they
+    are now (its ``settled`` files: a restore from it leaves them); None when the safe
+    point is not the checkpoint the signals compared with."""
+    chosen = plan.safe_checkpoint_candidate
+    base = found.base
+    if chosen is None or base is None or base.checkpoint_id != chosen.checkpoint_id:
+        return None
+    meta = next((m for m in checkpoints if m.checkpoint_id == chosen.checkpoint_id), None)
+    if meta is None:
+        return None
+    return meta, [d.path for d in plan.drift_candidates if d.path in base.settled]
