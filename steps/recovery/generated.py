@@ -23,28 +23,32 @@ here, in this order (the first that applies gives the reason the plan shows):
 7. a generated-code marker in the first lines (``Code generated … DO NOT
    EDIT.``, ``@generated`` …); a marker folder (``gen/``) counts as generated
    once one of its changed files carries a marker; and compiled programs by
-   their first bytes (ELF, Mach-O, PE, Java class).
+   their first bytes (ELF, Mach-O, PE, Java class);
+8. a folder whose own ``.gitignore`` ignores everything in it (wasm-pack's
+   ``pkg/``), once another of its changed files is recognised output.
 
 Reads are bounded: one ``check-attr`` for all paths (only when the project has
 an attributes file on their way), at most ``marker_bytes`` of each file, one
 directory listing per folder that holds a build-output candidate. Everything
 is policy (``recovery.generated``), overridable per project; its ``allow``
-globs outrank rules 3-7 (the attributes included), not the path policy.
+globs outrank rules 3-8 (the attributes included), not the path policy.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery.compiled_magic import magic_kind
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
+from vibflow.steps.recovery.ignore_all import IGNORE_BYTES, ignores_everything
+from vibflow.steps.recovery.linguist import linguist_attributes
 from vibflow.steps.recovery.lstats import Lstats
 
 if TYPE_CHECKING:
@@ -67,33 +71,10 @@ class Verdict:
     reason: str
 
 
-#: First bytes of compiled programs and objects: ELF, Mach-O (both byte orders,
-#: 32/64-bit), fat Mach-O / Java class, PE (with its DOS stub), WebAssembly.
-_MAGIC: tuple[tuple[bytes, str], ...] = (
-    (b"\x7fELF", "ELF"),
-    (b"\xfe\xed\xfa\xce", "Mach-O"),
-    (b"\xfe\xed\xfa\xcf", "Mach-O"),
-    (b"\xce\xfa\xed\xfe", "Mach-O"),
-    (b"\xcf\xfa\xed\xfe", "Mach-O"),
-    (b"\xca\xfe\xba\xbe", "Mach-O or Java class"),
-    (b"\x00asm", "WebAssembly"),
-)
-
-
-#: The first byte of any of them: most files start otherwise and are settled at once.
-_MAGIC_FIRST = frozenset(prefix[0] for prefix, _ in _MAGIC) | {ord("M")}
-
-
-def _magic(head: bytes) -> str | None:
-    if not head or head[0] not in _MAGIC_FIRST:
-        return None
-    for prefix, name in _MAGIC:
-        if head.startswith(prefix):
-            return name
-    # "MZ" alone starts text files too; a PE program has NULs in its stub.
-    if head.startswith(b"MZ") and b"\x00" in head[:64]:
-        return "Windows PE"
-    return None
+_LINGUIST = {
+    "generated": Verdict("generated", "marked linguist-generated in .gitattributes"),
+    "vendored": Verdict("vendored", "marked linguist-vendored in .gitattributes"),
+}
 
 
 @lru_cache(maxsize=64)
@@ -183,6 +164,7 @@ class Recogniser:
         self.rules = rules
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
+        self._self_ignored: dict[str, bool] = {}
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
@@ -236,6 +218,7 @@ class Recogniser:
     ) -> dict[str, Verdict]:
         """Rules 3-7 (see the module docstring) for paths the names did not settle."""
         out: dict[str, Verdict] = {}
+        unsettled: list[str] = []  # no rule recognised them (the attributes said nothing)
         waiting: dict[str, list[str]] = {}  # marker folder → its files without a marker
         marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
         for path, exists in rest:
@@ -267,11 +250,77 @@ class Recogniser:
                     marked.setdefault(folder, hit[1])
             elif folder is not None:
                 waiting.setdefault(folder, []).append(path)
+            else:
+                unsettled.append(path)
+        out.update(self._by_their_folder(out, waiting, marked, unsettled))
+        return out
+
+    def _by_their_folder(
+        self,
+        settled: Mapping[str, Verdict],
+        waiting: Mapping[str, list[str]],
+        marked: Mapping[str, str],
+        unsettled: list[str],
+    ) -> dict[str, Verdict]:
+        """What the rules found of a folder's other changed files says of the rest: a
+        marker folder with a marked file, a folder that ignores itself holding output."""
+        out: dict[str, Verdict] = {}
         for folder, members in waiting.items():
             if folder in marked:
                 why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"
                 out.update((path, Verdict("generated", why)) for path in members)
+            else:
+                unsettled.extend(members)
+        if self.rules.self_ignored and unsettled and settled:
+            out.update(self._in_self_ignored_output(unsettled, {**settled, **out}))
         return out
+
+    def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
+        said = linguist_attributes(self._root, self.git, paths)
+        return {p: _LINGUIST[kind] if kind else False for p, kind in said.items()}
+
+    def _in_self_ignored_output(
+        self, unsettled: Sequence[str], settled: Mapping[str, Verdict]
+    ) -> dict[str, Verdict]:
+        """Unsettled files in a folder whose own ``.gitignore`` ignores everything in it,
+        where another changed file of that folder is recognised build output.
+
+        The ignore file alone is no proof: it is invisible to ``git status`` (it ignores
+        itself), so one written into a source folder would hide that folder's drift. A
+        tool's output folder also holds what the tool made (wasm-pack's ``.wasm``)."""
+        made: set[str] = set()  # folders (never the root) holding recognised output
+        for path, verdict in settled.items():
+            if verdict.kind in ("build", "generated"):
+                folder = path.rpartition("/")[0]
+                while folder and folder not in made:
+                    made.add(folder)
+                    folder = folder.rpartition("/")[0]
+        out: dict[str, Verdict] = {}
+        for path in unsettled:
+            folder = path.rpartition("/")[0]
+            while folder:
+                if folder in made and self._ignores_itself(folder):
+                    why = (
+                        f"in '{folder}/', whose own .gitignore ignores it all, beside build output"
+                    )
+                    out[path] = Verdict("build", why)
+                    break
+                folder = folder.rpartition("/")[0]
+        return out
+
+    def _ignores_itself(self, folder: str) -> bool:
+        """Whether ``folder/.gitignore`` ignores everything in the folder: ``*`` (or
+        ``/*``, ``**``), with nothing let back in but the ignore file itself."""
+        if folder in self._self_ignored:
+            return self._self_ignored[folder]
+        where = os.path.join(self._root, folder, ".gitignore")  # noqa: PTH118
+        try:
+            with open(where, "rb") as fh:  # noqa: PTH123
+                said = ignores_everything(fh.read(IGNORE_BYTES + 1))
+        except OSError:
+            said = False
+        self._self_ignored[folder] = said
+        return said
 
     # -- rules by name ----------------------------------------------------------------------
 
@@ -427,7 +476,7 @@ class Recogniser:
         """Rule 7 on a file's first bytes (compiled programs, generated-code markers)."""
         head = head[: self.rules.marker_bytes]
         if self.rules.binary_magic:
-            kind = _magic(head)
+            kind = magic_kind(head)
             if kind is not None:
                 return Verdict("build", f"compiled program ({kind})")
         if self.rules.markers:
@@ -435,58 +484,6 @@ class Recogniser:
             if name is not None:
                 return Verdict("generated", f"generated-code marker '{name}' in its first lines")
         return None
-
-    def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
-        """linguist-generated / linguist-vendored as git reads them; ``False`` when the
-        attributes explicitly say "not generated" (negation honoured)."""
-        if not paths or not self._has_attributes(paths):
-            return {}
-        try:
-            raw = self.git.run(
-                "check-attr",
-                "-z",
-                "--stdin",
-                "linguist-generated",
-                "linguist-vendored",
-                stdin=b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0",
-            )
-        except VibflowError:
-            return {}  # attributes git cannot read never stop a plan
-        fields = raw.split(b"\0")
-        said: dict[str, dict[str, str]] = {}
-        for i in range(0, len(fields) - 2, 3):
-            path = fields[i].decode("utf-8", "surrogateescape")
-            said.setdefault(path, {})[fields[i + 1].decode()] = fields[i + 2].decode()
-        out: dict[str, Verdict | Literal[False]] = {}
-        for path, values in said.items():
-            gen, ven = values.get("linguist-generated"), values.get("linguist-vendored")
-            if gen in ("set", "true"):
-                out[path] = Verdict("generated", "marked linguist-generated in .gitattributes")
-            elif ven in ("set", "true"):
-                out[path] = Verdict("vendored", "marked linguist-vendored in .gitattributes")
-            elif gen in ("unset", "false") or ven in ("unset", "false"):
-                out[path] = False
-        return out
-
-    def _has_attributes(self, paths: Iterable[str]) -> bool:
-        """Whether an attributes file could apply to any of ``paths`` (each folder on
-        their way is looked at once); git's own ``info/attributes`` too."""
-        seen: set[str] = set()
-        isfile = os.path.isfile
-        for path in paths:
-            folder = path.rpartition("/")[0]
-            while folder not in seen:
-                seen.add(folder)
-                where = os.path.join(self._root, folder, ".gitattributes")  # noqa: PTH118
-                if isfile(where):
-                    return True
-                if not folder:
-                    break
-                folder = folder.rpartition("/")[0]
-        try:
-            return (self.git.git_dir() / "info" / "attributes").is_file()
-        except VibflowError:
-            return False
 
 
 def summary(reasons: Mapping[str, str]) -> list[tuple[str, int, str]]:

@@ -213,6 +213,15 @@ DEFAULT_MARKERS = (
     # gettext templates from WordPress's `wp i18n make-pot` (a translator's .po says
     # Poedit, or nothing).
     ("WP-CLI gettext template", r'(?m)^"X-Generator: WP-CLI'),
+    # A page a site generator rendered (pkgdown, MkDocs, Jekyll, Hugo, Doxygen,
+    # rustdoc, pandoc …) names it in a literal generator tag. Only an HTML document
+    # counts, and only a literal value: a template writes it from a variable
+    # ({{ hugo.Generator }}, {Astro.generator}), a component is no HTML document.
+    (
+        "HTML generator tag",
+        r"""(?is)\A[^<]{0,16}<!doctype html\b.{0,1000}?<meta\s+(?:name=["']generator["']\s+"""
+        r"""content=["'][^"'{}<>$]+["']|content=["'][^"'{}<>$]+["']\s+name=["']generator["'])""",
+    ),
 )
 
 
@@ -249,6 +258,13 @@ class GeneratedRules(BaseModel):
     marker_bytes: int = Field(default=1024, ge=64, le=65536)
     binary_magic: bool = Field(
         default=True, description="Recognise compiled programs by their first bytes."
+    )
+    self_ignored: bool = Field(
+        default=True,
+        description=(
+            "A folder whose own .gitignore ignores everything in it, and that holds build "
+            "output another rule recognised, is a tool's output folder (wasm-pack's pkg/)."
+        ),
     )
     allow: tuple[Name, ...] = Field(
         default=(),
