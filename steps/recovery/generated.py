@@ -301,7 +301,7 @@ class Recogniser:
             while folder:
                 if folder in made and self._ignores_itself(folder):
                     why = (
-                        f"in '{folder}/', whose own .gitignore ignores it all, beside build output"
+                        f"in '{folder}/', a tool's output folder (its .gitignore ignores all of it)"
                     )
                     out[path] = Verdict("build", why)
                     break

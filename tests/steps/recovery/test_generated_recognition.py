@@ -537,7 +537,7 @@ def test_a_folder_that_ignores_itself_is_output_only_beside_recognised_output(
     }
     assert got["pkg/package.json"] == (
         "build",
-        "in 'pkg/', whose own .gitignore ignores it all, beside build output",
+        "in 'pkg/', a tool's output folder (its .gitignore ignores all of it)",
     )
     off = GeneratedRules(self_ignored=False)
     assert "pkg/package.json" not in _classify(
