@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase, translate
@@ -314,11 +315,21 @@ class Recogniser:
         if folder in self._self_ignored:
             return self._self_ignored[folder]
         where = os.path.join(self._root, folder, ".gitignore")  # noqa: PTH118
+        said = False
         try:
-            with open(where, "rb") as fh:  # noqa: PTH123
-                said = ignores_everything(fh.read(IGNORE_BYTES + 1))
+            # As git reads it: a symbolic link is not followed, and only a regular
+            # file counts (a FIFO's reader would wait for a writer forever).
+            fd = os.open(where, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
-            said = False
+            fd = -1
+        if fd >= 0:
+            try:
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    said = ignores_everything(os.read(fd, IGNORE_BYTES + 1))
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
         self._self_ignored[folder] = said
         return said
 

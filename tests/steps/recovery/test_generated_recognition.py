@@ -543,3 +543,23 @@ def test_a_folder_that_ignores_itself_is_output_only_beside_recognised_output(
     assert "pkg/package.json" not in _classify(
         root, ["pkg/filters_bg.wasm", "pkg/package.json"], off
     )
+
+
+def test_an_ignore_file_is_read_as_git_reads_it(tmp_path: Path) -> None:
+    """A symbolic link named .gitignore is not followed (git does not follow it), a
+    FIFO is never opened for a read that would wait forever, a folder named
+    .gitignore is no ignore file: none makes its folder a tool's output."""
+    root = init_repo(tmp_path / "r")
+    wasm = b"\x00asm\x01\x00\x00\x00"
+    write(root, "elsewhere/ignore-all", "*\n")
+    for folder in ("linked", "piped", "dir"):
+        write(root, f"{folder}/mod_bg.wasm", wasm)
+        write(root, f"{folder}/package.json", "{}\n")
+    (root / "linked/.gitignore").symlink_to(root / "elsewhere/ignore-all")
+    os.mkfifo(root / "piped/.gitignore")
+    (root / "dir/.gitignore").mkdir()
+    got = _classify(
+        root,
+        [f"{f}/{n}" for f in ("linked", "piped", "dir") for n in ("mod_bg.wasm", "package.json")],
+    )
+    assert set(got) == {"linked/mod_bg.wasm", "piped/mod_bg.wasm", "dir/mod_bg.wasm"}
