@@ -15,6 +15,7 @@ from scenarios_fresh7 import FRESH7
 from scenarios_fresh8 import FRESH8
 from scenarios_fresh9 import FRESH9
 from scenarios_fresh10 import FRESH10
+from scenarios_fresh11 import FRESH11
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
@@ -32,6 +33,7 @@ ALL_FRESH: list[Scenario] = [
     *FRESH8,
     *FRESH9,
     *FRESH10,
+    *FRESH11,
 ]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
@@ -44,4 +46,5 @@ FRESH_BATCHES: dict[int, str] = {
     8: "blind, during the eighth",
     9: "blind, after the eighth",
     10: "blind, after the ninth",
+    11: "blind, after the tenth",
 }
