@@ -37,20 +37,20 @@ globs outrank rules 3-8 (the attributes included), not the path policy.
 from __future__ import annotations
 
 import os
-import re
 import stat
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase, translate
-from functools import lru_cache
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from vibflow.steps.recovery.compiled_magic import magic_kind
+from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob_matcher
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
 from vibflow.steps.recovery.ignore_all import IGNORE_BYTES, ignores_everything
 from vibflow.steps.recovery.linguist import linguist_attributes
 from vibflow.steps.recovery.lstats import Lstats
+from vibflow.steps.recovery.tsconfig_out import EMITTED, TSCONFIG_BYTES, out_dir
 
 if TYPE_CHECKING:
     from vibflow.steps.paths.policy import PathPolicy
@@ -76,57 +76,6 @@ _LINGUIST = {
     "generated": Verdict("generated", "marked linguist-generated in .gitattributes"),
     "vendored": Verdict("vendored", "marked linguist-vendored in .gitattributes"),
 }
-
-
-@lru_cache(maxsize=64)
-def _glob(pattern: str) -> Callable[[str], bool]:
-    return lambda name: fnmatchcase(name, pattern)
-
-
-@lru_cache(maxsize=64)
-def _first(patterns: tuple[str, ...]) -> Callable[[str], str | None]:
-    """The first of ``patterns`` (globs) a name matches, in one regex search."""
-    if not patterns:
-        return lambda _name: None
-    combined = re.compile("|".join(f"(?P<g{i}>{translate(p)})" for i, p in enumerate(patterns)))
-
-    def first(name: str) -> str | None:
-        found = combined.match(name)
-        return patterns[int(found.lastgroup[1:])] if found and found.lastgroup else None
-
-    return first
-
-
-def _folder_hit(parts: Sequence[str], folders: tuple[str, ...]) -> tuple[int, str] | None:
-    """The first folder segment of ``parts`` (never the file name) a pattern names,
-    with its index."""
-    if len(parts) < 2 or not folders:
-        return None
-    anchored, literal, globs = _split(folders)
-    dirs = parts[:-1]
-    for pattern, segs in anchored:
-        if len(dirs) >= len(segs) and all(fnmatchcase(dirs[i], s) for i, s in enumerate(segs)):
-            return len(segs) - 1, pattern
-    first = _first(globs) if globs else None
-    for i, name in enumerate(dirs):
-        if name in literal:
-            return i, name + "/"
-        hit = first(name) if first is not None else None
-        if hit is not None:
-            return i, hit + "/"
-    return None
-
-
-@lru_cache(maxsize=64)
-def _split(
-    folders: tuple[str, ...],
-) -> tuple[tuple[tuple[str, list[str]], ...], frozenset[str], tuple[str, ...]]:
-    """Folder patterns: the anchored ones with their segments, the plain names (a set
-    lookup), and the bare globs."""
-    anchored = tuple((p, p.rstrip("/").split("/")) for p in folders if "/" in p.rstrip("/"))
-    bare = [p.rstrip("/") for p in folders if "/" not in p.rstrip("/")]
-    literal = frozenset(b for b in bare if not any(c in b for c in "*?["))
-    return anchored, literal, tuple(b for b in bare if b not in literal)
 
 
 #: What the name rules said of each path, per (rules, path policy) a process has
@@ -166,6 +115,7 @@ class Recogniser:
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
         self._self_ignored: dict[str, bool] = {}
+        self._out_dirs: dict[str, str | None] = {}
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
@@ -223,7 +173,7 @@ class Recogniser:
         waiting: dict[str, list[str]] = {}  # marker folder → its files without a marker
         marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
         for path, exists in rest:
-            if self.rules.allow and any(_glob(a)(path) for a in self.rules.allow):
+            if self.rules.allow and any(glob_matcher(a)(path) for a in self.rules.allow):
                 continue  # the project's policy says: our own source
             said = attrs.get(path)
             if said is not None:
@@ -239,9 +189,11 @@ class Recogniser:
                 may_build = (
                     not self._build_names.isdisjoint(parts[:-1]) or parts[-1] in self._build_files
                 )
-                hit = _folder_hit(parts, self.rules.marker_folders)
+                hit = folder_hit(parts, self.rules.marker_folders)
                 self._rules_said[key] = (named, compiled, may_build, hit)
             found = named or (self._by_build(parts) if may_build else None) or compiled
+            if found is None and self.rules.tsconfig_out_dir and path.endswith(EMITTED):
+                found = self._by_ts_out_dir(path)
             if found is None and exists:
                 found = self._by_content(path)
             folder = "/".join(parts[: hit[0] + 1]) if hit is not None else None
@@ -315,21 +267,8 @@ class Recogniser:
         if folder in self._self_ignored:
             return self._self_ignored[folder]
         where = os.path.join(self._root, folder, ".gitignore")  # noqa: PTH118
-        said = False
-        try:
-            # As git reads it: a symbolic link is not followed, and only a regular
-            # file counts (a FIFO's reader would wait for a writer forever).
-            fd = os.open(where, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            fd = -1
-        if fd >= 0:
-            try:
-                if stat.S_ISREG(os.fstat(fd).st_mode):
-                    said = ignores_everything(os.read(fd, IGNORE_BYTES + 1))
-            except OSError:
-                pass
-            finally:
-                os.close(fd)
+        text = _regular_file_head(where, IGNORE_BYTES + 1)
+        said = text is not None and ignores_everything(text)
         self._self_ignored[folder] = said
         return said
 
@@ -342,15 +281,15 @@ class Recogniser:
             if hit is not None:
                 return Verdict("build", f"cache or build output '{hit}' (paths.generated)")
         name = parts[-1]
-        if not is_dir and _first(self.rules.lockfiles)(name) is not None:
+        if not is_dir and first_match(self.rules.lockfiles)(name) is not None:
             return Verdict("lockfile", "lockfile, regenerated by its package manager")
         return None
 
     def _by_folder(self, parts: list[str]) -> Verdict | None:
-        hit = _folder_hit(parts, self.rules.generated_folders)
+        hit = folder_hit(parts, self.rules.generated_folders)
         if hit is not None:
             return Verdict("generated", f"in a '{hit[1]}' folder (generated code)")
-        hit = _folder_hit(parts, self.rules.vendored_folders)
+        hit = folder_hit(parts, self.rules.vendored_folders)
         if hit is not None:
             return Verdict("vendored", f"in a '{hit[1]}' folder (vendored code)")
         return None
@@ -440,11 +379,36 @@ class Recogniser:
                     return found
         return None
 
+    def _by_ts_out_dir(self, path: str) -> Verdict | None:
+        """What tsc emitted into the ``outDir`` a ``tsconfig.json`` above names."""
+        holder = path
+        while holder:
+            holder = holder.rpartition("/")[0]
+            out = self._ts_out_dir(holder)
+            if out is not None:
+                where = f"{holder}/{out}/" if holder else f"{out}/"
+                if path.startswith(where):
+                    return Verdict(
+                        "build", f"build output '{out}/' (outDir of {holder or '.'}/tsconfig.json)"
+                    )
+        return None
+
+    def _ts_out_dir(self, folder: str) -> str | None:
+        if folder in self._out_dirs:
+            return self._out_dirs[folder]
+        found = None
+        where = os.path.join(self._root, folder, "tsconfig.json")  # noqa: PTH118
+        text = _regular_file_head(where, TSCONFIG_BYTES + 1)
+        if text is not None:
+            found = out_dir(text)
+        self._out_dirs[folder] = found
+        return found
+
     def _by_compiled(self, parts: list[str]) -> Verdict | None:
-        pattern = _first(self.rules.compiled)(parts[-1])
+        pattern = first_match(self.rules.compiled)(parts[-1])
         if pattern is not None:
             return Verdict("build", f"compiled file ('{pattern}')")
-        pattern = _first(self.rules.run_outputs)(parts[-1])
+        pattern = first_match(self.rules.run_outputs)(parts[-1])
         return None if pattern is None else Verdict("build", f"run output ('{pattern}')")
 
     # -- rules by content -------------------------------------------------------------------
@@ -495,6 +459,24 @@ class Recogniser:
             if name is not None:
                 return Verdict("generated", f"generated-code marker '{name}' in its first lines")
         return None
+
+
+def _regular_file_head(where: str, size: int) -> bytes | None:
+    """Up to ``size`` bytes of a project's configuration file, read as git reads its
+    own: a symbolic link is not followed, and only a regular file counts (a FIFO's
+    reader would wait for a writer forever)."""
+    try:
+        fd = os.open(where, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def summary(reasons: Mapping[str, str]) -> list[tuple[str, int, str]]:

@@ -1,0 +1,66 @@
+"""Matching a project path against the generated-file policy's names: globs of a
+file name, folder patterns at any depth (``vendor/``) or anchored (``public/assets/``).
+
+The same few patterns are asked of every changed path, thousands per preview, so
+each list is compiled once into one regex (the first pattern to match wins, as
+the policy orders them) and folder patterns are split once into plain names (a set
+lookup), anchored paths and bare globs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from fnmatch import fnmatchcase, translate
+from functools import lru_cache
+
+
+@lru_cache(maxsize=64)
+def glob_matcher(pattern: str) -> Callable[[str], bool]:
+    return lambda name: fnmatchcase(name, pattern)
+
+
+@lru_cache(maxsize=64)
+def first_match(patterns: tuple[str, ...]) -> Callable[[str], str | None]:
+    """The first of ``patterns`` (globs) a name matches, in one regex search."""
+    if not patterns:
+        return lambda _name: None
+    combined = re.compile("|".join(f"(?P<g{i}>{translate(p)})" for i, p in enumerate(patterns)))
+
+    def first(name: str) -> str | None:
+        found = combined.match(name)
+        return patterns[int(found.lastgroup[1:])] if found and found.lastgroup else None
+
+    return first
+
+
+def folder_hit(parts: Sequence[str], folders: tuple[str, ...]) -> tuple[int, str] | None:
+    """The first folder segment of ``parts`` (never the file name) a pattern names,
+    with its index."""
+    if len(parts) < 2 or not folders:
+        return None
+    anchored, literal, globs = _split(folders)
+    dirs = parts[:-1]
+    for pattern, segs in anchored:
+        if len(dirs) >= len(segs) and all(fnmatchcase(dirs[i], s) for i, s in enumerate(segs)):
+            return len(segs) - 1, pattern
+    first = first_match(globs) if globs else None
+    for i, name in enumerate(dirs):
+        if name in literal:
+            return i, name + "/"
+        hit = first(name) if first is not None else None
+        if hit is not None:
+            return i, hit + "/"
+    return None
+
+
+@lru_cache(maxsize=64)
+def _split(
+    folders: tuple[str, ...],
+) -> tuple[tuple[tuple[str, list[str]], ...], frozenset[str], tuple[str, ...]]:
+    """Folder patterns: the anchored ones with their segments, the plain names (a set
+    lookup), and the bare globs."""
+    anchored = tuple((p, p.rstrip("/").split("/")) for p in folders if "/" in p.rstrip("/"))
+    bare = [p.rstrip("/") for p in folders if "/" not in p.rstrip("/")]
+    literal = frozenset(b for b in bare if not any(c in b for c in "*?["))
+    return anchored, literal, tuple(b for b in bare if b not in literal)
