@@ -25,7 +25,11 @@ from vibflow.steps.recovery.proximity import words as proximity_words
 
 _DECLARED = re.compile(
     r"\b(?:def|defp|defmodule|fun|func|fn|function|class|struct|enum|interface|trait|message|"
-    r"type|val|var|let|const|object|record|module|macro_rules!)[ \t]+([A-Za-z_][\w]*)"
+    r"type|val|var|let|const|object|record|module|macro_rules!)[ \t]+"
+    # A dotted name defines its last part (``module Ledger.Report``, Elixir's
+    # ``defmodule Shop.RateLimiter``, Lua's ``function M.setup``): its first part
+    # is the project's namespace, which every one of its files uses.
+    r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
 )
 #: ``public async Task<Invoice> FindAsync(`` — a typed method or function head.
 _METHOD = re.compile(

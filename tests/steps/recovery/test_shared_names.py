@@ -65,3 +65,17 @@ def test_settings_keys_define_names_only_in_settings_files() -> None:
     assert link(toml, frozenset(), used(code), keys=True) == ("defines", "serde")
     assert link(toml, frozenset(), used(code)) is None
     assert defined(["replica_count = 1"]) == frozenset()
+
+
+def test_a_dotted_declaration_defines_its_last_part_not_the_namespace() -> None:
+    """`module Ledger.Report`, `defmodule Shop.RateLimiter`, `function M.open_note`
+    define Report, RateLimiter and open_note: the namespace before them is every file's, so a
+    module that only uses `Ledger.Config` is not linked to the one that defines
+    `Ledger.Report`."""
+    report = ["module Ledger.Report (renderJson) where", "defmodule Shop.RateLimiter do"]
+    names = defined(report)
+    assert {"Report", "RateLimiter"} <= names
+    assert not names & {"Ledger", "Shop"}
+    config = ["import qualified Ledger.Config as Config", "  Ledger.Config.load path"]
+    assert link(config, defined(report), used(report)) is None
+    assert defined(["function M.open_note(opts)"]) == frozenset({"open_note"})
