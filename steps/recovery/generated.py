@@ -23,15 +23,13 @@ here, in this order (the first that applies gives the reason the plan shows):
 7. a generated-code marker in the first lines (``Code generated … DO NOT
    EDIT.``, ``@generated`` …); a marker folder (``gen/``) counts as generated
    once one of its changed files carries a marker; and compiled programs by
-   their first bytes (ELF, Mach-O, PE, Java class);
-8. a folder whose own ``.gitignore`` ignores everything in it (wasm-pack's
-   ``pkg/``), once another of its changed files is recognised output.
+   their first bytes (ELF, Mach-O, PE, Java class).
 
 Reads are bounded: one ``check-attr`` for all paths (only when the project has
 an attributes file on their way), at most ``marker_bytes`` of each file, one
 directory listing per folder that holds a build-output candidate. Everything
 is policy (``recovery.generated``), overridable per project; its ``allow``
-globs outrank rules 3-8 (the attributes included), not the path policy.
+globs outrank rules 3-7 (the attributes included), not the path policy.
 """
 
 from __future__ import annotations
@@ -47,7 +45,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from vibflow.steps.recovery.compiled_magic import magic_kind
 from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob_matcher
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
-from vibflow.steps.recovery.ignore_all import IGNORE_BYTES, ignores_everything
 from vibflow.steps.recovery.linguist import linguist_attributes
 from vibflow.steps.recovery.lstats import Lstats
 from vibflow.steps.recovery.tsconfig_out import EMITTED, TSCONFIG_BYTES, out_dir
@@ -114,8 +111,9 @@ class Recogniser:
         self.rules = rules
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
-        self._self_ignored: dict[str, bool] = {}
         self._out_dirs: dict[str, str | None] = {}
+        #: The paths this change touched (``classify``'s), whatever their verdict.
+        self._changed: set[str] = set()
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
@@ -149,6 +147,7 @@ class Recogniser:
         generated, vendored, build output or a lockfile; others are absent."""
         out: dict[str, Verdict] = {}
         rest: list[tuple[str, bool]] = []
+        self._changed = {path for path, _, _ in paths}
         for path, exists, is_dir in paths:
             key = (path, is_dir)
             try:
@@ -169,7 +168,6 @@ class Recogniser:
     ) -> dict[str, Verdict]:
         """Rules 3-7 (see the module docstring) for paths the names did not settle."""
         out: dict[str, Verdict] = {}
-        unsettled: list[str] = []  # no rule recognised them (the attributes said nothing)
         waiting: dict[str, list[str]] = {}  # marker folder → its files without a marker
         marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
         for path, exists in rest:
@@ -203,74 +201,15 @@ class Recogniser:
                     marked.setdefault(folder, hit[1])
             elif folder is not None:
                 waiting.setdefault(folder, []).append(path)
-            else:
-                unsettled.append(path)
-        out.update(self._by_their_folder(out, waiting, marked, unsettled))
-        return out
-
-    def _by_their_folder(
-        self,
-        settled: Mapping[str, Verdict],
-        waiting: Mapping[str, list[str]],
-        marked: Mapping[str, str],
-        unsettled: list[str],
-    ) -> dict[str, Verdict]:
-        """What the rules found of a folder's other changed files says of the rest: a
-        marker folder with a marked file, a folder that ignores itself holding output."""
-        out: dict[str, Verdict] = {}
         for folder, members in waiting.items():
             if folder in marked:
                 why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"
                 out.update((path, Verdict("generated", why)) for path in members)
-            else:
-                unsettled.extend(members)
-        if self.rules.self_ignored and unsettled and settled:
-            out.update(self._in_self_ignored_output(unsettled, {**settled, **out}))
         return out
 
     def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
         said = linguist_attributes(self._root, self.git, paths)
         return {p: _LINGUIST[kind] if kind else False for p, kind in said.items()}
-
-    def _in_self_ignored_output(
-        self, unsettled: Sequence[str], settled: Mapping[str, Verdict]
-    ) -> dict[str, Verdict]:
-        """Unsettled files in a folder whose own ``.gitignore`` ignores everything in it,
-        where another changed file of that folder is recognised build output.
-
-        The ignore file alone is no proof: it is invisible to ``git status`` (it ignores
-        itself), so one written into a source folder would hide that folder's drift. A
-        tool's output folder also holds what the tool made (wasm-pack's ``.wasm``)."""
-        made: set[str] = set()  # folders (never the root) holding recognised output
-        for path, verdict in settled.items():
-            if verdict.kind in ("build", "generated"):
-                folder = path.rpartition("/")[0]
-                while folder and folder not in made:
-                    made.add(folder)
-                    folder = folder.rpartition("/")[0]
-        out: dict[str, Verdict] = {}
-        for path in unsettled:
-            folder = path.rpartition("/")[0]
-            while folder:
-                if folder in made and self._ignores_itself(folder):
-                    why = (
-                        f"in '{folder}/', a tool's output folder (its .gitignore ignores all of it)"
-                    )
-                    out[path] = Verdict("build", why)
-                    break
-                folder = folder.rpartition("/")[0]
-        return out
-
-    def _ignores_itself(self, folder: str) -> bool:
-        """Whether ``folder/.gitignore`` ignores everything in the folder: ``*`` (or
-        ``/*``, ``**``), with nothing let back in but the ignore file itself."""
-        if folder in self._self_ignored:
-            return self._self_ignored[folder]
-        where = os.path.join(self._root, folder, ".gitignore")  # noqa: PTH118
-        text = _regular_file_head(where, IGNORE_BYTES + 1)
-        said = text is not None and ignores_everything(text)
-        self._self_ignored[folder] = said
-        return said
 
     # -- rules by name ----------------------------------------------------------------------
 
@@ -397,6 +336,12 @@ class Recogniser:
         if folder in self._out_dirs:
             return self._out_dirs[folder]
         found = None
+        config = f"{folder}/tsconfig.json" if folder else "tsconfig.json"
+        if config in self._changed:
+            # A configuration this change wrote proves nothing of what is output: an
+            # outDir pointed at a source folder would hide that folder's drift.
+            self._out_dirs[folder] = None
+            return None
         where = os.path.join(self._root, folder, "tsconfig.json")  # noqa: PTH118
         text = _regular_file_head(where, TSCONFIG_BYTES + 1)
         if text is not None:

@@ -257,15 +257,6 @@ DEFAULT_MARKERS = (
     # runtime's wrapper.
     ("built by Tailwind CSS", r'\A(?:@charset "[^"\n]*";\s*)?/\*! tailwindcss v\d'),
     ("compiled by Elm", r"\A\(function\(scope\)\{\s*'use strict';"),
-    # A page a site generator rendered (pkgdown, MkDocs, Jekyll, Hugo, Doxygen,
-    # rustdoc, pandoc …) names it in a literal generator tag. Only an HTML document
-    # counts, and only a literal value: a template writes it from a variable
-    # ({{ hugo.Generator }}, {Astro.generator}), a component is no HTML document.
-    (
-        "HTML generator tag",
-        r"""(?is)\A[^<]{0,16}<!doctype html\b.{0,1000}?<meta\s+(?:name=["']generator["']\s+"""
-        r"""content=["'][^"'{}<>$]+["']|content=["'][^"'{}<>$]+["']\s+name=["']generator["'])""",
-    ),
 )
 
 
@@ -306,13 +297,6 @@ class GeneratedRules(BaseModel):
     tsconfig_out_dir: bool = Field(
         default=True,
         description="What tsc emits into the outDir a tsconfig.json names is build output.",
-    )
-    self_ignored: bool = Field(
-        default=True,
-        description=(
-            "A folder whose own .gitignore ignores everything in it, and that holds build "
-            "output another rule recognised, is a tool's output folder (wasm-pack's pkg/)."
-        ),
     )
     allow: tuple[Name, ...] = Field(
         default=(),

@@ -464,107 +464,6 @@ def test_fresh_manifest_wp_templates_astro_wasm_and_vim_help_tags(tmp_path: Path
     }
 
 
-def test_an_html_page_a_site_generator_rendered_names_it(tmp_path: Path) -> None:
-    """An HTML document with a literal generator tag in its first lines (pkgdown's,
-    Hugo's with its attributes the other way round, Jekyll's after a byte-order mark)
-    is a rendered page; a template writing the tag from a variable, a component, a
-    page without a doctype or with the tag below its first lines is the user's."""
-    root = init_repo(tmp_path / "r")
-    pages = {
-        "docs/reference/read.html": '<!DOCTYPE html>\n<html lang="en"><head>'
-        '<meta name="generator" content="pkgdown 2.1.0">\n',
-        "public/index.html": '<!doctype html><head><meta content="Hugo 0.121.1" name="generator">',
-        "_site/about.html": "\ufeff<!DOCTYPE html>\n"
-        "<meta name='generator' content='Jekyll v4.3' />",
-        "layouts/baseof.html": '<!DOCTYPE html><head><meta name="generator" '
-        'content="{{ hugo.Generator }}">',
-        "src/Head.tsx": 'export const Head = () => <meta name="generator" content="Next.js" />\n',
-        "legacy/page.html": '<html><head><meta name="generator" content="FrontPage 4.0">',
-        "notes/tags.html": "<!DOCTYPE html>\n"
-        + "<p>line</p>\n" * 12
-        + '<pre>&lt;meta name="generator"&gt;</pre><meta name="generator" content="x">\n',
-    }
-    for rel, text in pages.items():
-        write(root, rel, text)
-    got = _classify(root, list(pages))
-    assert set(got) == {"docs/reference/read.html", "public/index.html", "_site/about.html"}
-    assert got["public/index.html"] == (
-        "generated",
-        "generated-code marker 'HTML generator tag' in its first lines",
-    )
-
-
-def test_a_folder_that_ignores_itself_is_output_only_beside_recognised_output(
-    tmp_path: Path,
-) -> None:
-    """wasm-pack's pkg/ (its own .gitignore says '*') holds the .wasm it built: the
-    folder's package.json and JavaScript glue are build output too. The ignore file
-    alone proves nothing — git status never shows it, so one written into a source
-    folder would hide that folder's drift — nor does one that lets files back in, or
-    the project's own top-level one."""
-    root = init_repo(tmp_path / "r")
-    wasm = b"\x00asm\x01\x00\x00\x00"
-    files: dict[str, str | bytes] = {
-        "pkg/.gitignore": "# made by wasm-pack\n*\n",
-        "pkg/filters_bg.wasm": wasm,
-        "pkg/filters.js": "export function blur() {}\n",
-        "pkg/nested/extra.d.ts": "export {}\n",
-        "pkg/package.json": '{"name": "filters", "version": "0.4.0"}\n',
-        "logs/.gitignore": "*\n!.gitignore\n",
-        "logs/app.log": "started\n",
-        "logs/README.md": "Run logs land here.\n",
-        "src/.gitignore": "*\n",
-        "src/lib.rs": "pub fn blur() {}\n",
-        "storage/.gitignore": "*\n!public/\n",
-        "storage/cache.o": b"\x7fELF\x02",
-        "storage/public/logo.txt": "logo\n",
-        "top.wasm": wasm,
-        "index.js": "import './pkg/filters.js'\n",
-    }
-    for rel, text in files.items():
-        write(root, rel, text)
-    write(root, ".gitignore", "*\n")
-    got = _classify(root, [p for p in files if not p.endswith(".gitignore")])
-    assert set(got) == {
-        "pkg/filters_bg.wasm",
-        "pkg/filters.js",
-        "pkg/nested/extra.d.ts",
-        "pkg/package.json",
-        "logs/app.log",
-        "logs/README.md",
-        "storage/cache.o",
-        "top.wasm",
-    }
-    assert got["pkg/package.json"] == (
-        "build",
-        "in 'pkg/', a tool's output folder (its .gitignore ignores all of it)",
-    )
-    off = GeneratedRules(self_ignored=False)
-    assert "pkg/package.json" not in _classify(
-        root, ["pkg/filters_bg.wasm", "pkg/package.json"], off
-    )
-
-
-def test_an_ignore_file_is_read_as_git_reads_it(tmp_path: Path) -> None:
-    """A symbolic link named .gitignore is not followed (git does not follow it), a
-    FIFO is never opened for a read that would wait forever, a folder named
-    .gitignore is no ignore file: none makes its folder a tool's output."""
-    root = init_repo(tmp_path / "r")
-    wasm = b"\x00asm\x01\x00\x00\x00"
-    write(root, "elsewhere/ignore-all", "*\n")
-    for folder in ("linked", "piped", "dir"):
-        write(root, f"{folder}/mod_bg.wasm", wasm)
-        write(root, f"{folder}/package.json", "{}\n")
-    (root / "linked/.gitignore").symlink_to(root / "elsewhere/ignore-all")
-    os.mkfifo(root / "piped/.gitignore")
-    (root / "dir/.gitignore").mkdir()
-    got = _classify(
-        root,
-        [f"{f}/{n}" for f in ("linked", "piped", "dir") for n in ("mod_bg.wasm", "package.json")],
-    )
-    assert set(got) == {"linked/mod_bg.wasm", "piped/mod_bg.wasm", "dir/mod_bg.wasm"}
-
-
 def test_what_hpack_autotools_tailwind_and_elm_write_says_so(tmp_path: Path) -> None:
     """Each tool's own header: hpack's .cabal, the GNU build system's configure,
     Makefile.in, config.h.in, aclocal.m4, config.status and configured Makefiles,
@@ -639,7 +538,7 @@ def test_what_tsc_emits_into_the_out_dir_its_config_names(tmp_path: Path) -> Non
     (comments and a schema URL read as JSON with comments is read) are tsc's output;
     another file there, a bin/ of scripts beside a config naming dist, an outDir of
     '.' or '..', a tsconfig that is a symbolic link, or a commented-out outDir name
-    no output. Off in the policy, nothing."""
+    no output; nor does one this change wrote, or a FIFO. Off in the policy, nothing."""
     root = init_repo(tmp_path / "r")
     write(
         root,
@@ -674,3 +573,9 @@ def test_what_tsc_emits_into_the_out_dir_its_config_names(tmp_path: Path) -> Non
         "build output 'bin/' (outDir of infra/tsconfig.json)",
     )
     assert _classify(root, made, GeneratedRules(tsconfig_out_dir=False)) == {}
+    # A tsconfig.json this change wrote names no output: an outDir pointed at a
+    # source folder would hide it. A FIFO is never read (the read would wait).
+    assert _classify(root, [*made, "infra/tsconfig.json"]) == {}
+    write(root, "piped/src/app.js", "x\n")
+    os.mkfifo(root / "piped/tsconfig.json")
+    assert _classify(root, ["piped/src/app.js"]) == {}
