@@ -35,7 +35,6 @@ globs outrank rules 3-7 (the attributes included), not the path policy.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -47,7 +46,6 @@ from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
 from vibflow.steps.recovery.linguist import linguist_attributes
 from vibflow.steps.recovery.lstats import Lstats
-from vibflow.steps.recovery.tsconfig_out import EMITTED, TSCONFIG_BYTES, out_dir
 
 if TYPE_CHECKING:
     from vibflow.steps.paths.policy import PathPolicy
@@ -111,9 +109,6 @@ class Recogniser:
         self.rules = rules
         self.path_policy = path_policy
         self._listings: dict[str, list[str] | None] = {}
-        self._out_dirs: dict[str, str | None] = {}
-        #: The paths this change touched (``classify``'s), whatever their verdict.
-        self._changed: set[str] = set()
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
@@ -147,7 +142,6 @@ class Recogniser:
         generated, vendored, build output or a lockfile; others are absent."""
         out: dict[str, Verdict] = {}
         rest: list[tuple[str, bool]] = []
-        self._changed = {path for path, _, _ in paths}
         for path, exists, is_dir in paths:
             key = (path, is_dir)
             try:
@@ -190,8 +184,6 @@ class Recogniser:
                 hit = folder_hit(parts, self.rules.marker_folders)
                 self._rules_said[key] = (named, compiled, may_build, hit)
             found = named or (self._by_build(parts) if may_build else None) or compiled
-            if found is None and self.rules.tsconfig_out_dir and path.endswith(EMITTED):
-                found = self._by_ts_out_dir(path)
             if found is None and exists:
                 found = self._by_content(path)
             folder = "/".join(parts[: hit[0] + 1]) if hit is not None else None
@@ -318,37 +310,6 @@ class Recogniser:
                     return found
         return None
 
-    def _by_ts_out_dir(self, path: str) -> Verdict | None:
-        """What tsc emitted into the ``outDir`` a ``tsconfig.json`` above names."""
-        holder = path
-        while holder:
-            holder = holder.rpartition("/")[0]
-            out = self._ts_out_dir(holder)
-            if out is not None:
-                where = f"{holder}/{out}/" if holder else f"{out}/"
-                if path.startswith(where):
-                    return Verdict(
-                        "build", f"build output '{out}/' (outDir of {holder or '.'}/tsconfig.json)"
-                    )
-        return None
-
-    def _ts_out_dir(self, folder: str) -> str | None:
-        if folder in self._out_dirs:
-            return self._out_dirs[folder]
-        found = None
-        config = f"{folder}/tsconfig.json" if folder else "tsconfig.json"
-        if config in self._changed:
-            # A configuration this change wrote proves nothing of what is output: an
-            # outDir pointed at a source folder would hide that folder's drift.
-            self._out_dirs[folder] = None
-            return None
-        where = os.path.join(self._root, folder, "tsconfig.json")  # noqa: PTH118
-        text = _regular_file_head(where, TSCONFIG_BYTES + 1)
-        if text is not None:
-            found = out_dir(text)
-        self._out_dirs[folder] = found
-        return found
-
     def _by_compiled(self, parts: list[str]) -> Verdict | None:
         pattern = first_match(self.rules.compiled)(parts[-1])
         if pattern is not None:
@@ -404,24 +365,6 @@ class Recogniser:
             if name is not None:
                 return Verdict("generated", f"generated-code marker '{name}' in its first lines")
         return None
-
-
-def _regular_file_head(where: str, size: int) -> bytes | None:
-    """Up to ``size`` bytes of a project's configuration file, read as git reads its
-    own: a symbolic link is not followed, and only a regular file counts (a FIFO's
-    reader would wait for a writer forever)."""
-    try:
-        fd = os.open(where, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return os.read(fd, size)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def summary(reasons: Mapping[str, str]) -> list[tuple[str, int, str]]:
