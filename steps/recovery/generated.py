@@ -21,7 +21,8 @@ here, in this order (the first that applies gives the reason the plan shows):
    run leaves behind (``*.log``, ``erl_crash.dump``, ``coverage.xml``, a saved
    ``tfplan``);
 7. a generated-code marker in the first lines (``Code generated … DO NOT
-   EDIT.``, ``@generated`` …); a marker folder (``gen/``) counts as generated
+   EDIT.``, ``@generated`` …), believed when HEAD's copy of the file had one too
+   (or there is none); a marker folder (``gen/``) counts as generated
    once one of its changed files carries a marker; and compiled programs by
    their first bytes (ELF, Mach-O, PE, Java class).
 
@@ -42,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from vibflow.steps.recovery.compiled_magic import magic_kind
+from vibflow.steps.recovery.evidence_text import at_head
 from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob_matcher
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
 from vibflow.steps.recovery.linguist import linguist_attributes
@@ -164,6 +166,8 @@ class Recogniser:
         out: dict[str, Verdict] = {}
         waiting: dict[str, list[str]] = {}  # marker folder → its files without a marker
         marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
+        #: Files whose first lines carry a marker: (verdict, marker folder, its pattern).
+        headed: dict[str, tuple[Verdict, str | None, str]] = {}
         for path, exists in rest:
             if self.rules.allow and any(glob_matcher(a)(path) for a in self.rules.allow):
                 continue  # the project's policy says: our own source
@@ -172,32 +176,57 @@ class Recogniser:
                 if said is not False:
                     out[path] = said
                 continue  # the attributes say "not generated": the repository's word
-            parts = path.split("/")
-            key = (path, False)
-            try:
-                named, compiled, may_build, hit = self._rules_said[key]
-            except KeyError:
-                named, compiled = self._by_folder(parts), self._by_compiled(parts)
-                may_build = (
-                    not self._build_names.isdisjoint(parts[:-1]) or parts[-1] in self._build_files
-                )
-                hit = folder_hit(parts, self.rules.marker_folders)
-                self._rules_said[key] = (named, compiled, may_build, hit)
-            found = named or (self._by_build(parts) if may_build else None) or compiled
-            if found is None and exists:
-                found = self._by_content(path)
-            folder = "/".join(parts[: hit[0] + 1]) if hit is not None else None
-            if found is not None:
-                out[path] = found
-                if folder is not None and hit is not None and found.kind == "generated":
-                    marked.setdefault(folder, hit[1])
-            elif folder is not None:
-                waiting.setdefault(folder, []).append(path)
+            found, folder, pattern, by_marker = self._rules_for(path, exists)
+            if by_marker and found is not None:
+                headed[path] = (found, folder, pattern)  # believed once HEAD agrees (below)
+            else:
+                _place(path, found, folder, pattern, out, marked, waiting)
+        believed = self._marked_before(list(headed)) if headed else set()
+        for path, (found, folder, pattern) in headed.items():
+            _place(path, found if path in believed else None, folder, pattern, out, marked, waiting)
         for folder, members in waiting.items():
             if folder in marked:
                 why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"
                 out.update((path, Verdict("generated", why)) for path in members)
         return out
+
+    def _rules_for(self, path: str, exists: bool) -> tuple[Verdict | None, str | None, str, bool]:
+        """Rules 4-7 for one path: the verdict, the marker folder holding it (and its
+        pattern), and whether the verdict is a generated-code marker's."""
+        parts = path.split("/")
+        key = (path, False)
+        try:
+            named, compiled, may_build, hit = self._rules_said[key]
+        except KeyError:
+            named, compiled = self._by_folder(parts), self._by_compiled(parts)
+            may_build = (
+                not self._build_names.isdisjoint(parts[:-1]) or parts[-1] in self._build_files
+            )
+            hit = folder_hit(parts, self.rules.marker_folders)
+            self._rules_said[key] = (named, compiled, may_build, hit)
+        folder = "/".join(parts[: hit[0] + 1]) if hit is not None else None
+        pattern = hit[1] if hit is not None else ""
+        found = named or (self._by_build(parts) if may_build else None) or compiled
+        if found is None and exists:
+            found = self._by_content(path)
+            return found, folder, pattern, found is not None and found.kind == "generated"
+        return found, folder, pattern, False
+
+    def _marked_before(self, paths: list[str]) -> set[str]:
+        """Those of ``paths`` (files now carrying a generated-code marker) that carried
+        one at HEAD too, or were not there (new, or not text, at HEAD).
+
+        A marker that arrives with the change proves nothing: an agent that writes a
+        generator's output (or a header) over a file you wrote by hand has changed
+        that file, and hiding the change as "generated" is hiding the drift. A
+        tool's output carries its marker before it is regenerated as after."""
+        before = at_head(self.git, paths, self.rules.marker_bytes)
+        return {
+            path
+            for path in paths
+            if path not in before
+            or self.rules.marker_in(before[path].encode("utf-8", "surrogateescape")) is not None
+        }
 
     def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
         said = linguist_attributes(self._root, self.git, paths)
@@ -365,6 +394,25 @@ class Recogniser:
             if name is not None:
                 return Verdict("generated", f"generated-code marker '{name}' in its first lines")
         return None
+
+
+def _place(
+    path: str,
+    found: Verdict | None,
+    folder: str | None,
+    pattern: str,
+    out: dict[str, Verdict],
+    marked: dict[str, str],
+    waiting: dict[str, list[str]],
+) -> None:
+    """Record one path's verdict; a generated one marks its marker folder, and a
+    file of a marker folder without one waits for another file's marker."""
+    if found is not None:
+        out[path] = found
+        if folder is not None and found.kind == "generated":
+            marked.setdefault(folder, pattern)
+    elif folder is not None:
+        waiting.setdefault(folder, []).append(path)
 
 
 def summary(reasons: Mapping[str, str]) -> list[tuple[str, int, str]]:
