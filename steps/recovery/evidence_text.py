@@ -51,7 +51,7 @@ def read_text(path: Path | str, limit: int, known: bytes | None = None) -> str |
 
 def at_head(git: Git, paths: Sequence[str], limit: int, commit: str = "HEAD") -> dict[str, str]:
     """HEAD's (or ``commit``'s) text of ``paths`` (one ``cat-file --batch``); absent
-    ones are left out."""
+    ones, and binary ones, are left out."""
     asked = [p for p in paths if "\n" not in p]
     if not asked:
         return {}
@@ -64,20 +64,74 @@ def at_head(git: Git, paths: Sequence[str], limit: int, commit: str = "HEAD") ->
     except VibflowError:
         return {}
     out: dict[str, str] = {}
+    for path, kind, body in _batch_answers(raw, asked):
+        if kind == b"blob" and b"\0" not in body[:1024]:
+            out[path] = body[:limit].decode("utf-8", "replace")
+    return out
+
+
+def _batch_answers(raw: bytes, asked: Sequence[str]) -> list[tuple[str, bytes, bytes]]:
+    """``cat-file --batch``'s answers, one per asked name in order: (name, object
+    type, body). A name git does not find answers ``<name> missing`` (a name may hold
+    spaces, so only the last word says it) and has no body; every object found, a
+    folder's tree too, has one to step over."""
+    out: list[tuple[str, bytes, bytes]] = []
     pos = 0
-    for path in asked:
+    for name in asked:
         end = raw.find(b"\n", pos)
         if end < 0:
             break
-        header = raw[pos:end].split()
+        line = raw[pos:end]
         pos = end + 1
-        if len(header) != 3 or header[1] != b"blob":
+        if line.endswith((b" missing", b" ambiguous")):
             continue
-        size = int(header[2])
-        body = raw[pos : pos + size]
+        fields = line.rsplit(b" ", 2)
+        if len(fields) != 3 or not fields[2].isdigit():
+            break  # not an answer git gives: nothing after it can be placed
+        size = int(fields[2])
+        out.append((name, fields[1], raw[pos : pos + size]))
         pos += size + 1
-        if b"\0" not in body[:1024]:
-            out[path] = body[:limit].decode("utf-8", "replace")
+    return out
+
+
+def head_blobs(
+    git: Git, paths: Sequence[str], limit: int, largest: int, commit: str = "HEAD"
+) -> dict[str, bytes | None]:
+    """What HEAD holds at each of ``paths``: the first ``limit`` bytes of a file of at
+    most ``largest`` bytes, ``None`` for anything else there (a larger file, a folder,
+    a name git cannot be asked by); a path HEAD does not hold is absent. Two bounded
+    reads: ``--batch-check`` for the sizes, ``--batch`` by object id for the small
+    ones, so no file larger than ``largest`` is ever read."""
+    out: dict[str, bytes | None] = {p: None for p in paths if "\n" in p}
+    asked = [p for p in paths if "\n" not in p]
+    if not asked:
+        return out
+    raw = git.run(
+        "cat-file",
+        "--batch-check",
+        stdin="".join(f"{commit}:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
+    )
+    small: dict[str, str] = {}
+    for name, line in zip(asked, raw.split(b"\n"), strict=False):
+        if line.endswith((b" missing", b" ambiguous")):
+            continue
+        fields = line.rsplit(b" ", 2)
+        out[name] = None
+        if (
+            len(fields) == 3
+            and fields[1] == b"blob"
+            and fields[2].isdigit()
+            and int(fields[2]) <= largest
+        ):
+            small[name] = fields[0].decode("ascii", "replace")
+    if small:
+        names = list(small)
+        body = git.run(
+            "cat-file", "--batch", stdin="".join(f"{small[n]}\n" for n in names).encode()
+        )
+        for name, kind, data in _batch_answers(body, names):
+            if kind == b"blob":
+                out[name] = data[:limit]
     return out
 
 

@@ -42,8 +42,9 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery.compiled_magic import magic_kind
-from vibflow.steps.recovery.evidence_text import at_head
+from vibflow.steps.recovery.evidence_text import head_blobs
 from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob_matcher
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
 from vibflow.steps.recovery.linguist import linguist_attributes
@@ -61,6 +62,8 @@ Kind = Literal["generated", "vendored", "build", "lockfile"]
 WHOLE_BYTES = 8192
 #: At most this many bytes of such files are kept.
 KEEP_BYTES = 16 * 1024 * 1024
+#: HEAD's copy of a marked file larger than this is not read (its marker unconfirmed).
+HEAD_LARGEST = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -214,18 +217,27 @@ class Recogniser:
 
     def _marked_before(self, paths: list[str]) -> set[str]:
         """Those of ``paths`` (files now carrying a generated-code marker) that carried
-        one at HEAD too, or were not there (new, or not text, at HEAD).
+        one at HEAD too, or were not there.
 
         A marker that arrives with the change proves nothing: an agent that writes a
         generator's output (or a header) over a file you wrote by hand has changed
         that file, and hiding the change as "generated" is hiding the drift. A
-        tool's output carries its marker before it is regenerated as after."""
-        before = at_head(self.git, paths, self.rules.marker_bytes)
+        tool's output carries its marker before it is regenerated as after. What HEAD
+        holds but cannot be read cheaply (a file over ``HEAD_LARGEST``, a folder, a
+        name git cannot be asked by) proves nothing either: such a file is shown."""
+        try:
+            before = head_blobs(self.git, paths, self.rules.marker_bytes, HEAD_LARGEST)
+        except VibflowError:
+            return set()  # HEAD unreadable: no marker is believed, nothing is hidden
         return {
             path
             for path in paths
             if path not in before
-            or self.rules.marker_in(before[path].encode("utf-8", "surrogateescape")) is not None
+            or (
+                (head := before[path]) is not None
+                and b"\0" not in head
+                and self.rules.marker_in(head) is not None
+            )
         }
 
     def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
