@@ -94,36 +94,42 @@ def _batch_answers(raw: bytes, asked: Sequence[str]) -> list[tuple[str, bytes, b
     return out
 
 
+#: Paths per ``ls-tree`` call (each is one argument).
+_PATHS_PER_CALL = 1000
+
+
 def head_blobs(
     git: Git, paths: Sequence[str], limit: int, largest: int, commit: str = "HEAD"
 ) -> dict[str, bytes | None]:
-    """What HEAD holds at each of ``paths``: the first ``limit`` bytes of a file of at
-    most ``largest`` bytes, ``None`` for anything else there (a larger file, a folder,
-    a name git cannot be asked by); a path HEAD does not hold is absent. Two bounded
-    reads: ``--batch-check`` for the sizes, ``--batch`` by object id for the small
-    ones, so no file larger than ``largest`` is ever read."""
-    out: dict[str, bytes | None] = {p: None for p in paths if "\n" in p}
-    asked = [p for p in paths if "\n" not in p]
-    if not asked:
-        return out
-    raw = git.run(
-        "cat-file",
-        "--batch-check",
-        stdin="".join(f"{commit}:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
-    )
+    """What ``commit`` holds at each of ``paths``: the first ``limit`` bytes of a file
+    of at most ``largest`` bytes, ``None`` for anything else there (a larger file, a
+    folder, a submodule); a path it does not hold is absent. ``ls-tree`` gives the
+    objects and sizes (one tree walk, where ``cat-file`` would walk it once per
+    path), then one ``cat-file --batch`` by object id reads the small files, so no
+    file larger than ``largest`` is ever read."""
+    asked = set(paths)
+    out: dict[str, bytes | None] = {}
     small: dict[str, str] = {}
-    for name, line in zip(asked, raw.split(b"\n"), strict=False):
-        if line.endswith((b" missing", b" ambiguous")):
-            continue
-        fields = line.rsplit(b" ", 2)
-        out[name] = None
-        if (
-            len(fields) == 3
-            and fields[1] == b"blob"
-            and fields[2].isdigit()
-            and int(fields[2]) <= largest
-        ):
-            small[name] = fields[0].decode("ascii", "replace")
+    ordered = list(dict.fromkeys(paths))
+    for start in range(0, len(ordered), _PATHS_PER_CALL):
+        chunk = ordered[start : start + _PATHS_PER_CALL]
+        raw = git.run(
+            "--literal-pathspecs", "ls-tree", "-r", "-t", "-l", "-z", commit, "--", *chunk
+        )
+        for entry in raw.split(b"\0"):
+            meta, tab, name_bytes = entry.partition(b"\t")
+            name = name_bytes.decode("utf-8", "surrogateescape")
+            if not tab or name not in asked:
+                continue
+            fields = meta.split()
+            out[name] = None
+            if (
+                len(fields) == 4
+                and fields[1] == b"blob"
+                and fields[3].isdigit()
+                and int(fields[3]) <= largest
+            ):
+                small[name] = fields[2].decode("ascii", "replace")
     if small:
         names = list(small)
         body = git.run(

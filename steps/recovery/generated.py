@@ -226,6 +226,8 @@ class Recogniser:
         holds but cannot be read cheaply (a file over ``HEAD_LARGEST``, a folder, a
         name git cannot be asked by) proves nothing either: such a file is shown."""
         try:
+            if self.git.head() is None:
+                return set(paths)  # no commit yet: every file is new
             before = head_blobs(self.git, paths, self.rules.marker_bytes, HEAD_LARGEST)
         except VibflowError:
             return set()  # HEAD unreadable: no marker is believed, nothing is hidden
