@@ -186,7 +186,10 @@ class Recogniser:
                 _place(path, found, folder, pattern, out, marked, waiting)
         believed = self._marked_before(list(headed)) if headed else set()
         for path, (found, folder, pattern) in headed.items():
-            _place(path, found if path in believed else None, folder, pattern, out, marked, waiting)
+            if path in believed:
+                _place(path, found, folder, pattern, out, marked, waiting)
+            # Refused, it is shown: HEAD's copy, without a header, says it was yours,
+            # and no marked sibling in a gen/ folder says otherwise.
         for folder, members in waiting.items():
             if folder in marked:
                 why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"
@@ -379,7 +382,13 @@ class Recogniser:
                         self._keep(path, whole)
                     return verdict  # type: ignore[no-any-return]
         try:
-            with open(where, "rb") as fh:  # noqa: PTH123
+            # Not through a symbolic link: a link's own text carries no marker, and a
+            # file replaced by a link to a generated one is no generated file.
+            fd = os.open(where, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            return None
+        try:
+            with os.fdopen(fd, "rb") as fh:
                 head = fh.read(WHOLE_BYTES)
         except OSError:
             return None
