@@ -226,8 +226,8 @@ class Recogniser:
         generator's output (or a header) over a file you wrote by hand has changed
         that file, and hiding the change as "generated" is hiding the drift. A
         tool's output carries its marker before it is regenerated as after. What HEAD
-        holds but cannot be read cheaply (a file over ``HEAD_LARGEST``, a folder, a
-        name git cannot be asked by) proves nothing either: such a file is shown."""
+        holds but cannot be read cheaply (a file over ``HEAD_LARGEST``, a binary one, a
+        folder, a submodule) proves nothing either: such a file is shown."""
         try:
             if self.git.head() is None:
                 return set(paths)  # no commit yet: every file is new
