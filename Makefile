@@ -29,6 +29,7 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/wiring.py build/typecheck/vibflow/wiring.py
 	ln -sfn ../../../vibflow/audit_wiring.py build/typecheck/vibflow/audit_wiring.py
 	ln -sfn ../../../vibflow/agent_hook.py build/typecheck/vibflow/agent_hook.py
+	ln -sfn ../../../vibflow/agent_memory.py build/typecheck/vibflow/agent_memory.py
 	ln -sfn ../../../vibflow/agent_wiring.py build/typecheck/vibflow/agent_wiring.py
 	ln -sfn ../../../vibflow/handoff_wiring.py build/typecheck/vibflow/handoff_wiring.py
 	ln -sfn ../../../vibflow/grants_wiring.py build/typecheck/vibflow/grants_wiring.py

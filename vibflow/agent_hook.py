@@ -32,10 +32,17 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vibflow.agent_memory import (
+    OBSERVE_PENDING,
+    observe,
+    observe_pending,
+    session_recap,
+    spawn_observer,
+)
+
 if TYPE_CHECKING:
     from vibflow.steps.agents.hook import HookServices
     from vibflow.steps.agents.problems import ProblemLog
-    from vibflow.steps.agents.records import Session, Turn
     from vibflow.steps.checkpoints.quick import QuickCheckpoints
 
 #: Used until the project's policy is read (and when it cannot be).
@@ -60,9 +67,9 @@ class _Call:
         if self.log is not None:
             self.log.add(Problem(now_iso(), self.agent[:40], self.event[:40], text[:500]))
 
-
-#: The hook's own background hand-over of ended turns' files to memory.
-OBSERVE_PENDING = "--observe-pending"
+    def failed(self, what: str, exc: BaseException) -> None:
+        """Note that ``what`` failed, with the error's first line (ours) or its type."""
+        self.problem(f"{what} ({_why(exc)})")
 
 
 def main(argv: Sequence[str], stdin: Any = None) -> int:
@@ -95,7 +102,7 @@ def _work(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
     try:
         _handle(call, agent, event_arg, raw)
     except BaseException as exc:  # noqa: BLE001 - the hook's one rule: never fail the agent
-        call.problem(f"the hook failed ({_why(exc)})")
+        call.failed("the hook failed", exc)
     finally:
         call.done.set()
 
@@ -147,7 +154,7 @@ def _handle(call: _Call, agent: str, event_arg: str | None, raw: bytes) -> None:
             # The session's recap follows: memory takes every turn's files first.
             observe_pending(root, state, services.records, call)
         else:
-            services.observe_later = lambda: _spawn_observer(root)
+            services.observe_later = lambda: spawn_observer(root)
         HookHandler(services).handle(event)
     finally:
         if early is not None:
@@ -210,7 +217,7 @@ def recorded_session(root: Path, agent: str, kind: str) -> Iterator[Callable[...
         try:
             return handler.handle(HookEvent(agent, event, session, tool, paths)).turn
         except Exception as exc:  # noqa: BLE001 - recording never stops the agent's run
-            call.problem(f"the run could not be recorded ({_why(exc)})")
+            call.failed("the run could not be recorded", exc)
             return None
 
     send("session_start")
@@ -240,7 +247,7 @@ def _root(call: _Call, start: Path) -> Path | None:
         return find_root(start)
     except Exception as exc:  # noqa: BLE001 - git missing, or not a repository
         call.log = ProblemLog(_existing_state(start), find_git_dir(start))
-        call.problem(f"no project here ({_why(exc)})")
+        call.failed("no project here", exc)
         return None
 
 
@@ -318,7 +325,7 @@ def _settings(call: _Call, root: Path) -> dict[str, Any]:
             "checkpoints_data": checkpoints.model_dump(mode="json"),
         }
     except Exception as exc:  # noqa: BLE001 - a broken policy: the defaults, and say so
-        call.problem(f"the policy could not be read; the defaults were used ({_why(exc)})")
+        call.failed("the policy could not be read; the defaults were used", exc)
         return found
     settings_cache.save(folder, wanted, read)
     found.update(read, checkpoints=checkpoints)
@@ -398,8 +405,8 @@ def _services(
         normalize=lambda raws: _normalize(root, raws),
         busy=lambda: lease_holder(state),
         problem=call.problem,
-        observe=lambda agent, _turn, files: _observe(root, agent, files),
-        session_ended=lambda session, turns: _session_recap(root, records, session, turns),
+        observe=lambda agent, _turn, files: observe(root, agent, files),
+        session_ended=lambda session, turns: session_recap(root, records, session, turns),
         prune=lambda: _prune(records, settings),
     )
 
@@ -418,26 +425,9 @@ def _prune(records: Any, settings: dict[str, Any]) -> int:
     )
 
 
-def _spawn_observer(root: Path) -> None:
-    """Start ``vibflow agent hook --observe-pending`` in the background and return at
-    once: detached (its own session, no inherited pipes — the agent waits for the
-    hook's output to close, never for this), it hands the ended turns' files to
-    memory while the agent goes on."""
-    import subprocess
-
-    subprocess.Popen(
-        [sys.executable, "-m", "vibflow", "agent", "hook", OBSERVE_PENDING],
-        cwd=root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        close_fds=True,
-    )
-
-
 def _observe_pending_main() -> int:
-    """The background hand-over (:func:`_spawn_observer`); exits 0 whatever happened."""
+    """The background hand-over (:func:`~vibflow.agent_memory.spawn_observer`); exits 0
+    whatever happened."""
     from vibflow.steps.agents.problems import ProblemLog, find_git_dir
     from vibflow.steps.agents.records import AgentRecords
 
@@ -454,33 +444,8 @@ def _observe_pending_main() -> int:
         finally:
             records.close()
     except BaseException as exc:  # noqa: BLE001 - in the background, as in the hook: noted
-        call.problem(f"memory's hand-over failed ({_why(exc)})")
+        call.failed("memory's hand-over failed", exc)
     return 0
-
-
-def observe_pending(root: Path, state: Path, records: Any, call: _Call) -> None:
-    """Hand every ended turn's reported files to memory (observed context), once each:
-    under a lock, so two hand-overs at once never append a turn twice. A turn memory
-    refuses is noted as a problem and not offered again."""
-    from filelock import FileLock
-
-    (state / "agents").mkdir(parents=True, exist_ok=True)
-    with FileLock(str(state / "agents" / "observe.lock"), timeout=60):
-        pending = records.unobserved()
-        memory = None
-        for turn, agent in pending:
-            files = records.files(turn.id)
-            if files:
-                call.agent = agent
-                try:
-                    if memory is None:
-                        from vibflow.wiring import Project
-
-                        memory = Project(root).memory
-                    memory.observe("touched_files", {"paths": files[:200]}, writer=f"agent.{agent}")
-                except Exception as exc:  # noqa: BLE001 - memory refusing is noted, never fatal
-                    call.problem(f"memory did not take the turn's files ({_why(exc)})")
-            records.mark_observed(turn.id)
 
 
 def _normalize(root: Path, raws: Sequence[str]) -> tuple[list[str], dict[str, int]]:
@@ -494,16 +459,3 @@ def _normalize(root: Path, raws: Sequence[str]) -> tuple[list[str], dict[str, in
         except PathRejected as exc:
             rejected[exc.rule.value] = rejected.get(exc.rule.value, 0) + 1
     return list(dict.fromkeys(kept)), rejected
-
-
-def _observe(root: Path, agent: str, files: list[str]) -> None:
-    from vibflow.wiring import Project
-
-    Project(root).memory.observe("touched_files", {"paths": files[:200]}, writer=f"agent.{agent}")
-
-
-def _session_recap(root: Path, records: Any, session: Session, turns: list[Turn]) -> None:
-    from vibflow.agent_wiring import write_session_recap
-    from vibflow.wiring import Project
-
-    write_session_recap(Project(root), records, session, turns)
