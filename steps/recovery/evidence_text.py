@@ -21,6 +21,8 @@ from vibflow.steps.workspace.git import Git
 
 #: Explicit (or in-scope) files read as sources of references.
 SEEDS_MAX = 200
+#: A file with a NUL byte in this many first bytes is binary, not text.
+_BINARY_PROBE = 1024
 _DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
 
 
@@ -44,30 +46,23 @@ def read_text(path: Path | str, limit: int, known: bytes | None = None) -> str |
                 data = fh.read(limit)
         except OSError:
             return None
-    if b"\0" in data[:1024]:
+    if b"\0" in data[:_BINARY_PROBE]:
         return None
     return data.decode("utf-8", "replace")
 
 
 def at_head(git: Git, paths: Sequence[str], limit: int, commit: str = "HEAD") -> dict[str, str]:
-    """HEAD's (or ``commit``'s) text of ``paths`` (one ``cat-file --batch``); absent
-    ones, and binary ones, are left out."""
-    asked = [p for p in paths if "\n" not in p]
-    if not asked:
-        return {}
+    """HEAD's (or ``commit``'s) text of ``paths`` (:func:`head_blobs`); absent ones,
+    binary ones and folders are left out, and a git that cannot answer gives none."""
     try:
-        raw = git.run(
-            "cat-file",
-            "--batch",
-            stdin="".join(f"{commit}:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
-        )
+        held = head_blobs(git, paths, max(limit, _BINARY_PROBE), None, commit)
     except VibflowError:
         return {}
-    out: dict[str, str] = {}
-    for path, kind, body in _batch_answers(raw, asked):
-        if kind == b"blob" and b"\0" not in body[:1024]:
-            out[path] = body[:limit].decode("utf-8", "replace")
-    return out
+    return {
+        path: data[:limit].decode("utf-8", "replace")
+        for path, data in held.items()
+        if data is not None and b"\0" not in data[:_BINARY_PROBE]
+    }
 
 
 def _batch_answers(raw: bytes, asked: Sequence[str]) -> list[tuple[str, bytes, bytes]]:
@@ -99,11 +94,11 @@ _PATHS_PER_CALL = 1000
 
 
 def head_blobs(
-    git: Git, paths: Sequence[str], limit: int, largest: int, commit: str = "HEAD"
+    git: Git, paths: Sequence[str], limit: int, largest: int | None, commit: str = "HEAD"
 ) -> dict[str, bytes | None]:
     """What ``commit`` holds at each of ``paths``: the first ``limit`` bytes of a file
-    of at most ``largest`` bytes, ``None`` for anything else there (a larger file, a
-    folder, a submodule); a path it does not hold is absent. ``ls-tree`` gives the
+    of at most ``largest`` bytes (``None``: any size), ``None`` for anything else there
+    (a larger file, a folder, a submodule); a path it does not hold is absent. ``ls-tree`` gives the
     objects and sizes (one tree walk, where ``cat-file`` would walk it once per
     path), then one ``cat-file --batch`` by object id reads the small files, so no
     file larger than ``largest`` is ever read."""
@@ -127,7 +122,7 @@ def head_blobs(
                 len(fields) == 4
                 and fields[1] == b"blob"
                 and fields[3].isdigit()
-                and int(fields[3]) <= largest
+                and (largest is None or int(fields[3]) <= largest)
             ):
                 small[name] = fields[2].decode("ascii", "replace")
     if small:
