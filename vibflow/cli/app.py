@@ -29,6 +29,7 @@ from vibflow.cli.context import CliState, RegistryHook
 from vibflow.cli.helpstyle import plain_help
 from vibflow.cli.mounting import mounted_group
 from vibflow.cli.plain import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, detach_stdout
+from vibflow.cli.visible_text import guard
 from vibflow.engine.errors import ErrorCode, Outcome, VibflowError
 
 #: Every command under ``vibflow``, in the order ``--help`` lists them, and where it
@@ -89,6 +90,7 @@ def _main(
 
 def run_cli(argv: Sequence[str], registry_hook: RegistryHook | None = None) -> int:
     """Run one command line; return its exit status (never raises, never exits)."""
+    guard()  # none of what a command prints may drive the terminal (visible_text.py)
     try:
         return _dispatch(list(argv), CliState(registry_hook=registry_hook))
     except BrokenPipeError:

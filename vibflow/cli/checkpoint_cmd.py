@@ -12,6 +12,7 @@ import typer
 from vibflow.cli import restore_cmd
 from vibflow.cli.context import JSON_OPT, project_for, run_bare
 from vibflow.cli.output import emit_json
+from vibflow.cli.visible_text import shown_path
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def _shown(ctx: typer.Context, metas: list[CheckpointMeta]) -> list[dict[str, An
 def _echo_skipped(meta: CheckpointMeta, shown: dict[str, Any]) -> None:
     """One line per file left out: its (redacted) path and why, never its content."""
     for s, safe in zip(meta.skipped, shown["skipped"], strict=True):
-        typer.echo(f"  skipped {safe['path']}: {s.why}")
+        typer.echo(f"  skipped {shown_path(safe['path'])}: {s.why}")
 
 
 @app.command("create")
@@ -181,8 +182,8 @@ def checkpoint_diff(
         typer.echo("no changes")
     for c in shown["changes"]:
         counts = "binary" if c["binary"] else f"+{c['added_lines'] or 0} -{c['deleted_lines'] or 0}"
-        old = f" (from {c['old_path']})" if c["old_path"] else ""
-        typer.echo(f"{c['status']:<9} {c['path']}{old}  {counts}")
+        old = f" (from {shown_path(c['old_path'])})" if c["old_path"] else ""
+        typer.echo(f"{c['status']:<9} {shown_path(c['path'])}{old}  {counts}")
 
 
 # Restoring a checkpoint is a run, so it lives with undo (restore_cmd); it is

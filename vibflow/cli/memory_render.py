@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vibflow.cli.visible_text import shown_path
+
 if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryView
 
@@ -40,7 +42,7 @@ def render(view: MemoryView) -> str:
     observed = [f for f in state.relevant_files if f.source == "observed"]
     lines.append(f"Relevant files: {len(explicit)} explicit, {len(observed)} observed")
     for f in explicit[:10]:
-        lines.append(f"  - {f.path}" + (f" — {f.why}" if f.why else ""))
+        lines.append(f"  - {shown_path(f.path)}" + (f" — {f.why}" if f.why else ""))
     if len(explicit) > 10:
         lines.append(f"  ... and {len(explicit) - 10} more (`vibflow memory show --json`)")
     by_id = {v.id: v for v in fresh.verification}

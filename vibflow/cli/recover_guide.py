@@ -25,6 +25,7 @@ import typer
 
 from vibflow.cli.file_pick import PickError, pick
 from vibflow.cli.views import Refused
+from vibflow.cli.visible_text import shown_path
 from vibflow.steps.recovery.models import COMMIT_ABBREV
 from vibflow.steps.recovery.renames import complete, other_names
 
@@ -226,12 +227,13 @@ def _labeller(prompt: WaitPrompt, deletes: set[str]) -> Callable[[str], str]:
         notes = []
         if other is not None:
             name, is_old = other
+            name = shown_path(name)
             notes.append(f"renamed from {name}" if is_old else f"old name of {name}")
         if path in zone:
             notes.append("in scope: undoes your work on it")
         if path in deletes:
             notes.append("DELETED: not in the checkpoint")
-        return f"{letter} {path}" + (f"  ({'; '.join(notes)})" if notes else "")
+        return f"{letter} {shown_path(path)}" + (f"  ({'; '.join(notes)})" if notes else "")
 
     return label
 

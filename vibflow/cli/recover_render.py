@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from vibflow.cli.visible_text import shown_path
+
 TOP = 8
 #: How the why of a file left out for its name ends (``restorable._BY_HAND``).
 BY_HAND = "; restore it by hand"
@@ -44,11 +46,11 @@ def _marked(path: str, changes: Mapping[str, Mapping[str, Any]]) -> str:
     relevant file no one touched) without a status."""
     c = changes.get(path)
     if c is None:
-        return f"   {path}"
+        return f"   {shown_path(path)}"
     letter = _LETTER.get(str(c.get("status")), "M")
     if letter == "R" and c.get("old_path"):
-        return f"R  {c['old_path']} → {path}"
-    return f"{letter:<2} {path}"
+        return f"R  {shown_path(str(c['old_path']))} → {shown_path(path)}"
+    return f"{letter:<2} {shown_path(path)}"
 
 
 def _paths(
@@ -59,7 +61,7 @@ def _paths(
     """Paths with their status (when ``changes`` says it) and why, the top ones unless
     ``show_all``, the rest counted by folder."""
     shown = items if show_all else items[:TOP]
-    names = [_marked(p, changes) if changes is not None else p for p, _ in shown]
+    names = [_marked(p, changes) if changes is not None else shown_path(p) for p, _ in shown]
     width = min(max((len(n) for n in names), default=0), 52)
     lines = [
         f"    {n:<{width}}  {why}" if why else f"    {n}"
@@ -202,9 +204,10 @@ def _generated(
     for r in reasons:
         if show_all:
             out.append(f"    {r['count']:>{width}}  {r['reason']}:")
-            out += [f"    {'':>{width}}    {p}" for p in by_reason.get(r["reason"], [])]
+            out += [f"    {'':>{width}}    {shown_path(p)}" for p in by_reason.get(r["reason"], [])]
         else:
-            out.append(f"    {r['count']:>{width}}  {r['reason']} (e.g. {r['example']})")
+            example = shown_path(str(r["example"]))
+            out.append(f"    {r['count']:>{width}}  {r['reason']} (e.g. {example})")
     if not show_all:
         out.append("    (--all lists them)")
     return out

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from vibflow.cli.visible_text import shown_path
+
 if TYPE_CHECKING:
     from vibflow.cli.views import Answer, WaitPrompt
 
@@ -101,7 +103,10 @@ class RecoverRunView:
             )
         if outcome.get("aborted"):
             out.append(f"  stopped: {outcome['aborted']}")
-        out += [f"  skipped {skip['path']}: {skip['why']}" for skip in outcome.get("skipped") or []]
+        out += [
+            f"  skipped {shown_path(str(skip['path']))}: {skip['why']}"
+            for skip in outcome.get("skipped") or []
+        ]
         if outcome.get("undo"):
             out.append(f"  undo: {outcome['undo']}")
         out += [f"  verify next: {cmd}" for cmd in outcome.get("verify_next") or []]

@@ -1,0 +1,94 @@
+"""Nothing an agent writes into the work tree can drive the user's terminal.
+
+File names, commit subjects and memory text are printed by the real CLI; a name
+holding an escape sequence, a carriage return or a bidirectional control must
+reach the screen as an escape, and a name holding a line break must stay one
+line of the list. ``--json`` answers carry the exact names.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from vibflow_testing.cli import clean_env, vf
+from vibflow_testing.repo import init_repo, write
+
+from vibflow.cli.visible_text import shown_path, visible
+
+HIDE = "lib/a\x1b[8mhidden\x1b[0m.py"
+RETITLE = "lib/b\x1b]0;pwned\x07.py"
+OVERWRITE = "lib/c\r    M  src/app.py.py"
+SPOOF = "lib/d.py\n    M  src/ok.py"
+TROJAN = "lib/e\u202egnp.py"
+C1 = "lib/f\x9b2J.py"
+NAMES = [HIDE, RETITLE, OVERWRITE, SPOOF, TROJAN, C1]
+
+
+def _drifted(tmp_path: Path) -> Path:
+    root = init_repo(tmp_path / "p", {"src/app.py": "x = 1\n", "README.md": "hi\n"})
+    write(root, "src/app.py", "x = 2\n")
+    for name in NAMES:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("y = 1\n", encoding="utf-8")
+    return root
+
+
+def test_visible_escapes_terminal_controls_and_keeps_line_breaks() -> None:
+    """Every control but the line feed and tab, DEL, C1, bidi marks and bytes that
+    are not UTF-8 are shown as escapes; ordinary text is returned as it is."""
+    assert visible("a\x1b[2Jb\rc\x7f\x9b\u202e\udcff\n\t") == (
+        "a\\u001b[2Jb\\u000dc\\u007f\\u009b\\u202e\\xff\n\t"
+    )
+    plain = "café/naïve — ok.py"
+    assert visible(plain) is plain
+    assert shown_path("a\nb\tc.py") == "a\\u000ab\\u0009c.py"
+
+
+def test_the_escapes_keep_a_json_answer_valid_and_its_values_exact() -> None:
+    """A ``--json`` text passed through the stream's rule parses to the same values."""
+    data = {"paths": [*NAMES, "plain.py"]}
+    text = json.dumps(data, ensure_ascii=False)
+    assert json.loads(visible(text)) == data
+
+
+@pytest.mark.cli
+def test_explain_prints_no_terminal_control_from_a_file_name(tmp_path: Path) -> None:
+    """``recover --explain --all`` shows hostile names escaped, one line per file,
+    and ``--json`` names them exactly."""
+    root = _drifted(tmp_path)
+    shown = vf(root, "recover", "--explain", "--all")
+    assert shown.returncode == 0, shown.stderr
+    out = shown.stdout
+    assert not any(ch in out for ch in "\x1b\x07\r\x9b\u202e")
+    assert "lib/a\\u001b[8mhidden\\u001b[0m.py" in out
+    assert "lib/d.py\\u000a    M  src/ok.py" in out
+    # The spoofed "M  src/ok.py" never stands on a line of its own.
+    assert not any(line.strip().startswith("M  src/ok.py") for line in out.splitlines())
+    answer = json.loads(vf(root, "recover", "--explain", "--json").stdout)
+    assert set(NAMES) <= {c["path"] for c in answer["changed"]}
+
+
+@pytest.mark.cli
+def test_the_installed_command_guards_its_streams_too(tmp_path: Path) -> None:
+    """``python -m vibflow`` (the console script's own entry, whose fast path answers
+    the read commands without typer) prints the same escapes."""
+    root = _drifted(tmp_path)
+    for args in (("recover", "--explain", "--all"), ("recover", "--preview", "--all")):
+        proc = subprocess.run(
+            [sys.executable, "-m", "vibflow", *args],
+            cwd=root,
+            env=clean_env(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert b"\x1b" not in proc.stdout
+        assert b"\x07" not in proc.stdout
+        if "--explain" in args:
+            assert b"lib/b\\u001b]0;pwned\\u0007.py" in proc.stdout

@@ -1,0 +1,88 @@
+"""What vibflow prints can never drive the terminal it is printed on.
+
+Much of what a command prints comes from the work tree, and the work tree is
+exactly what an agent may have changed: a file named ``a\\x1b[8m.py`` (or
+``\\x1b]0;…``, ``\\x1b[2J``, a carriage return) printed raw hides the lines after
+it, retitles the window or clears the screen — a drift list an agent can blank
+out. Commit subjects, intent text and memory entries reach the screen the same
+way. git shows such names quoted; vibflow never prints terminal controls of its
+own (no colours, no cursor moves), so every one in its output is someone's data
+and is shown as an escape instead:
+
+* C0 controls but the line feed and the tab, DEL and the C1 controls (``\\x9b``
+  is a one-byte escape introducer on some terminals) as ``\\uXXXX``;
+* the invisible bidirectional controls, which reorder what a line seems to say
+  ("Trojan Source"), as ``\\uXXXX``;
+* bytes of a name that is not UTF-8 (Python's surrogate escapes) as ``\\xNN``.
+
+``\\uXXXX`` is also a JSON string escape of the same character, so a ``--json``
+answer read through :func:`guard` stays valid JSON with the same values (its
+encoder already escapes the C0 controls and, when the stream cannot carry them,
+the surrogates). A line feed inside a path is the renderers' to show
+(:func:`shown_path`): the stream cannot tell it from vibflow's own.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]"
+)
+#: What a path shows escaped beyond the stream's rule: its own line breaks.
+_UNSAFE_IN_PATH = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]"
+)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every terminal control but the line feed and the tab escaped."""
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+def shown_path(path: str) -> str:
+    """A path as a line of human output shows it: a name with a line break or a
+    tab escaped too, so one file can never look like two lines of a list."""
+    return _UNSAFE_IN_PATH.sub(_escape, path) if _UNSAFE_IN_PATH.search(path) else path
+
+
+#: The streams :func:`guard` replaced: dropped, each would close the buffer it
+#: shares with its replacement.
+_REPLACED: list[io.TextIOWrapper] = []
+
+
+class _Visible(io.TextIOWrapper):
+    """A standard stream whose every write goes through :func:`visible`."""
+
+    def write(self, s: str) -> int:
+        super().write(visible(s))
+        return len(s)
+
+
+def guard() -> None:
+    """Put :func:`visible` in front of stdout and stderr for the rest of the process
+    (a stream that is not a plain text file over a byte buffer is left alone)."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if type(stream) is not io.TextIOWrapper:
+            continue
+        stream.flush()
+        wrapped = _Visible(
+            stream.buffer,
+            encoding=stream.encoding,
+            errors=stream.errors,
+            newline="\n",
+            line_buffering=stream.line_buffering,
+            write_through=stream.write_through,
+        )
+        _REPLACED.append(stream)
+        setattr(sys, name, wrapped)
