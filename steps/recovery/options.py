@@ -192,26 +192,6 @@ def build_options(
     left_out = set(unsaved)
     same = set(settled)
 
-    def touched(changes: Sequence[ChangedFile]) -> tuple[list[str], list[str], str]:
-        pairs = [(p, in_head) for c in changes for p, in_head in sides(c)]
-        # A rename is one change: when one of its names is left out, so is the other
-        # (restoring the new name alone deletes it and brings nothing back).
-        whole = [c for c in changes if not any(p in left_out for p, _ in sides(c))]
-        kept = [(p, in_head) for c in whole for p, in_head in sides(c) if p not in same]
-        paths = list(dict.fromkeys(p for p, _ in kept))
-        gone = list(dict.fromkeys(p for p, in_head in kept if not holds(p, in_head)))
-        impact = f"{len(paths)} path(s) changed: {len(paths) - len(gone)} restored"
-        if gone:
-            impact += f", {len(gone)} deleted (not in the checkpoint)"
-        every = {p for p, _ in pairs}
-        skipped = len(every - {p for c in whole for p, _ in sides(c)})
-        if skipped:
-            impact += f"; {skipped} left as they are (the plan's left_out says why)"
-        already = len(every - set(paths)) - skipped
-        if already:
-            impact += f"; {already} already as the checkpoint holds them"
-        return paths, gone, impact
-
     # No checkpoint predates the change: the labels say the restore reads the last commit.
     by_commit = candidate is not None and candidate.kind == "commit"
     options = [
@@ -223,7 +203,10 @@ def build_options(
         )
     ]
     if drift_changes:
-        drift_paths, drift_gone, drift_impact = touched(drift_changes)
+        drift_paths, drift_gone, drift_impact, drift_left = _touched(
+            drift_changes, left_out, same, holds
+        )
+        drift_n = _how_many(n, drift_left, "the", "out-of-scope file(s)")
         # Offered and chosen, a restore of nothing would take a safety checkpoint and
         # then have nothing to confirm: the drift was already there when the
         # checkpoint was taken (or every file is left out).
@@ -242,11 +225,11 @@ def build_options(
             RecoveryOption(
                 level=3,
                 label=(
-                    f"Partial restore from the last commit — put back the {n} out-of-scope "
-                    "file(s) as committed, keeping your in-scope work."
+                    f"Partial restore from the last commit — put back {drift_n} as "
+                    "committed, keeping your in-scope work."
                     if by_commit
-                    else f"Partial restore — put back the {n} out-of-scope file(s) from "
-                    "the safe checkpoint, keeping your in-scope work."
+                    else f"Partial restore — put back {drift_n} from the safe checkpoint, "
+                    "keeping your in-scope work."
                 ),
                 affected_paths=drift_paths,
                 deletes=drift_gone,
@@ -258,17 +241,16 @@ def build_options(
             )
         )
     if usable:
-        all_paths, all_gone, all_impact = touched(relevant)
+        all_paths, all_gone, all_impact, all_left = _touched(relevant, left_out, same, holds)
+        all_n = _how_many(len(relevant), all_left, "all", "changed file(s)")
         all_block = restore_block or (None if all_paths else NOTHING_TO_RESTORE)
         options.append(
             RecoveryOption(
                 level=4,
                 label=(
-                    f"Full rollback from the last commit — restore all {len(relevant)} "
-                    "changed file(s) as committed."
+                    f"Full rollback from the last commit — restore {all_n} as committed."
                     if by_commit
-                    else f"Full rollback — restore all {len(relevant)} changed file(s) to the "
-                    "safe checkpoint."
+                    else f"Full rollback — restore {all_n} to the safe checkpoint."
                 ),
                 affected_paths=all_paths,
                 deletes=all_gone,
@@ -298,6 +280,44 @@ def build_options(
     ]
     ranked += [o for o in sorted(options, key=lambda o: o.level) if o.option_id != best.option_id]
     return ranked
+
+
+def _touched(
+    changes: Sequence[ChangedFile],
+    left_out: set[str],
+    same: set[str],
+    holds: Callable[[str, bool], bool],
+) -> tuple[list[str], list[str], str, int]:
+    """The paths a restore of ``changes`` writes, those it deletes (``holds`` says
+    the source has none), its impact, and how many of ``changes`` it leaves as they
+    are (``left_out``); paths in ``same`` are already as the source holds them."""
+    pairs = [(p, in_head) for c in changes for p, in_head in sides(c)]
+    # A rename is one change: when one of its names is left out, so is the other
+    # (restoring the new name alone deletes it and brings nothing back).
+    whole = [c for c in changes if not any(p in left_out for p, _ in sides(c))]
+    kept = [(p, in_head) for c in whole for p, in_head in sides(c) if p not in same]
+    paths = list(dict.fromkeys(p for p, _ in kept))
+    gone = list(dict.fromkeys(p for p, in_head in kept if not holds(p, in_head)))
+    impact = f"{len(paths)} path(s) changed: {len(paths) - len(gone)} restored"
+    if gone:
+        impact += f", {len(gone)} deleted (not in the checkpoint)"
+    every = {p for p, _ in pairs}
+    skipped = len(every - {p for c in whole for p, _ in sides(c)})
+    if skipped:
+        impact += f"; {skipped} left as they are (the plan's left_out says why)"
+    already = len(every - set(paths)) - skipped
+    if already:
+        impact += f"; {already} already as the checkpoint holds them"
+    return paths, gone, impact, len(changes) - len(whole)
+
+
+def _how_many(total: int, left: int, every: str, what: str) -> str:
+    """``the 7 WHAT`` (``every`` then the count), or ``4 of the 7 WHAT (3 left as they
+    are)`` when a restore cannot take some of them: a label never promises more
+    than the restore does."""
+    if not left:
+        return f"{every} {total} {what}"
+    return f"{total - left} of the {total} {what} ({left} left as they are)"
 
 
 def earlier_hint(option: RecoveryOption, sources: Mapping[str, Sequence[str]]) -> RecoveryOption:

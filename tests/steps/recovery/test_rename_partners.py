@@ -72,6 +72,25 @@ def test_a_rename_with_one_name_left_out_is_left_out_whole() -> None:
                 assert "2 left as they are (the plan's left_out says why)" in (opt.estimated_impact)
 
 
+def test_a_label_never_promises_the_files_a_restore_leaves_out() -> None:
+    """With one of two out-of-scope files left out, the partial restore says it puts
+    back 1 of the 2 and the full rollback 2 of the 3; with none left out, the labels
+    count them all."""
+    files = [changed("a.py"), changed("b.py"), changed("in.py")]
+    drift = [DriftCandidate(path=p, why_outside_zone="outside") for p in ("a.py", "b.py")]
+    labels = {
+        o.level: o.label
+        for o in build_options(files, drift, SAFE, apply_blocked_reason=None, unsaved={"b.py"})
+    }
+    assert "put back 1 of the 2 out-of-scope file(s) (1 left as they are)" in labels[3]
+    assert "restore 2 of the 3 changed file(s) (1 left as they are)" in labels[4]
+    labels = {
+        o.level: o.label for o in build_options(files, drift, SAFE, apply_blocked_reason=None)
+    }
+    assert "put back the 2 out-of-scope file(s) from the safe checkpoint" in labels[3]
+    assert "restore all 3 changed file(s) to the safe checkpoint" in labels[4]
+
+
 def test_names_the_rules_refuse_are_said_in_words_with_their_rename() -> None:
     """Each refused name has its reason in words; a rename with one refused name lists
     both; a backslash (read as a folder separator) is refused too; good names pass."""
