@@ -16,6 +16,7 @@ from scenarios_fresh8 import FRESH8
 from scenarios_fresh9 import FRESH9
 from scenarios_fresh10 import FRESH10
 from scenarios_fresh11 import FRESH11
+from scenarios_fresh12 import FRESH12
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
@@ -34,6 +35,7 @@ ALL_FRESH: list[Scenario] = [
     *FRESH9,
     *FRESH10,
     *FRESH11,
+    *FRESH12,
 ]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
@@ -47,4 +49,5 @@ FRESH_BATCHES: dict[int, str] = {
     9: "blind, after the eighth",
     10: "blind, after the ninth",
     11: "blind, after the tenth",
+    12: "blind, after the eleventh",
 }
