@@ -36,7 +36,7 @@ globs outrank rules 3-7 (the attributes included), not the path policy.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -108,7 +108,13 @@ class Recogniser:
         path_policy: PathPolicy | None,
         pinned: Pinned | None = None,
         stats: Lstats | None = None,
+        brought: Collection[str] = (),
+        attributes_changed: bool = False,
     ) -> None:
+        """``brought``: what the change itself brought — paths HEAD does not hold (an
+        untracked folder as ``name/``), none without a commit. A project file among
+        them makes no build output beside it. ``attributes_changed``: an attributes
+        file differs from HEAD's, so every one is read as HEAD holds it."""
         self.root = root
         self.git = git
         self.rules = rules
@@ -116,6 +122,9 @@ class Recogniser:
         self._listings: dict[str, list[str] | None] = {}
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
+        self._brought = frozenset(brought)
+        self._brought_dirs = tuple(p for p in self._brought if p.endswith("/"))
+        self._attributes_changed = attributes_changed
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
         #: by ``assets``): (policy order, segments, rule).
         self._build_by_name: dict[str, list[tuple[int, list[str], BuildOutput]]] = {}
@@ -184,10 +193,15 @@ class Recogniser:
                 headed[path] = (found, folder, pattern)  # believed once HEAD agrees (below)
             else:
                 _place(path, found, folder, pattern, out, marked, waiting)
-        believed = self._marked_before(list(headed)) if headed else set()
+        believed, before = self._marked_before(list(headed)) if headed else (set(), set())
         for path, (found, folder, pattern) in headed.items():
             if path in believed:
-                _place(path, found, folder, pattern, out, marked, waiting)
+                # A file new with its marker is believed for itself; only one whose
+                # HEAD copy was marked too makes its gen/ folder count: a header
+                # the change wrote says nothing of the hand-written files beside it.
+                _place(
+                    path, found, folder if path in before else None, pattern, out, marked, waiting
+                )
             # Refused, it is shown: HEAD's copy, without a header, says it was yours,
             # and no marked sibling in a gen/ folder says otherwise.
         for folder, members in waiting.items():
@@ -218,9 +232,10 @@ class Recogniser:
             return found, folder, pattern, found is not None and found.kind == "generated"
         return found, folder, pattern, False
 
-    def _marked_before(self, paths: list[str]) -> set[str]:
+    def _marked_before(self, paths: list[str]) -> tuple[set[str], set[str]]:
         """Those of ``paths`` (files now carrying a generated-code marker) that carried
-        one at HEAD too, or were not there.
+        one at HEAD too, or were not there; and those of them that carried one at
+        HEAD (every one, without a commit).
 
         A marker that arrives with the change proves nothing: an agent that writes a
         generator's output (or a header) over a file you wrote by hand has changed
@@ -230,23 +245,23 @@ class Recogniser:
         folder, a submodule) proves nothing either: such a file is shown."""
         try:
             if self.git.head() is None:
-                return set(paths)  # no commit yet: every file is new
+                return set(paths), set(paths)  # no commit yet: every file is new
             before = head_blobs(self.git, paths, self.rules.marker_bytes, HEAD_LARGEST)
         except VibflowError:
-            return set()  # HEAD unreadable: no marker is believed, nothing is hidden
-        return {
+            return set(), set()  # HEAD unreadable: no marker is believed, nothing hidden
+        marked = {
             path
             for path in paths
-            if path not in before
-            or (
-                (head := before[path]) is not None
-                and b"\0" not in head
-                and self.rules.marker_in(head) is not None
-            )
+            if (head := before.get(path)) is not None
+            and b"\0" not in head
+            and self.rules.marker_in(head) is not None
         }
+        return marked | {path for path in paths if path not in before}, marked
 
     def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
-        said = linguist_attributes(self._root, self.git, paths)
+        said = linguist_attributes(
+            self._root, self.git, paths, as_committed=self._attributes_changed
+        )
         return {p: _LINGUIST[kind] if kind else False for p, kind in said.items()}
 
     # -- rules by name ----------------------------------------------------------------------
@@ -337,24 +352,45 @@ class Recogniser:
             except OSError:
                 self._listings[folder] = None
         names = self._listings[folder] or []
+        where = f"{folder}/" if folder else ""
         for pattern in globs:
             if "/" in pattern:
                 # A project file inside a folder of its own (Hugo's
                 # config/_default/hugo.toml): a path, not a glob.
                 first, _, rest = pattern.partition("/")
                 try:
-                    if first in names and (self.root / folder / first / rest).is_file():
+                    if (
+                        first in names
+                        and not self._is_brought(where + pattern)
+                        and (self.root / folder / first / rest).is_file()
+                    ):
                         return pattern
                 except OSError:  # a folder we may not read: no project file seen
                     pass
             elif not any(ch in pattern for ch in "*?["):
-                if pattern in names:  # most project files are plain names
+                # Most project files are plain names.
+                if pattern in names and not self._is_brought(where + pattern):
                     return pattern
             else:
-                found = next((name for name in names if fnmatchcase(name, pattern)), None)
+                found = next(
+                    (
+                        name
+                        for name in names
+                        if fnmatchcase(name, pattern) and not self._is_brought(where + name)
+                    ),
+                    None,
+                )
                 if found is not None:
                     return found
         return None
+
+    def _is_brought(self, path: str) -> bool:
+        """Whether the change brought ``path``: a project file an agent writes (a
+        ``package.json``, a ``playwright.config.ts``) beside the files it changed
+        would otherwise make them build output, hidden from the plan."""
+        if not self._brought:
+            return False
+        return path in self._brought or any(path.startswith(d) for d in self._brought_dirs)
 
     def _by_compiled(self, parts: list[str]) -> Verdict | None:
         pattern = first_match(self.rules.compiled)(parts[-1])

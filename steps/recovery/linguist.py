@@ -12,7 +12,8 @@ look.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from vibflow.engine.errors import VibflowError
@@ -25,19 +26,51 @@ if TYPE_CHECKING:
 Said = Literal["generated", "vendored", False]
 
 
-def linguist_attributes(root: str, git: Git, paths: Sequence[str]) -> dict[str, Said]:
+def linguist_attributes(
+    root: str, git: Git, paths: Sequence[str], *, as_committed: bool = False
+) -> dict[str, Said]:
     """What the attributes say of each of ``paths`` (project-relative); a path they say
-    nothing of is absent. An attributes file git cannot read never stops a plan."""
-    if not paths or not _has_attributes(root, git, paths):
+    nothing of is absent. An attributes file git cannot read never stops a plan.
+
+    ``as_committed``: read the attributes files as HEAD holds them, not as the work
+    tree does. An attributes file the change itself edits proves nothing: an agent
+    that adds ``src/** linguist-generated`` would otherwise hide every edit it made
+    under ``src/``. The caller asks so only when an attributes file changed (a
+    scratch index of HEAD costs a ``read-tree``)."""
+    if not paths:
         return {}
+    if as_committed:
+        return _as_committed(git, paths)
+    if not _has_attributes(root, git, paths):
+        return {}
+    return _ask(git, paths, ())
+
+
+def _as_committed(git: Git, paths: Sequence[str]) -> dict[str, Said]:
+    """The attributes of HEAD's attributes files (and git's own ``info/attributes``),
+    read from a scratch index of HEAD: git 2.39 has no ``check-attr --source``."""
+    with tempfile.TemporaryDirectory(prefix="vibflow-attrs-") as scratch:
+        env = {"GIT_INDEX_FILE": os.path.join(scratch, "index")}  # noqa: PTH118
+        try:
+            git.run("read-tree", "HEAD", env=env)
+        except VibflowError:
+            return {}  # HEAD unreadable: no attribute is believed
+        return _ask(git, paths, ("--cached",), env)
+
+
+def _ask(
+    git: Git, paths: Sequence[str], flags: Sequence[str], env: Mapping[str, str] | None = None
+) -> dict[str, Said]:
     try:
         raw = git.run(
             "check-attr",
+            *flags,
             "-z",
             "--stdin",
             "linguist-generated",
             "linguist-vendored",
             stdin=b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0",
+            env=env,
         )
     except VibflowError:
         return {}

@@ -287,7 +287,17 @@ def _from_changes(
     root, git, head, mem = inputs.root, inputs.git, inputs.head, inputs.mem
     found_commits = inputs.reads.commits.result()
     tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-    recogniser = Recogniser(root, git, inputs.rules, inputs.generated, inputs.pinned, stats)
+    brought = _brought(tracked, untracked) if head is not None else []
+    recogniser = Recogniser(
+        root,
+        git,
+        inputs.rules,
+        inputs.generated,
+        inputs.pinned,
+        stats,
+        brought=brought,
+        attributes_changed=head is not None and _edits_attributes(tracked, untracked),
+    )
     categorize = categorizer(inputs.categories)  # one policy for every path
     changed = [
         _changed(c.path, c.status, c.old_path, c.added_lines, c.deleted_lines, c.binary, categorize)
@@ -369,6 +379,19 @@ def _from_changes(
         found,
         counting,
     )
+
+
+def _brought(tracked: Sequence[diffs.Change], untracked: Sequence[str]) -> list[str]:
+    """What the change brought: paths HEAD does not hold (an untracked folder as
+    ``name/``, as the listing gives it)."""
+    new = [c.path for c in tracked if c.status in ("added", "renamed", "copied")]
+    return [*new, *untracked]
+
+
+def _edits_attributes(tracked: Sequence[diffs.Change], untracked: Sequence[str]) -> bool:
+    """Whether the change adds, edits, moves or deletes a ``.gitattributes`` file."""
+    names = (*(c.path for c in tracked), *(c.old_path or "" for c in tracked), *untracked)
+    return any(p.rpartition("/")[2] == ".gitattributes" for p in names)
 
 
 def _kept_counts(
