@@ -93,6 +93,12 @@ _PLAYWRIGHT = (
     "playwright.config.mjs",
     "playwright.config.cjs",
 )
+_ELEVENTY = (
+    ".eleventy.js",
+    "eleventy.config.js",
+    "eleventy.config.mjs",
+    "eleventy.config.cjs",
+)
 DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("bin/", ("go.mod",), "Go"),
     ("bin/", _DOTNET, ".NET"),
@@ -128,6 +134,12 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     (".kotlin/", _GRADLE, "Kotlin Gradle plugin"),
     *((f, _PLAYWRIGHT, "Playwright") for f in ("playwright-report/", "blob-report/")),
     ("autom4te.cache/", ("configure.ac", "configure.in"), "Autoconf"),
+    ("_build/", ("rebar.config",), "Erlang rebar3"),
+    (".zig-cache/", ("build.zig",), "Zig"),
+    ("zig-cache/", ("build.zig",), "Zig"),
+    (".jekyll-cache/", ("_config.yml", "_config.yaml"), "Jekyll"),
+    ("_site/", ("_config.yml", "_config.yaml"), "Jekyll"),
+    ("_site/", _ELEVENTY, "Eleventy"),
 )
 
 
@@ -148,6 +160,11 @@ DEFAULT_BUILD_FILES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("public/mix-manifest.json", ("artisan",), "Laravel Mix"),
     ("public/hot", ("artisan",), "Laravel Vite dev server"),
     ("doc/tags", ("plugin", "lua", "ftplugin", "autoload"), "Vim's :helptags"),
+    (
+        "compile_commands.json",
+        ("CMakeLists.txt", "meson.build"),
+        "CMake/Meson compilation database",
+    ),
 )
 DEFAULT_COMPILED = (
     "*.o",

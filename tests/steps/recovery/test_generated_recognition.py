@@ -604,3 +604,39 @@ def test_neither_a_gen_folder_nor_a_link_makes_a_refused_header_believed(
     (root / "api/x_pb2.py").symlink_to("y_pb2.py")
     got = _classify(root, ["gen/a.pb.go", "gen/helpers.go", "api/x_pb2.py"])
     assert set(got) == {"gen/a.pb.go"}
+
+
+def test_zig_rebar3_jekyll_eleventy_and_compilation_databases(tmp_path: Path) -> None:
+    """Zig's caches beside build.zig, rebar3's _build/ beside rebar.config, Jekyll's
+    cache and site beside _config.yml, Eleventy's _site/ beside its config, and the
+    compilation database beside CMakeLists.txt are build output; the same names
+    beside no such project file are the user's."""
+    root = init_repo(tmp_path / "r")
+    write(root, "build.zig", 'const std = @import("std");\n')
+    write(root, "erl/rebar.config", "{deps, []}.\n")
+    write(root, "blog/_config.yml", "title: Cafe\n")
+    write(root, "site/eleventy.config.js", "export default {}\n")
+    write(root, "native/CMakeLists.txt", "project(imgtool)\n")
+    made = [
+        ".zig-cache/h/timestamp",
+        "zig-cache/o/abc/x.o.d",
+        "erl/_build/default/lib/cowlib/src/cow_http.erl",
+        "blog/.jekyll-cache/Jekyll/Cache/x",
+        "blog/_site/index.html",
+        "site/_site/about/index.html",
+        "native/compile_commands.json",
+    ]
+    mine = [
+        "docs/_build/notes.md",
+        "docs/_site/draft.md",
+        "lib/.zig-cache/readme.txt",
+        "compile_commands.json",
+    ]
+    for rel in [*made, *mine]:
+        write(root, rel, "x\n")
+    got = _classify(root, [*made, *mine])
+    assert set(got) == set(made)
+    assert got["erl/_build/default/lib/cowlib/src/cow_http.erl"] == (
+        "build",
+        "build output '_build/' next to rebar.config (Erlang rebar3)",
+    )
