@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.git_memo import GitMemo
 from vibflow.steps.recovery.models import ChangedFile, SafeCheckpointCandidate
@@ -47,6 +48,9 @@ class CheckpointBase:
     left_out_why: tuple[tuple[str, str], ...] = ()
     #: What it holds (mode, blob) where it differs from HEAD; elsewhere it holds HEAD's.
     sides: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Changed paths that commits made since it was taken changed too: a restore from
+    #: it puts them back as they were before those commits.
+    committed: frozenset[str] = frozenset()
 
     def holds(self, path: str, in_head: bool) -> bool:
         return path in self.added if not in_head else path not in self.removed
@@ -102,8 +106,24 @@ def against_checkpoint(
         # keeps its old time; a stash and pop gives identical files new ones).
         every = meta.reason == "agent_turn"
         settled = _as_held(root, git, meta, changed, base, judge, every=every, head=head_blobs)
-        base = replace(base, settled=settled)
+        base = replace(base, settled=settled, committed=_committed_since(git, meta, head, changed))
     return base, lost
+
+
+def _committed_since(
+    git: Git, meta: CheckpointMeta, head: str | None, changed: Sequence[ChangedFile]
+) -> frozenset[str]:
+    """The changed paths that commits made since ``meta`` was taken changed too (one
+    ``diff-tree`` of its commit against HEAD; none when it was taken on HEAD, or its
+    commit is gone)."""
+    if head is None or meta.base_head == head:
+        return frozenset()
+    try:
+        delta = diffs.names_between(git, meta.base_head or diffs.EMPTY_TREE, head)
+    except VibflowError:
+        return frozenset()
+    listed = {c.path for c in changed} | {c.old_path for c in changed if c.old_path}
+    return frozenset(c.path for c in delta if c.path in listed)
 
 
 def _probe(

@@ -159,6 +159,7 @@ def build_options(
     held: Callable[[str, bool], bool] | None = None,
     unsaved: Collection[str] = (),
     settled: Collection[str] = (),
+    committed: Collection[str] = (),
 ) -> list[RecoveryOption]:
     """All options, the recommended one first (marked ``recommended``).
 
@@ -167,6 +168,7 @@ def build_options(
     the source does not hold is in the option's ``deletes``: restoring deletes it.
     Which option is recommended does not depend on ``apply_blocked_reason`` (the
     feature flag): the flag decides whether an option can run, not which is safest.
+    ``committed``: paths commits made since the checkpoint changed too.
     """
     relevant = [c for c in changed if not c.generated]
     if not relevant:
@@ -207,6 +209,7 @@ def build_options(
             drift_changes, left_out, same, holds
         )
         drift_n = _how_many(n, drift_left, "the", "out-of-scope file(s)")
+        drift_impact += _undoes_commits(drift_paths, committed)
         # Offered and chosen, a restore of nothing would take a safety checkpoint and
         # then have nothing to confirm: the drift was already there when the
         # checkpoint was taken (or every file is left out).
@@ -243,6 +246,7 @@ def build_options(
     if usable:
         all_paths, all_gone, all_impact, all_left = _touched(relevant, left_out, same, holds)
         all_n = _how_many(len(relevant), all_left, "all", "changed file(s)")
+        all_impact += _undoes_commits(all_paths, committed)
         all_block = restore_block or (None if all_paths else NOTHING_TO_RESTORE)
         options.append(
             RecoveryOption(
@@ -309,6 +313,20 @@ def _touched(
     if already:
         impact += f"; {already} already as the checkpoint holds them"
     return paths, gone, impact, len(changes) - len(whole)
+
+
+def _undoes_commits(paths: Sequence[str], committed: Collection[str]) -> str:
+    """What a restore of ``paths`` from a checkpoint older than the last commit does
+    to the work those commits hold, in words (empty when it touches none of it)."""
+    if not committed:
+        return ""
+    k = sum(1 for p in paths if p in committed)
+    if not k:
+        return ""
+    return (
+        f"; {k} of them also changed in commits made since the checkpoint — restoring puts "
+        "them back as they were before those commits"
+    )
 
 
 def _how_many(total: int, left: int, every: str, what: str) -> str:

@@ -75,6 +75,7 @@ def plan(
         held=base.holds if base is not None else None,
         unsaved=(base.unsaved if base is not None else frozenset()) | set(why_left),
         settled=base.settled if base is not None else (),
+        committed=base.committed if base is not None else (),
     )
     narrowed = any(z.source != "diff_fallback" for z in zone)
     notes = []

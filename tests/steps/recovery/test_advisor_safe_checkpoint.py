@@ -207,3 +207,29 @@ def test_no_earlier_source_is_named_for_a_file_with_a_version_of_its_own_in_betw
     said = option(plan, 3)["blocked_reason"] or option(plan, 3)["estimated_impact"]
     assert f"vibflow checkpoint restore {before} -- lib/util.py`" in said
     assert "config.yaml" not in said
+
+
+def test_a_restore_from_before_commits_says_it_undoes_them(repo: Path, cli: Cli) -> None:
+    """A checkpoint taken before a commit, then the agent's edits: the full rollback
+    says how many of its files the commit changed too (restoring puts them back as
+    they were before it); on the checkpoint's own commit it says nothing of commits."""
+    commit_app(repo)
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    checkpoint(cli)
+    settle()
+    write(repo, "src/services/auth.py", "committed work\n")
+    git(repo, "commit", "-qam", "auth work")
+    _drifted(repo)
+    plan = recover(cli, "--preview")
+    full = option(plan, 4)
+    assert full is not None
+    assert set(full["affected_paths"]) == {"src/ui/login.py", "src/services/auth.py"}
+    assert (
+        "1 of them also changed in commits made since the checkpoint" in (full["estimated_impact"])
+    )
+
+    checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login.py", "changed again\n")
+    plan = recover(cli, "--preview")
+    assert all("commits made since" not in o["estimated_impact"] for o in plan["options"])
