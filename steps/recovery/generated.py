@@ -36,13 +36,14 @@ globs outrank rules 3-7 (the attributes included), not the path policy.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery.brought import NOTHING, Brought
 from vibflow.steps.recovery.compiled_magic import magic_kind
 from vibflow.steps.recovery.evidence_text import head_blobs
 from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob_matcher
@@ -108,13 +109,11 @@ class Recogniser:
         path_policy: PathPolicy | None,
         pinned: Pinned | None = None,
         stats: Lstats | None = None,
-        brought: Collection[str] = (),
-        attributes_changed: bool = False,
+        brought: Brought = NOTHING,
     ) -> None:
-        """``brought``: what the change itself brought — paths HEAD does not hold (an
-        untracked folder as ``name/``), none without a commit. A project file among
-        them makes no build output beside it. ``attributes_changed``: an attributes
-        file differs from HEAD's, so every one is read as HEAD holds it."""
+        """``brought``: what the change itself brought. A project file among it makes
+        no build output beside it; when it touched an attributes file, every one is
+        read as HEAD holds it."""
         self.root = root
         self.git = git
         self.rules = rules
@@ -122,9 +121,7 @@ class Recogniser:
         self._listings: dict[str, list[str] | None] = {}
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
-        self._brought = frozenset(brought)
-        self._brought_dirs = tuple(p for p in self._brought if p.endswith("/"))
-        self._attributes_changed = attributes_changed
+        self._brought = brought
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
         #: by ``assets``): (policy order, segments, rule).
         self._build_by_name: dict[str, list[tuple[int, list[str], BuildOutput]]] = {}
@@ -260,7 +257,7 @@ class Recogniser:
 
     def _attributes(self, paths: list[str]) -> dict[str, Verdict | Literal[False]]:
         said = linguist_attributes(
-            self._root, self.git, paths, as_committed=self._attributes_changed
+            self._root, self.git, paths, as_committed=self._brought.attributes
         )
         return {p: _LINGUIST[kind] if kind else False for p, kind in said.items()}
 
@@ -361,7 +358,7 @@ class Recogniser:
                 try:
                     if (
                         first in names
-                        and not self._is_brought(where + pattern)
+                        and not self._brought.has(where + pattern)
                         and (self.root / folder / first / rest).is_file()
                     ):
                         return pattern
@@ -369,28 +366,20 @@ class Recogniser:
                     pass
             elif not any(ch in pattern for ch in "*?["):
                 # Most project files are plain names.
-                if pattern in names and not self._is_brought(where + pattern):
+                if pattern in names and not self._brought.has(where + pattern):
                     return pattern
             else:
                 found = next(
                     (
                         name
                         for name in names
-                        if fnmatchcase(name, pattern) and not self._is_brought(where + name)
+                        if fnmatchcase(name, pattern) and not self._brought.has(where + name)
                     ),
                     None,
                 )
                 if found is not None:
                     return found
         return None
-
-    def _is_brought(self, path: str) -> bool:
-        """Whether the change brought ``path``: a project file an agent writes (a
-        ``package.json``, a ``playwright.config.ts``) beside the files it changed
-        would otherwise make them build output, hidden from the plan."""
-        if not self._brought:
-            return False
-        return path in self._brought or any(path.startswith(d) for d in self._brought_dirs)
 
     def _by_compiled(self, parts: list[str]) -> Verdict | None:
         pattern = first_match(self.rules.compiled)(parts[-1])

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from vibflow.steps.checkpoints.leftovers import is_restore_temp
 from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery import evidence_read, line_counts, listings
+from vibflow.steps.recovery.brought import brought
 from vibflow.steps.recovery.categories import categorizer
 from vibflow.steps.recovery.checkpoint_base import CheckpointBase, HeldJudge, against_checkpoint
 from vibflow.steps.recovery.early_listing import Listed, Listing, listing_pool
@@ -287,7 +288,6 @@ def _from_changes(
     root, git, head, mem = inputs.root, inputs.git, inputs.head, inputs.mem
     found_commits = inputs.reads.commits.result()
     tracked, untracked = diffs.pair_moves(git, root, tracked, untracked)
-    brought = _brought(tracked, untracked) if head is not None else []
     recogniser = Recogniser(
         root,
         git,
@@ -295,8 +295,7 @@ def _from_changes(
         inputs.generated,
         inputs.pinned,
         stats,
-        brought=brought,
-        attributes_changed=head is not None and _edits_attributes(tracked, untracked),
+        brought=brought(head, tracked, untracked),
     )
     categorize = categorizer(inputs.categories)  # one policy for every path
     changed = [
@@ -379,19 +378,6 @@ def _from_changes(
         found,
         counting,
     )
-
-
-def _brought(tracked: Sequence[diffs.Change], untracked: Sequence[str]) -> list[str]:
-    """What the change brought: paths HEAD does not hold (an untracked folder as
-    ``name/``, as the listing gives it)."""
-    new = [c.path for c in tracked if c.status in ("added", "renamed", "copied")]
-    return [*new, *untracked]
-
-
-def _edits_attributes(tracked: Sequence[diffs.Change], untracked: Sequence[str]) -> bool:
-    """Whether the change adds, edits, moves or deletes a ``.gitattributes`` file."""
-    names = (*(c.path for c in tracked), *(c.old_path or "" for c in tracked), *untracked)
-    return any(p.rpartition("/")[2] == ".gitattributes" for p in names)
 
 
 def _kept_counts(
