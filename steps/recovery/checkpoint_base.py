@@ -453,8 +453,8 @@ def earlier_sources(
     version is anything else — the user's own edit, an earlier step of the drift —
     gets no source: no guess. Checkpoint id → paths. Judged by content."""
     made = epoch(chosen.created_at)
-    if made is None or not held:
-        return {}
+    if made is None or not held or git.head() is None:
+        return {}  # without a commit there is no last commit's version to find
     paths = list(held)
 
     def items(treeish: str) -> dict[str, tuple[str | None, str | None]]:

@@ -8,6 +8,7 @@ real CLI (helpers in ``vibflow_testing.advisor``)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -152,6 +153,26 @@ def test_repo_with_no_commits_yet(tmp_path: Path, cli: Cli) -> None:
     human = cli("recover", "--preview", cwd=root)
     assert human.returncode == 0, human.stderr
     assert "Traceback" not in human.stderr
+
+
+def test_no_commit_yet_with_a_checkpoint_before_the_drift(tmp_path: Path, cli: Cli) -> None:
+    """Before the first commit, a checkpoint, then the agent's edits: the plan is made
+    (exit 0) for the explanation and the preview alike — no last commit is looked
+    for where there is none."""
+    root = tmp_path / "fresh"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write(root, ".vibflow/.gitignore", "*\n")
+    for rel, text in APP.items():
+        write(root, rel, text)
+    set_memory(root, explicit={"src/ui/login.py": "the form"})
+    assert cli("checkpoint", "create", "-m", "before", cwd=root).returncode == 0
+    time.sleep(0.05)
+    write(root, "src/ui/login.py", "changed\n")
+    write(root, "src/services/auth.py", "def check(u, p):\n    return True\n")
+    for args in (("--explain", "--json"), ("--preview", "--json"), ("--explain",)):
+        proc = cli("recover", *args, cwd=root)
+        assert proc.returncode == 0, proc.stderr
 
 
 @pytest.mark.parametrize(
