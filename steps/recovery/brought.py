@@ -10,13 +10,22 @@ HEAD holds them when the change touched an attributes file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from vibflow.steps.workspace import diffs
+from vibflow.engine.errors import VibflowError
+
+if TYPE_CHECKING:
+    from vibflow.steps.checkpoints.models import CheckpointMeta
+    from vibflow.steps.workspace import diffs
+    from vibflow.steps.workspace.git import Git
 
 #: A tracked change whose path HEAD does not hold.
 _NEW = ("added", "renamed", "copied")
+#: The newest checkpoints asked whether they hold a project file the change seems to
+#: have brought.
+CHECKPOINTS_ASKED = 50
 
 
 @dataclass(frozen=True)
@@ -27,6 +36,10 @@ class Brought:
 
     paths: frozenset[str] = frozenset()
     attributes: bool = False
+    #: The trees of the checkpoints taken before: a file one of them holds was there
+    #: before the change the plan judges (a project not committed yet), so its
+    #: evidence stands.
+    before: tuple[str, ...] = ()
     _folders: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -42,12 +55,42 @@ class Brought:
 NOTHING = Brought()
 
 
-def brought(head: str | None, tracked: Sequence[diffs.Change], untracked: Sequence[str]) -> Brought:
-    """What the change listed as ``tracked`` (against HEAD) and ``untracked`` brought."""
+def brought(
+    head: str | None,
+    tracked: Sequence[diffs.Change],
+    untracked: Sequence[str],
+    checkpoints: Sequence[CheckpointMeta] = (),
+) -> Brought:
+    """What the change listed as ``tracked`` (against HEAD) and ``untracked`` brought;
+    ``checkpoints``' newest complete ones (no restore's sandwich, which holds what
+    was there before a restore: often the drift) may say a path was there before."""
     if head is None:
         return NOTHING
     names = (*(c.path for c in tracked), *(c.old_path or "" for c in tracked), *untracked)
+    usable = [m for m in checkpoints if m.metadata_complete and m.reason != "sandwich"]
+    usable.sort(key=lambda m: m.created_at, reverse=True)
     return Brought(
         frozenset([*(c.path for c in tracked if c.status in _NEW), *untracked]),
         attributes=any(p.rpartition("/")[2] == ".gitattributes" for p in names),
+        before=tuple(m.tree or m.commit for m in usable[:CHECKPOINTS_ASKED] if m.tree or m.commit),
     )
+
+
+def held_before(git: Git, trees: Sequence[str], paths: Collection[str]) -> set[str]:
+    """Those of ``paths`` one of ``trees`` holds (one ``cat-file --batch-check`` for
+    every pair). A name git's ``TREE:path`` syntax cannot carry (a line break) is
+    never held; a git that fails holds nothing."""
+    asked = [(t, p) for t in trees for p in paths if "\n" not in p and "\r" not in p]
+    if not asked:
+        return set()
+    lines = b"".join(f"{t}:{p}\n".encode("utf-8", "surrogateescape") for t, p in asked)
+    try:
+        out = git.run("cat-file", "--batch-check", stdin=lines)
+    except VibflowError:
+        return set()
+    answers = out.split(b"\n")
+    return {
+        p
+        for (_, p), answer in zip(asked, answers, strict=False)
+        if answer and not answer.endswith(b" missing")
+    }

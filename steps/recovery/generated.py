@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from vibflow.engine.errors import VibflowError
-from vibflow.steps.recovery.brought import NOTHING, Brought
+from vibflow.steps.recovery.brought import NOTHING, Brought, held_before
 from vibflow.steps.recovery.compiled_magic import magic_kind
 from vibflow.steps.recovery.evidence_text import head_blobs
 from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob_matcher
@@ -122,6 +122,7 @@ class Recogniser:
         self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._root = str(root)
         self._brought = brought
+        self._new: dict[str, bool] = {}
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
         #: by ``assets``): (policy order, segments, rule).
         self._build_by_name: dict[str, list[tuple[int, list[str], BuildOutput]]] = {}
@@ -358,7 +359,7 @@ class Recogniser:
                 try:
                     if (
                         first in names
-                        and not self._brought.has(where + pattern)
+                        and not self._is_new(where + pattern)
                         and (self.root / folder / first / rest).is_file()
                     ):
                         return pattern
@@ -366,20 +367,32 @@ class Recogniser:
                     pass
             elif not any(ch in pattern for ch in "*?["):
                 # Most project files are plain names.
-                if pattern in names and not self._brought.has(where + pattern):
+                if pattern in names and not self._is_new(where + pattern):
                     return pattern
             else:
                 found = next(
                     (
                         name
                         for name in names
-                        if fnmatchcase(name, pattern) and not self._brought.has(where + name)
+                        if fnmatchcase(name, pattern) and not self._is_new(where + name)
                     ),
                     None,
                 )
                 if found is not None:
                     return found
         return None
+
+    def _is_new(self, path: str) -> bool:
+        """Whether the change itself brought the project file ``path``: HEAD lacks it
+        and no checkpoint taken before holds it. An agent that writes a
+        ``package.json`` beside the files it edited under ``out/`` would otherwise
+        make them build output, hidden from the plan."""
+        if not self._brought.has(path):
+            return False
+        if path not in self._new:
+            held = held_before(self.git, self._brought.before, [path])
+            self._new[path] = path not in held
+        return self._new[path]
 
     def _by_compiled(self, parts: list[str]) -> Verdict | None:
         pattern = first_match(self.rules.compiled)(parts[-1])

@@ -295,7 +295,7 @@ def _from_changes(
         inputs.generated,
         inputs.pinned,
         stats,
-        brought=brought(head, tracked, untracked),
+        brought=brought(head, tracked, untracked, inputs.checkpoints),
     )
     categorize = categorizer(inputs.categories)  # one policy for every path
     changed = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from vibflow_testing.advisor import commit_app, drift_of, recover, set_memory
+from vibflow_testing.advisor import checkpoint, commit_app, drift_of, recover, set_memory, settle
 from vibflow_testing.cli import Cli
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
@@ -112,3 +112,27 @@ def test_linguist_lines_the_change_wrote_are_not_believed(repo: Path, cli: Cli, 
     git(repo, "commit", "-qm", "attributes")
     plan = recover(cli, "--explain")
     assert "src/billing.py" in _excluded(plan)
+
+
+def test_a_project_file_a_checkpoint_already_held_still_counts(repo: Path, cli: Cli) -> None:
+    """A project not committed yet: its untracked ``package.json`` and Unity
+    ``ProjectVersion.txt`` were there when the checkpoint was taken, so what its
+    build writes under ``out/`` and ``Library/`` afterwards is build output, not drift
+    (and no restore deletes it)."""
+    commit_app(repo, {"src/ui/login.py": "def login():\n    return 1\n"})
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    write(repo, "web/package.json", '{"name": "web"}\n')
+    write(repo, "Game/ProjectSettings/ProjectVersion.txt", "m_EditorVersion: 2022.3.1f1\n")
+    checkpoint(cli)
+    settle()
+    write(repo, "src/ui/login.py", "def login():\n    return 2\n")
+    built = [f"web/out/chunk{i}.js" for i in range(3)] + [
+        f"Game/Library/Artifacts/{i}.bin" for i in range(3)
+    ]
+    for rel in built:
+        write(repo, rel, "built\n")
+    plan = recover(cli, "--preview")
+    assert set(built) <= _excluded(plan)
+    assert not set(built) & drift_of(plan)
+    for opt in plan["options"]:
+        assert not set(built) & set(opt["affected_paths"]), opt["level"]
