@@ -294,7 +294,7 @@ def _touched(
 ) -> tuple[list[str], list[str], str, int]:
     """The paths a restore of ``changes`` writes, those it deletes (``holds`` says
     the source has none), its impact, and how many of ``changes`` it leaves as they
-    are (``left_out``); paths in ``same`` are already as the source holds them."""
+    are (``left_out``, or every path in ``same``: already as the source holds them)."""
     pairs = [(p, in_head) for c in changes for p, in_head in sides(c)]
     # A rename is one change: when one of its names is left out, so is the other
     # (restoring the new name alone deletes it and brings nothing back).
@@ -312,7 +312,10 @@ def _touched(
     already = len(every - set(paths)) - skipped
     if already:
         impact += f"; {already} already as the checkpoint holds them"
-    return paths, gone, impact, len(changes) - len(whole)
+    # Left as they are: the changes left out, and those already as the source holds
+    # them (a label never counts a file the restore does not write).
+    written = sum(1 for c in whole if any(p not in same for p, _ in sides(c)))
+    return paths, gone, impact, len(changes) - written
 
 
 def _undoes_commits(paths: Sequence[str], committed: Collection[str]) -> str:

@@ -85,6 +85,12 @@ def test_a_label_never_promises_the_files_a_restore_leaves_out() -> None:
     assert "put back 1 of the 2 out-of-scope file(s) (1 left as they are)" in labels[3]
     assert "restore 2 of the 3 changed file(s) (1 left as they are)" in labels[4]
     labels = {
+        o.level: o.label
+        for o in build_options(files, drift, SAFE, apply_blocked_reason=None, settled={"a.py"})
+    }
+    # A file already as the checkpoint holds it is not put back either.
+    assert "put back 1 of the 2 out-of-scope file(s) (1 left as they are)" in labels[3]
+    labels = {
         o.level: o.label for o in build_options(files, drift, SAFE, apply_blocked_reason=None)
     }
     assert "put back the 2 out-of-scope file(s) from the safe checkpoint" in labels[3]
