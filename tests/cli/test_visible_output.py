@@ -92,3 +92,37 @@ def test_the_installed_command_guards_its_streams_too(tmp_path: Path) -> None:
         assert b"\x07" not in proc.stdout
         if "--explain" in args:
             assert b"lib/b\\u001b]0;pwned\\u0007.py" in proc.stdout
+
+
+@pytest.mark.cli
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_encoding_that_is_not_utf8_is_guarded_too(tmp_path: Path, encoding: str) -> None:
+    """Under an ASCII stream (which click would write around through a UTF-8 wrapper
+    of its own) and a latin-1 one, memory text and names still reach the output as
+    escapes, and a character the stream cannot carry fails nothing."""
+    root = _drifted(tmp_path)
+    env = clean_env(PYTHONIOENCODING=encoding)
+    setup = subprocess.run(
+        [sys.executable, "-m", "vibflow", "memory", "intent", "fix \x1b[8mhidden\u202e", "--yes"],
+        cwd=root,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert setup.returncode == 0, setup.stderr
+    for args in (("memory", "show"), ("recover", "--explain", "--all")):
+        proc = subprocess.run(
+            [sys.executable, "-m", "vibflow", *args],
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        # Piped, click also strips the escape sequence itself; the mark stays, escaped.
+        assert b"\x1b" not in proc.stdout
+        assert b"hidden\\u202e" in proc.stdout

@@ -24,6 +24,7 @@ the surrogates). A line feed inside a path is the renderers' to show
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 import sys
@@ -68,6 +69,25 @@ class _Visible(io.TextIOWrapper):
         return len(s)
 
 
+def _carried(encoding: str, errors: str | None) -> tuple[str, str | None]:
+    """The encoding and error handler the guarded stream writes with.
+
+    An ASCII stream is one click calls misconfigured: it would write around it,
+    through a UTF-8 wrapper of its own on the same buffer (and around the guard).
+    It gets what click would give it, UTF-8 with replacement. Any other encoding
+    that is not UTF-8 (latin-1, cp1252) shows what it cannot carry as an escape
+    instead of failing the command halfway through its output."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return encoding, errors
+    if name == "ascii":
+        return "utf-8", "replace"
+    if name != "utf-8" and errors == "strict":
+        return encoding, "backslashreplace"
+    return encoding, errors
+
+
 def guard() -> None:
     """Put :func:`visible` in front of stdout and stderr for the rest of the process
     (a stream that is not a plain text file over a byte buffer is left alone)."""
@@ -76,10 +96,11 @@ def guard() -> None:
         if type(stream) is not io.TextIOWrapper:
             continue
         stream.flush()
+        encoding, errors = _carried(stream.encoding, stream.errors)
         wrapped = _Visible(
             stream.buffer,
-            encoding=stream.encoding,
-            errors=stream.errors,
+            encoding=encoding,
+            errors=errors,
             newline="\n",
             line_buffering=stream.line_buffering,
             write_through=stream.write_through,
