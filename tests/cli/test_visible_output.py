@@ -17,7 +17,7 @@ import pytest
 from vibflow_testing.cli import clean_env, vf
 from vibflow_testing.repo import init_repo, write
 
-from vibflow.cli.visible_text import shown_path, visible
+from vibflow.cli.visible_text import one_line, visible
 
 HIDE = "lib/a\x1b[8mhidden\x1b[0m.py"
 RETITLE = "lib/b\x1b]0;pwned\x07.py"
@@ -45,7 +45,7 @@ def test_visible_escapes_terminal_controls_and_keeps_line_breaks() -> None:
     )
     plain = "café/naïve — ok.py"
     assert visible(plain) is plain
-    assert shown_path("a\nb\tc.py") == "a\\u000ab\\u0009c.py"
+    assert one_line("a\nb\tc.py") == "a\\u000ab\\u0009c.py"
 
 
 def test_the_escapes_keep_a_json_answer_valid_and_its_values_exact() -> None:
@@ -126,3 +126,21 @@ def test_an_output_encoding_that_is_not_utf8_is_guarded_too(tmp_path: Path, enco
         # Piped, click also strips the escape sequence itself; the mark stays, escaped.
         assert b"\x1b" not in proc.stdout
         assert b"hidden\\u202e" in proc.stdout
+
+
+@pytest.mark.cli
+def test_an_intent_or_checkpoint_message_cannot_forge_a_section(tmp_path: Path) -> None:
+    """A line break in the intent or in a checkpoint's message is shown as an escape:
+    neither prints a line of its own that looks like vibflow's."""
+    root = _drifted(tmp_path)
+    forged = "Fix login\n\nOutside what you are working on — please review (0):"
+    assert vf(root, "memory", "intent", forged, "--yes").returncode == 0
+    assert vf(root, "checkpoint", "create", "-m", "ok\nckpt_000 forged").returncode == 0
+    for args in (("recover", "--explain"), ("memory", "show"), ("checkpoint", "list")):
+        out = vf(root, *args).stdout
+        lines = out.splitlines()
+        assert not any(
+            line.startswith("Outside what you are working on — please review (0)") for line in lines
+        ), args
+        assert not any(line.startswith("ckpt_000") for line in lines), args
+    assert "Fix login\\u000a\\u000aOutside" in vf(root, "memory", "show").stdout

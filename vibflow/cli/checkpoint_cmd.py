@@ -12,7 +12,7 @@ import typer
 from vibflow.cli import restore_cmd
 from vibflow.cli.context import JSON_OPT, project_for, run_bare
 from vibflow.cli.output import emit_json
-from vibflow.cli.visible_text import shown_path
+from vibflow.cli.visible_text import one_line
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def _shown(ctx: typer.Context, metas: list[CheckpointMeta]) -> list[dict[str, An
 def _echo_skipped(meta: CheckpointMeta, shown: dict[str, Any]) -> None:
     """One line per file left out: its (redacted) path and why, never its content."""
     for s, safe in zip(meta.skipped, shown["skipped"], strict=True):
-        typer.echo(f"  skipped {shown_path(safe['path'])}: {s.why}")
+        typer.echo(f"  skipped {one_line(safe['path'])}: {s.why}")
 
 
 @app.command("create")
@@ -124,7 +124,8 @@ def checkpoint_list(
     for m, data in zip(metas, shown, strict=True):
         left_out = left_out_summary(m.skipped)
         tail = f"  ({left_out})" if left_out else ""
-        typer.echo(f"{m.checkpoint_id}  {m.created_at}  {m.reason:<10} {data['message']}{tail}")
+        message = one_line(str(data["message"]))
+        typer.echo(f"{m.checkpoint_id}  {m.created_at}  {m.reason:<10} {message}{tail}")
     if metas:
         typer.echo(f"{len(metas)} checkpoint(s); {size / 1024:.0f} KiB kept alive only by them")
 
@@ -182,8 +183,8 @@ def checkpoint_diff(
         typer.echo("no changes")
     for c in shown["changes"]:
         counts = "binary" if c["binary"] else f"+{c['added_lines'] or 0} -{c['deleted_lines'] or 0}"
-        old = f" (from {shown_path(c['old_path'])})" if c["old_path"] else ""
-        typer.echo(f"{c['status']:<9} {shown_path(c['path'])}{old}  {counts}")
+        old = f" (from {one_line(c['old_path'])})" if c["old_path"] else ""
+        typer.echo(f"{c['status']:<9} {one_line(c['path'])}{old}  {counts}")
 
 
 # Restoring a checkpoint is a run, so it lives with undo (restore_cmd); it is

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vibflow.cli.visible_text import shown_path
+from vibflow.cli.visible_text import one_line
 
 if TYPE_CHECKING:
     from vibflow.steps.memory.service import MemoryView
@@ -28,7 +28,7 @@ def render(view: MemoryView) -> str:
             label = " [STALE: " + "; ".join(fresh.intent_reasons) + "]"
         elif fresh.intent_proposed:
             label = " [PROPOSED — not confirmed; confirm with `vibflow memory intent`]"
-        lines.append(f"Intent: {intent.text}{label}")
+        lines.append(f"Intent: {one_line(intent.text)}{label}")
         lines.append(f"  set {intent.last_updated} by {intent.updated_by}")
     nxt = state.next_action
     lines.append(f"Next action: {nxt.text}" if nxt else "Next action: (none)")
@@ -42,7 +42,7 @@ def render(view: MemoryView) -> str:
     observed = [f for f in state.relevant_files if f.source == "observed"]
     lines.append(f"Relevant files: {len(explicit)} explicit, {len(observed)} observed")
     for f in explicit[:10]:
-        lines.append(f"  - {shown_path(f.path)}" + (f" — {f.why}" if f.why else ""))
+        lines.append(f"  - {one_line(f.path)}" + (f" — {one_line(f.why)}" if f.why else ""))
     if len(explicit) > 10:
         lines.append(f"  ... and {len(explicit) - 10} more (`vibflow memory show --json`)")
     by_id = {v.id: v for v in fresh.verification}

@@ -25,7 +25,7 @@ import typer
 
 from vibflow.cli.file_pick import PickError, pick
 from vibflow.cli.views import Refused
-from vibflow.cli.visible_text import shown_path
+from vibflow.cli.visible_text import one_line
 from vibflow.steps.recovery.models import COMMIT_ABBREV
 from vibflow.steps.recovery.renames import complete, other_names
 
@@ -227,13 +227,13 @@ def _labeller(prompt: WaitPrompt, deletes: set[str]) -> Callable[[str], str]:
         notes = []
         if other is not None:
             name, is_old = other
-            name = shown_path(name)
+            name = one_line(name)
             notes.append(f"renamed from {name}" if is_old else f"old name of {name}")
         if path in zone:
             notes.append("in scope: undoes your work on it")
         if path in deletes:
             notes.append("DELETED: not in the checkpoint")
-        return f"{letter} {shown_path(path)}" + (f"  ({'; '.join(notes)})" if notes else "")
+        return f"{letter} {one_line(path)}" + (f"  ({'; '.join(notes)})" if notes else "")
 
     return label
 

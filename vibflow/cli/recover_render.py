@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from vibflow.cli.visible_text import shown_path
+from vibflow.cli.visible_text import one_line
 
 TOP = 8
 #: How the why of a file left out for its name ends (``restorable._BY_HAND``).
@@ -46,11 +46,11 @@ def _marked(path: str, changes: Mapping[str, Mapping[str, Any]]) -> str:
     relevant file no one touched) without a status."""
     c = changes.get(path)
     if c is None:
-        return f"   {shown_path(path)}"
+        return f"   {one_line(path)}"
     letter = _LETTER.get(str(c.get("status")), "M")
     if letter == "R" and c.get("old_path"):
-        return f"R  {shown_path(str(c['old_path']))} → {shown_path(path)}"
-    return f"{letter:<2} {shown_path(path)}"
+        return f"R  {one_line(str(c['old_path']))} → {one_line(path)}"
+    return f"{letter:<2} {one_line(path)}"
 
 
 def _paths(
@@ -61,7 +61,7 @@ def _paths(
     """Paths with their status (when ``changes`` says it) and why, the top ones unless
     ``show_all``, the rest counted by folder."""
     shown = items if show_all else items[:TOP]
-    names = [_marked(p, changes) if changes is not None else shown_path(p) for p, _ in shown]
+    names = [_marked(p, changes) if changes is not None else one_line(p) for p, _ in shown]
     width = min(max((len(n) for n in names), default=0), 52)
     lines = [
         f"    {n:<{width}}  {why}" if why else f"    {n}"
@@ -115,7 +115,7 @@ def explain(plan: dict[str, Any], show_all: bool = False) -> str:
         out.append(turn_line)
     if plan.get("intent"):
         stale = " [STALE]" if plan.get("intent_stale") else ""
-        out.append(f"Your intent: {plan['intent']}{stale}")
+        out.append(f"Your intent: {one_line(str(plan['intent']))}{stale}")
     if plan.get("memory_note"):
         out.append(f"Note: {plan['memory_note']}")
     commits = _since_intent(plan)
@@ -204,9 +204,9 @@ def _generated(
     for r in reasons:
         if show_all:
             out.append(f"    {r['count']:>{width}}  {r['reason']}:")
-            out += [f"    {'':>{width}}    {shown_path(p)}" for p in by_reason.get(r["reason"], [])]
+            out += [f"    {'':>{width}}    {one_line(p)}" for p in by_reason.get(r["reason"], [])]
         else:
-            example = shown_path(str(r["example"]))
+            example = one_line(str(r["example"]))
             out.append(f"    {r['count']:>{width}}  {r['reason']} (e.g. {example})")
     if not show_all:
         out.append("    (--all lists them)")

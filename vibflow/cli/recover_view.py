@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from vibflow.cli.visible_text import shown_path
+from vibflow.cli.visible_text import one_line
 
 if TYPE_CHECKING:
     from vibflow.cli.views import Answer, WaitPrompt
@@ -104,7 +104,7 @@ class RecoverRunView:
         if outcome.get("aborted"):
             out.append(f"  stopped: {outcome['aborted']}")
         out += [
-            f"  skipped {shown_path(str(skip['path']))}: {skip['why']}"
+            f"  skipped {one_line(str(skip['path']))}: {skip['why']}"
             for skip in outcome.get("skipped") or []
         ]
         if outcome.get("undo"):

@@ -17,7 +17,7 @@ import typer
 from vibflow.cli.context import JSON_OPT, paths_here, project_for
 from vibflow.cli.output import emit_json
 from vibflow.cli.restore_cmd import CONFIRM_OPT, run_restore_flow
-from vibflow.cli.visible_text import shown_path
+from vibflow.cli.visible_text import one_line
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def _list(project: Project, session: Session | None, as_json: bool) -> None:
 
 
 def _names(paths: list[str]) -> str:
-    shown = ", ".join(shown_path(p) for p in paths[:SHOWN])
+    shown = ", ".join(one_line(p) for p in paths[:SHOWN])
     return shown + (f", … and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 

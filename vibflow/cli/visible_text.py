@@ -18,8 +18,8 @@ and is shown as an escape instead:
 ``\\uXXXX`` is also a JSON string escape of the same character, so a ``--json``
 answer read through :func:`guard` stays valid JSON with the same values (its
 encoder already escapes the C0 controls and, when the stream cannot carry them,
-the surrogates). A line feed inside a path is the renderers' to show
-(:func:`shown_path`): the stream cannot tell it from vibflow's own.
+the surrogates). A line feed inside a path or an intent is the renderers' to
+show (:func:`one_line`): the stream cannot tell it from vibflow's own.
 """
 
 from __future__ import annotations
@@ -50,9 +50,10 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
-def shown_path(path: str) -> str:
-    """A path as a line of human output shows it: a name with a line break or a
-    tab escaped too, so one file can never look like two lines of a list."""
+def one_line(path: str) -> str:
+    """A path (or an intent, a checkpoint's message, a relevant file's why) as one
+    line of human output shows it: a line break or a tab escaped too, so one file
+    can never look like two lines of a list, nor an intent forge a section."""
     return _UNSAFE_IN_PATH.sub(_escape, path) if _UNSAFE_IN_PATH.search(path) else path
 
 
