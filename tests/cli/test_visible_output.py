@@ -37,6 +37,21 @@ def _drifted(tmp_path: Path) -> Path:
     return root
 
 
+def _module(
+    root: Path, args: tuple[str, ...], env: dict[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m vibflow ARGS``: the console script's entry, fast path included."""
+    return subprocess.run(
+        [sys.executable, "-m", "vibflow", *args],
+        cwd=root,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
 def test_visible_escapes_terminal_controls_and_keeps_line_breaks() -> None:
     """Every control but the line feed and tab, DEL, C1, bidi marks and bytes that
     are not UTF-8 are shown as escapes; ordinary text is returned as it is."""
@@ -78,15 +93,7 @@ def test_the_installed_command_guards_its_streams_too(tmp_path: Path) -> None:
     the read commands without typer) prints the same escapes."""
     root = _drifted(tmp_path)
     for args in (("recover", "--explain", "--all"), ("recover", "--preview", "--all")):
-        proc = subprocess.run(
-            [sys.executable, "-m", "vibflow", *args],
-            cwd=root,
-            env=clean_env(),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
+        proc = _module(root, args, clean_env())
         assert proc.returncode == 0, proc.stderr
         assert b"\x1b" not in proc.stdout
         assert b"\x07" not in proc.stdout
@@ -102,26 +109,10 @@ def test_an_output_encoding_that_is_not_utf8_is_guarded_too(tmp_path: Path, enco
     escapes, and a character the stream cannot carry fails nothing."""
     root = _drifted(tmp_path)
     env = clean_env(PYTHONIOENCODING=encoding)
-    setup = subprocess.run(
-        [sys.executable, "-m", "vibflow", "memory", "intent", "fix \x1b[8mhidden\u202e", "--yes"],
-        cwd=root,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
+    setup = _module(root, ("memory", "intent", "fix \x1b[8mhidden\u202e", "--yes"), env)
     assert setup.returncode == 0, setup.stderr
     for args in (("memory", "show"), ("recover", "--explain", "--all")):
-        proc = subprocess.run(
-            [sys.executable, "-m", "vibflow", *args],
-            cwd=root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
+        proc = _module(root, args, env)
         assert proc.returncode == 0, proc.stderr
         # Piped, click also strips the escape sequence itself; the mark stays, escaped.
         assert b"\x1b" not in proc.stdout
