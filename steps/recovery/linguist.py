@@ -12,11 +12,13 @@ look.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from vibflow.engine.errors import VibflowError
+from vibflow.steps.recovery.scratch import new_scratch
+from vibflow.steps.workspace.root import state_dir
 
 if TYPE_CHECKING:
     from vibflow.steps.workspace.git import Git
@@ -40,22 +42,28 @@ def linguist_attributes(
     if not paths:
         return {}
     if as_committed:
-        return _as_committed(git, paths)
+        return _as_committed(root, git, paths)
     if not _has_attributes(root, git, paths):
         return {}
     return _ask(git, paths, ())
 
 
-def _as_committed(git: Git, paths: Sequence[str]) -> dict[str, Said]:
+def _as_committed(root: str, git: Git, paths: Sequence[str]) -> dict[str, Said]:
     """The attributes of HEAD's attributes files (and git's own ``info/attributes``),
-    read from a scratch index of HEAD: git 2.39 has no ``check-attr --source``."""
-    with tempfile.TemporaryDirectory(prefix="vibflow-attrs-") as scratch:
-        env = {"GIT_INDEX_FILE": os.path.join(scratch, "index")}  # noqa: PTH118
-        try:
-            git.run("read-tree", "HEAD", env=env)
-        except VibflowError:
-            return {}  # HEAD unreadable: no attribute is believed
+    read from a scratch index of HEAD: git 2.39 has no ``check-attr --source``. The
+    index is one of the preview's scratch files (a killed process's is swept)."""
+    try:
+        index = new_scratch(state_dir(Path(root)) / "recovery")
+    except (VibflowError, OSError):
+        return {}  # no scratch file: no attribute is believed, nothing is hidden
+    env = {"GIT_INDEX_FILE": str(index)}
+    try:
+        git.run("read-tree", "HEAD", env=env)
         return _ask(git, paths, ("--cached",), env)
+    except VibflowError:
+        return {}  # HEAD unreadable: no attribute is believed
+    finally:
+        index.unlink(missing_ok=True)
 
 
 def _ask(
