@@ -21,11 +21,6 @@ def main() -> None:
     # the default back once it has loaded (vibflow/mcp/serve.py).
     gc.set_threshold(COMMAND_GC_THRESHOLD, *gc.get_threshold()[1:])
     argv = sys.argv[1:]
-    # Work-tree names, commit subjects and memory text reach the screen: none may
-    # drive the terminal (vibflow/cli/visible_text.py says how they are shown).
-    from vibflow.cli.visible_text import guard
-
-    guard()
     if argv[:2] == ["agent", "hook"]:
         # An agent waits on this one: it runs without typer and the flow engine
         # (vibflow/agent_hook.py says why), and always exits 0.

@@ -188,7 +188,9 @@ def run(argv: Sequence[str]) -> int | None:
     if line is None:
         return None
     from vibflow.cli import plain
+    from vibflow.cli.visible_text import guard
 
+    guard()  # as run_cli does: nothing printed may drive the terminal (visible_text.py)
     if not plain.streams_are_plain():
         return None
     # pydantic looks for plugins among the installed packages' entry points
