@@ -160,7 +160,7 @@ def ledger_open(
     record = {"generation": tag, "owner": owner, "paths": list(paths)}
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(entry, json.dumps(record, ensure_ascii=False), durable=True)
+        atomic_write(entry, json.dumps(record), durable=True)
     except OSError:
         return None  # no ledger: a later restore of the same paths still sweeps them
     return entry

@@ -21,7 +21,7 @@ WINDOW = 20
 
 def _key(plan_id: str, path: str) -> str:
     """A stable label key that does not store the path itself."""
-    return hashlib.sha256(f"{plan_id}\0{path}".encode()).hexdigest()[:24]
+    return hashlib.sha256(f"{plan_id}\0{path}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
 
 
 THRESHOLD = 0.8

@@ -153,4 +153,4 @@ class CorrectionStore:
             intents[key] = {"updated_at": at, "paths": kept}
             newest = dict(list(intents.items())[-KEEP_INTENTS:])
             body = {"schema_version": SCHEMA_VERSION, "intents": newest}
-            atomic_write(self.path, json.dumps(body, ensure_ascii=False, indent=1) + "\n")
+            atomic_write(self.path, json.dumps(body, indent=1) + "\n")

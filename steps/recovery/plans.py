@@ -214,7 +214,7 @@ class RunPlans:
         ident = selection_id(paths)
         target = run_file(self.folder / "selections", run_id)
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(target, json.dumps({"id": ident, "paths": list(paths)}, ensure_ascii=False))
+        atomic_write(target, json.dumps({"id": ident, "paths": list(paths)}))
         return ident
 
     def selection(self, run_id: str, ident: str) -> list[str] | None:
@@ -233,7 +233,9 @@ class RunPlans:
     def save(self, run_id: str, payload: Mapping[str, Any]) -> None:
         target = run_file(self.folder, run_id)
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(target, json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+        # JSON's own escapes (ensure_ascii): a name that is not UTF-8 arrives as lone
+        # surrogates, which UTF-8 cannot encode but \uDCxx carries back exactly.
+        atomic_write(target, json.dumps(payload, separators=(",", ":")))
 
     def load(self, run_id: str) -> dict[str, Any] | None:
         """The run's plan, or None when there is none (or it cannot be read)."""

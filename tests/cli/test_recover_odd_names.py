@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from vibflow_testing.apply import choose, confirm, ok_json, start
 from vibflow_testing.cli import vf
 from vibflow_testing.git import git
 from vibflow_testing.mcp import call, with_servers
@@ -47,6 +48,21 @@ def test_the_cli_previews_and_keeps_the_preview(odd: Path) -> None:
     assert kept["plan"]["plan_id"] == plan["plan_id"]
 
 
+def test_the_guided_run_keeps_its_plan_and_restores_around_the_name(odd: Path) -> None:
+    """`vibflow run recover` keeps the run's plan beside it (it used to fail at explain,
+    unable to write the name as UTF-8), then the full rollback restores the other file
+    and leaves the odd one as it is, saying so."""
+    (odd / "ok.txt").write_text("drifted\n", encoding="utf-8")
+    run = start(odd)
+    plan = run["plan"]
+    assert [o["path"] for o in plan["left_out"]] == [os.fsdecode(ODD)]
+    done = ok_json(confirm(odd, choose(odd, run, 4)))
+    assert (done["status"], done["state"]) == ("done", "result"), done
+    assert (odd / "ok.txt").read_text(encoding="utf-8") == "ok\n"
+    with open(os.path.join(os.fsencode(odd), ODD), "rb") as fh:  # noqa: PTH118, PTH123
+        assert fh.read() == b"one\ntwo\n"
+
+
 def test_the_mcp_server_sends_the_name_escaped(odd: Path) -> None:
     """Through the official client: an answer, not an internal error, with the name's
     odd byte written as \\xff."""
@@ -58,3 +74,17 @@ def test_the_mcp_server_sends_the_name_escaped(odd: Path) -> None:
     assert not failed, page
     assert [c["path"] for c in page["changed"]] == ["bad\\xff.txt"]
     assert "bad\\\\xff.txt" in text
+
+
+def test_feedback_on_the_name_is_recorded_and_remembered(odd: Path) -> None:
+    """`recover feedback --wrong` on the odd name records the label and remembers the
+    correction for the intent (it used to end in an internal error hashing the name)."""
+    vf(odd, "memory", "intent", "tune ok.txt", "--yes")
+    vf(odd, "memory", "relevant", "ok.txt", "the work", "--yes")
+    (odd / "other.txt").write_text("drift\n", encoding="utf-8")
+    plan = json.loads(vf(odd, "recover", "--preview", "--json").stdout)
+    proc = vf(odd, "recover", "feedback", plan["plan_id"], "--wrong", os.fsdecode(ODD))
+    assert proc.returncode == 0, proc.stderr
+    again = json.loads(vf(odd, "recover", "--explain", "--json").stdout)
+    zone = {z["path"]: z["source"] for z in again["intent_zone"]}
+    assert zone.get(os.fsdecode(ODD)) == "user_feedback", zone
