@@ -277,8 +277,10 @@ class RecoveryAdvisor:
         if holding is None:
             return plan
         # A rename is left to the options: restoring one of its names alone loses it.
-        renamed = {c.path for c in found.changed if c.status == "renamed"}
-        meta, held = holding[0], [p for p in holding[1] if p not in renamed]
+        # A name no restore can write would only have its command refused.
+        skip = {c.path for c in found.changed if c.status == "renamed"}
+        skip.update(left.path for left in plan.left_out)
+        meta, held = holding[0], [p for p in holding[1] if p not in skip]
         if not held:
             return plan
         sources = earlier_sources(self.git, checkpoints, meta, held)

@@ -233,3 +233,17 @@ def test_a_restore_from_before_commits_says_it_undoes_them(repo: Path, cli: Cli)
     write(repo, "src/ui/login.py", "changed again\n")
     plan = recover(cli, "--preview")
     assert all("commits made since" not in o["estimated_impact"] for o in plan["options"])
+
+
+def test_no_earlier_source_is_named_for_a_file_no_restore_can_write(repo: Path, cli: Cli) -> None:
+    """A drifted name the path rules refuse (a ':' in it) is left out of every restore,
+    so the earlier checkpoint's command never names it (it would be refused); the
+    retitled header beside it still gets its command."""
+    odd = "src/ui/a:b.py"
+    mine, (before, *_) = _drift_then_your_checkpoint(repo, cli, {**_RETITLED, odd: "x = 1\n"})
+    plan = recover(cli, "--preview")
+    assert plan["safe_checkpoint_candidate"]["checkpoint_id"] == mine
+    assert odd in [o["path"] for o in plan["left_out"]]
+    said = option(plan, 3)["blocked_reason"] or option(plan, 3)["estimated_impact"]
+    assert f"vibflow checkpoint restore {before} -- src/ui/header.py`" in said
+    assert "a:b.py" not in said
