@@ -7,15 +7,28 @@ of its files are machine-made or someone else's code. git itself resolves them
 asked of ``git check-attr`` in one batch — and only when an attributes file could
 apply at all, since most projects have none and a git process costs more than the
 look.
+
+Only the repository's word counts, as GitHub's linguist reads it: the
+``.gitattributes`` files git tracks. git would also read its own
+``info/attributes``, the user's ``core.attributesFile`` (or the global one) and
+an untracked or ignored ``.gitattributes``; none of them is in the repository or
+its diff, so an agent that wrote ``src/** linguist-generated`` into one would
+hide its edits unseen. They are shut out: ``check-attr --cached`` reads the
+index, never the work tree; ``core.attributesFile`` points at nothing; and when
+``info/attributes`` exists, git is given a repository folder of vibflow's own
+(``.vibflow/recovery/attributes.git``) that lends the project's objects and has
+no ``info/`` folder.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery.scratch import new_scratch
 from vibflow.steps.workspace.root import state_dir
@@ -41,44 +54,101 @@ def linguist_attributes(
     scratch index of HEAD costs a ``read-tree``)."""
     if not paths:
         return {}
-    if as_committed:
-        return _as_committed(root, git, paths)
-    if not _has_attributes(root, git, paths):
+    local = _info_attributes(git)
+    if as_committed or local is not None:
+        return _as_committed(root, git, paths, local)
+    if not _has_attributes(root, paths):
         return {}
-    return _ask(git, paths, ())
+    # The index: an attributes file only the work tree holds is not the repository's
+    # (one the change edited or staged is read as committed, above).
+    return _ask(git, paths, {})
 
 
-def _as_committed(root: str, git: Git, paths: Sequence[str]) -> dict[str, Said]:
-    """The attributes of HEAD's attributes files (and git's own ``info/attributes``),
-    read from a scratch index of HEAD: git 2.39 has no ``check-attr --source``. The
-    index is one of the preview's scratch files (a killed process's is swept)."""
+def _as_committed(root: str, git: Git, paths: Sequence[str], local: Path | None) -> dict[str, Said]:
+    """The attributes of HEAD's attributes files, read from a scratch index of HEAD:
+    git 2.39 has no ``check-attr --source``. The index is one of the preview's
+    scratch files (a killed process's is swept). With ``local`` (git's own
+    ``info/attributes``), git reads it through vibflow's own repository folder."""
+    folder = state_dir(Path(root)) / "recovery"
     try:
-        index = new_scratch(state_dir(Path(root)) / "recovery")
+        index = new_scratch(folder)
     except (VibflowError, OSError):
         return {}  # no scratch file: no attribute is believed, nothing is hidden
     env = {"GIT_INDEX_FILE": str(index)}
     try:
         git.run("read-tree", "HEAD", env=env)
-        return _ask(git, paths, ("--cached",), env)
-    except VibflowError:
-        return {}  # HEAD unreadable: no attribute is believed
+        if local is not None:
+            env.update(_without_info(root, folder, local.parent.parent))
+        return _ask(git, paths, env)
+    except (VibflowError, OSError):
+        return {}  # HEAD unreadable, or no folder of our own: no attribute is believed
     finally:
         index.unlink(missing_ok=True)
 
 
-def _ask(
-    git: Git, paths: Sequence[str], flags: Sequence[str], env: Mapping[str, str] | None = None
-) -> dict[str, Said]:
+def _info_attributes(git: Git) -> Path | None:
+    """git's own ``info/attributes`` (in the common folder of linked work trees), if
+    there is one."""
+    try:
+        common = _common_dir(git.git_dir())
+    except VibflowError:
+        return None
+    found = common / "info" / "attributes"
+    return found if found.is_file() else None
+
+
+def _common_dir(git_dir: Path) -> Path:
+    try:
+        shared = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return git_dir
+    return (git_dir / shared).resolve() if shared else git_dir
+
+
+def _without_info(root: str, folder: Path, common: Path) -> dict[str, str]:
+    """The environment that has git read the project through a repository folder of
+    vibflow's own: the project's objects, no ``info/attributes``. Its files never
+    change, so it is written once and shared by every process."""
+    own = folder / "attributes.git"
+    head = own / "HEAD"
+    if not head.is_file():
+        for sub in ("refs", "objects"):
+            (own / sub).mkdir(parents=True, exist_ok=True)
+        # An index of SHA-256 ids reads as one only in a repository that says so.
+        try:
+            config = (common / "config").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            config = ""
+        sha256 = re.search(r"(?im)^\s*objectformat\s*=\s*sha256\s*$", config) is not None
+        atomic_write(
+            own / "config",
+            "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = sha256\n"
+            if sha256
+            else "[core]\n\trepositoryformatversion = 0\n",
+        )
+        atomic_write(head, "ref: refs/heads/none\n")
+    return {
+        "GIT_DIR": str(own),
+        "GIT_COMMON_DIR": str(own),
+        "GIT_WORK_TREE": root,
+        "GIT_OBJECT_DIRECTORY": str(common / "objects"),
+    }
+
+
+def _ask(git: Git, paths: Sequence[str], env: Mapping[str, str]) -> dict[str, Said]:
     try:
         raw = git.run(
+            # Neither the user's attributes file nor the system's: not the repository's.
+            "-c",
+            f"core.attributesFile={os.devnull}",
             "check-attr",
-            *flags,
+            "--cached",
             "-z",
             "--stdin",
             "linguist-generated",
             "linguist-vendored",
             stdin=b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0",
-            env=env,
+            env={"GIT_ATTR_NOSYSTEM": "1", **env},
         )
     except VibflowError:
         return {}
@@ -99,9 +169,9 @@ def _ask(
     return out
 
 
-def _has_attributes(root: str, git: Git, paths: Iterable[str]) -> bool:
+def _has_attributes(root: str, paths: Iterable[str]) -> bool:
     """Whether an attributes file could apply to any of ``paths`` (each folder on
-    their way is looked at once); git's own ``info/attributes`` too."""
+    their way is looked at once)."""
     seen: set[str] = set()
     isfile = os.path.isfile
     for path in paths:
@@ -114,7 +184,4 @@ def _has_attributes(root: str, git: Git, paths: Iterable[str]) -> bool:
             if not folder:
                 break
             folder = folder.rpartition("/")[0]
-    try:
-        return (git.git_dir() / "info" / "attributes").is_file()
-    except VibflowError:
-        return False
+    return False

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from vibflow_testing.advisor import checkpoint, commit_app, drift_of, recover, set_memory, settle
-from vibflow_testing.cli import Cli
+from vibflow_testing.cli import Cli, as_json
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
 
@@ -136,3 +136,48 @@ def test_a_project_file_a_checkpoint_already_held_still_counts(repo: Path, cli: 
     assert not set(built) & drift_of(plan)
     for opt in plan["options"]:
         assert not set(built) & set(opt["affected_paths"]), opt["level"]
+
+
+@pytest.mark.parametrize("where", ["info", "config", "global", "ignored", "new-folder"])
+def test_linguist_lines_outside_the_repository_are_not_believed(
+    repo: Path, cli: Cli, tmp_path: Path, where: str
+) -> None:
+    """``linguist-generated`` lines git would read but the repository does not hold
+    hide nothing: git's own ``info/attributes``, a ``core.attributesFile``, the
+    user's global attributes file, a ``.gitattributes`` ignored through
+    ``info/exclude``, one in a new untracked folder. The committed attributes still
+    hold."""
+    commit_app(
+        repo,
+        {
+            ".gitattributes": "api/** linguist-generated\n",
+            "src/ui/login.py": "def login():\n    return 1\n",
+            "src/billing.py": "RATE = 1\n",
+            "api/client.ts": "export const a = 1\n",
+        },
+    )
+    set_memory(repo, explicit={"src/ui/login.py": "the form"})
+    write(repo, "src/ui/login.py", "def login():\n    return 2\n")
+    write(repo, "src/billing.py", "RATE = 2\n")
+    write(repo, "api/client.ts", "export const a = 2\n")
+    hiding, env = "src/** linguist-generated\nextra/** linguist-generated\n", {}
+    if where == "info":
+        write(repo, ".git/info/attributes", hiding)
+    elif where == "config":
+        write(tmp_path, "attrs", hiding)
+        git(repo, "config", "core.attributesFile", str(tmp_path / "attrs"))
+    elif where == "global":
+        write(tmp_path, "xdg/git/attributes", hiding)
+        env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    elif where == "ignored":
+        write(repo, "src/.gitattributes", "** linguist-generated\n")
+        with (repo / ".git" / "info" / "exclude").open("a", encoding="utf-8") as fh:
+            fh.write("src/.gitattributes\n")
+    else:
+        write(repo, "extra/.gitattributes", "** linguist-generated\n")
+    write(repo, "extra/tool.py", "print('new')\n")
+    proc = cli("recover", "--explain", "--json", env=env)
+    assert proc.returncode == 0, proc.stderr
+    plan = as_json(proc)
+    assert {"src/billing.py", "extra/tool.py"} <= drift_of(plan)
+    assert "api/client.ts" in _excluded(plan)

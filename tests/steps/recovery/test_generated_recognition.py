@@ -44,10 +44,12 @@ def test_linguist_attributes_with_negation(tmp_path: Path) -> None:
     """linguist-generated and linguist-vendored are read through git (nested files
     too); `-linguist-generated` and `=false` make a file the user's again, whatever
     its folder or header says."""
-    root = init_repo(tmp_path / "r")
-    write(root, ".gitattributes", "api/** linguist-generated\nthird/** linguist-vendored=true\n")
-    write(root, "api/.gitattributes", "mine.ts -linguist-generated\n")
-    write(root, "web/.gitattributes", "__generated__/keep.ts linguist-generated=false\n")
+    attributes = {
+        ".gitattributes": "api/** linguist-generated\nthird/** linguist-vendored=true\n",
+        "api/.gitattributes": "mine.ts -linguist-generated\n",
+        "web/.gitattributes": "__generated__/keep.ts linguist-generated=false\n",
+    }
+    root = init_repo(tmp_path / "r", attributes)  # the repository's word: committed
     files = {
         "api/client.ts": "export {}\n",
         "api/mine.ts": "export {}\n",
