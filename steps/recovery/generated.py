@@ -46,7 +46,12 @@ from vibflow.engine.errors import VibflowError
 from vibflow.steps.recovery.brought import NOTHING, Brought, held_before
 from vibflow.steps.recovery.compiled_magic import magic_kind
 from vibflow.steps.recovery.evidence_text import head_blobs
-from vibflow.steps.recovery.generated_names import first_match, folder_hit, glob_matcher
+from vibflow.steps.recovery.generated_names import (
+    first_match,
+    folder_hit,
+    glob_matcher,
+    stubs_of,
+)
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
 from vibflow.steps.recovery.linguist import linguist_attributes
 from vibflow.steps.recovery.lstats import Lstats
@@ -178,6 +183,7 @@ class Recogniser:
         marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
         #: Files whose first lines carry a marker: (verdict, marker folder, its pattern).
         headed: dict[str, tuple[Verdict, str | None, str]] = {}
+        open_paths: list[str] = []  # neither the policy's allow list nor the attributes
         for path, exists in rest:
             if self.rules.allow and any(glob_matcher(a)(path) for a in self.rules.allow):
                 continue  # the project's policy says: our own source
@@ -186,6 +192,7 @@ class Recogniser:
                 if said is not False:
                     out[path] = said
                 continue  # the attributes say "not generated": the repository's word
+            open_paths.append(path)
             found, folder, pattern, by_marker = self._rules_for(path, exists)
             if by_marker and found is not None:
                 headed[path] = (found, folder, pattern)  # believed once HEAD agrees (below)
@@ -202,6 +209,10 @@ class Recogniser:
                 )
             # Refused, it is shown: HEAD's copy, without a header, says it was yours,
             # and no marked sibling in a gen/ folder says otherwise.
+        for stub, module in stubs_of(open_paths, self.rules.stubs).items():
+            if module in believed and stub not in out and stub not in headed:
+                name = module.rpartition("/")[2]
+                out[stub] = Verdict("generated", f"type stub of {name}, which carries a marker")
         for folder, members in waiting.items():
             if folder in marked:
                 why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"

@@ -13,6 +13,10 @@ import re
 from collections.abc import Callable, Sequence
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vibflow.steps.recovery.generated_policy import TypeStub
 
 
 @lru_cache(maxsize=64)
@@ -64,3 +68,20 @@ def _split(
     bare = [p.rstrip("/") for p in folders if "/" not in p.rstrip("/")]
     literal = frozenset(b for b in bare if not any(c in b for c in "*?["))
     return anchored, literal, tuple(b for b in bare if b not in literal)
+
+
+def stubs_of(paths: Sequence[str], stubs: Sequence[TypeStub]) -> dict[str, str]:
+    """Each of ``paths`` that is a type stub whose module (same name, the module's
+    ending) is among ``paths`` too → that module."""
+    if not stubs:
+        return {}
+    present = set(paths)
+    out: dict[str, str] = {}
+    for path in paths:
+        for pair in stubs:
+            if path.endswith(pair.stub) and len(path) > len(pair.stub):
+                module = path[: -len(pair.stub)] + pair.module
+                if module in present:
+                    out[path] = module
+                    break
+    return out

@@ -41,6 +41,12 @@ def _check_file(path: str) -> str:
     return path
 
 
+def _check_suffix(suffix: str) -> str:
+    if not suffix.startswith(".") or len(suffix) < 2 or any(c in suffix for c in "/*?[]"):
+        raise ValueError(f"'{suffix}' must be a file name's ending, such as '.pyi'")
+    return suffix
+
+
 Regex = Annotated[str, AfterValidator(_check_regex)]
 Name = Annotated[str, AfterValidator(_check_name)]
 
@@ -153,6 +159,16 @@ class BuildFile(BaseModel):
     file: Annotated[Name, AfterValidator(_check_file)]
     when: tuple[Name, ...] = ()
     ecosystem: str = ""
+
+
+class TypeStub(BaseModel):
+    """A type stub a generator writes beside the module it describes (protoc's
+    ``--pyi_out`` writes ``x_pb2.pyi`` with no header of its own, beside a headed
+    ``x_pb2.py``): generated when its module changed with it and carries a marker."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    stub: Annotated[str, AfterValidator(_check_suffix)] = Field(description="e.g. '.pyi'")
+    module: Annotated[str, AfterValidator(_check_suffix)] = Field(description="e.g. '.py'")
 
 
 DEFAULT_BUILD_FILES: tuple[tuple[str, tuple[str, ...], str], ...] = (
@@ -285,6 +301,7 @@ class GeneratedRules(BaseModel):
     )
     lockfiles: tuple[Name, ...] = DEFAULT_LOCKFILES
     markers: tuple[Marker, ...] = tuple(Marker(name=n, pattern=p) for n, p in DEFAULT_MARKERS)
+    stubs: tuple[TypeStub, ...] = (TypeStub(stub=".pyi", module=".py"),)
     marker_lines: int = Field(default=10, ge=1, le=50)
     marker_bytes: int = Field(default=1024, ge=64, le=65536)
     binary_magic: bool = Field(
