@@ -95,6 +95,7 @@ def choose(
         Selection(
             [p for p in chosen.writes if p not in keep],
             [p for p in chosen.deletes if p not in keep],
+            chosen.left_out,
         ),
         hit,
         [],

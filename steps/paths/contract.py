@@ -64,6 +64,7 @@ __all__ = [
     "canonicalize_many",
     "path_policy",
     "refusal",
+    "restore_refusal",
 ]
 
 
@@ -158,6 +159,16 @@ def _flag(path: ProjectPath, other: str | None, reason: Callable[[str], str]) ->
     return replace(
         path, needs_review=True, review_reason=join_reasons(path.review_reason, reason(other))
     )
+
+
+def restore_refusal(raw: str) -> PathRejected | None:
+    """The rule a name to *restore* breaks beyond :func:`canonicalize`'s: a decomposed
+    (NFD) spelling. The contract stores names composed, which finds ``café`` typed
+    on Linux in a repository committed from a Mac; a restore must write the very
+    name git lists, and on Linux ``café`` and ``cafe\u0301`` are two files."""
+    if raw.isascii() or unicodedata.is_normalized("NFC", raw):
+        return None
+    return reject(PathRule.DECOMPOSED_FORM)
 
 
 def refusal(raw: str, *, policy: PathPolicy = DEFAULT_POLICY) -> PathRejected | None:

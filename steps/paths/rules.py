@@ -51,7 +51,12 @@ class PathRule(enum.StrEnum):
     VCS_DIR = "vcs_dir"
     VIBFLOW_DIR = "vibflow_dir"
     GENERATED = "generated"
+    DECOMPOSED_FORM = "decomposed_form"
 
+
+#: Rules only a restore's paths are held to (:func:`~vibflow.steps.paths.contract.restore_refusal`),
+#: never :func:`~vibflow.steps.paths.contract.canonicalize`.
+RESTORE_ONLY = frozenset({PathRule.DECOMPOSED_FORM})
 
 _RELATIVE_HINT = "Give the path relative to the project folder, for example src/app.py."
 
@@ -141,6 +146,11 @@ _TEXT: dict[PathRule, tuple[str, str]] = {
         "{name} is a generated, cache or build output (policy paths.generated)",
         "Restore or record its sources instead, or list it under paths.allow in "
         ".vibflow/policy.yaml.",
+    ),
+    PathRule.DECOMPOSED_FORM: (
+        "a name in the path is in decomposed Unicode form (NFD, as macOS writes names); "
+        "vibflow keeps names composed (NFC), so it would restore a different file here",
+        "Restore that file with git (git restore --source=COMMIT -- PATH).",
     ),
 }
 

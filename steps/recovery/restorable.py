@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from vibflow.steps.paths.contract import DEFAULT_POLICY, PathPolicy, refusal
+from vibflow.steps.paths.contract import DEFAULT_POLICY, PathPolicy, refusal, restore_refusal
 from vibflow.steps.paths.rules import PathRule
 from vibflow.steps.recovery.models import ChangedFile
 
@@ -42,10 +42,13 @@ _WORDS = {
     PathRule.RESERVED_NAME: "its name is one Windows reserves for a device (CON, NUL, COM1 …)",
     PathRule.TRAILING_DOT_OR_SPACE: "a name in its path ends with a dot or a space",
     PathRule.ALTERNATE_DATA_STREAM: "its name has a ':'",
+    PathRule.WINDOWS_DRIVE: "its name starts like a Windows drive (a letter and ':')",
     PathRule.INVALID_CHARACTER: 'its name has a character Windows cannot store (< > " | ? *)',
     PathRule.TOO_LONG: "its path, or a name in it, is too long",
     PathRule.EMPTY: "a name in its path is blank",
     PathRule.GENERATED: "it is a generated, cache or build output (policy paths.generated)",
+    PathRule.DECOMPOSED_FORM: "its name is in decomposed Unicode form (NFD), which vibflow "
+    "would restore as another file",
     PathRule.VCS_DIR: "it is inside git's own .git folder",
     PathRule.VIBFLOW_DIR: "it is inside .vibflow, vibflow's own state",
 }
@@ -55,7 +58,7 @@ def why_not(path: str, policy: PathPolicy = DEFAULT_POLICY) -> str | None:
     """Why a restore could not write ``path``, in words; None when nothing says so yet."""
     if "\\" in path:
         return "its name has a backslash, which vibflow reads as a folder separator" + _BY_HAND
-    refused = refusal(path, policy=policy)
+    refused = refusal(path, policy=policy) or restore_refusal(path)
     if refused is None:
         return None
     words = _WORDS.get(refused.rule, f"its name breaks the path rule '{refused.rule.value}'")

@@ -20,7 +20,7 @@ taken before its first written file), less the paths it skipped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vibflow.engine.errors import ErrorCode, VibflowError
@@ -31,6 +31,7 @@ from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.apply_steps import source_commit
 from vibflow.steps.recovery.job import RestoreJob, RestoreJobs
 from vibflow.steps.recovery.plans import sample
+from vibflow.steps.recovery.restorable import why_not
 from vibflow.steps.recovery.services import RecoveryServices
 
 
@@ -40,6 +41,9 @@ class Selection:
 
     writes: list[str]
     deletes: list[str]
+    #: Files that differ but whose names no restore can write (a ':' in them, a
+    #: decomposed form …) → why, in words: left as they are, and said so.
+    left_out: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def paths(self) -> list[str]:
@@ -121,13 +125,19 @@ def _differs(a: restore.Item | None, b: restore.Item) -> bool:
 
 
 def _pending(svc: RecoveryServices, items: Iterable[restore.Item]) -> Selection:
-    """Of ``items``, those the disk does not match yet: files to write, files to delete."""
-    writes, deletes = [], []
+    """Of ``items``, those the disk does not match yet: files to write, files to delete,
+    and those whose names no restore can write (one such name in a restore's paths
+    would have the confirmation refuse them all)."""
+    writes, deletes, left = [], [], {}
     for item in items:
         if item.action == "skip":
             continue
         now = restore.Current.read(svc.root, item.path)
         if now.is_object(item):
+            continue
+        why = why_not(item.path)
+        if why is not None:
+            left[item.path] = why
             continue
         if item.action == "delete":
             if now.kind == "other":
@@ -135,7 +145,7 @@ def _pending(svc: RecoveryServices, items: Iterable[restore.Item]) -> Selection:
             deletes.append(item.path)
         else:
             writes.append(item.path)
-    return Selection(writes, deletes)
+    return Selection(writes, deletes, left)
 
 
 def from_checkpoint(
@@ -225,6 +235,11 @@ class PrepareSteps:
             "deletes_total": len(chosen.deletes),
             **(extra or {}),
         }
+        if chosen.left_out:
+            shown["left_out"] = [
+                {"path": p, "why": chosen.left_out[p]} for p in sample(sorted(chosen.left_out))
+            ]
+            shown["left_out_total"] = len(chosen.left_out)
         if not chosen.paths:
             shown["nothing"] = "every chosen file already matches; nothing to restore"
             return StepResult(

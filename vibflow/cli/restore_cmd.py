@@ -17,6 +17,7 @@ import typer
 
 from vibflow.cli.context import JSON_OPT, paths_here, project_for
 from vibflow.cli.run_cmd import finish_run
+from vibflow.cli.visible_text import one_line
 
 if TYPE_CHECKING:
     from vibflow.engine.journal import RunRecord
@@ -108,17 +109,30 @@ def preview_lines(public: Mapping[str, Any]) -> list[str]:
     if not isinstance(shown, dict):
         return []
     out = [f"{shown.get('label', 'restore')}:"]
-    mine = _yours(shown)
+    mine = _yours(shown) + _left_out(shown)
     if shown.get("nothing"):
         return [*out, f"  {shown['nothing']}", *mine]
     for key, verb in (("writes", "write"), ("deletes", "delete")):
         names = shown.get(key) or []
         total = int(shown.get(f"{key}_total") or 0)
         out.append(f"  would {verb} {total} file(s)" + (":" if names else ""))
-        out += [f"    {name}" for name in names[:SHOWN]]
+        out += [f"    {one_line(name)}" for name in names[:SHOWN]]
         if total > min(len(names), SHOWN):
             out.append(f"    … and {total - min(len(names), SHOWN)} more (--json lists more)")
     return out + mine
+
+
+def _left_out(shown: Mapping[str, Any]) -> list[str]:
+    """Files that differ but whose names no restore can write: left as they are."""
+    items = shown.get("left_out") or []
+    total = int(shown.get("left_out_total") or 0)
+    if not total:
+        return []
+    out = [f"  left as they are: {total} file(s) whose names vibflow cannot restore:"]
+    out += [f"    {one_line(i['path'])}  {i['why']}" for i in items[:SHOWN]]
+    if total > min(len(items), SHOWN):
+        out.append(f"    … and {total - min(len(items), SHOWN)} more (--json lists more)")
+    return out
 
 
 def _yours(shown: Mapping[str, Any]) -> list[str]:
@@ -136,7 +150,7 @@ def _yours(shown: Mapping[str, Any]) -> list[str]:
         total = int(shown.get(f"{key}_total") or 0)
         if total:
             out.append(f"  {total} file(s) {text}:")
-            out += [f"    {name}" for name in names[:SHOWN]]
+            out += [f"    {one_line(name)}" for name in names[:SHOWN]]
             if total > min(len(names), SHOWN):
                 out.append(f"    … and {total - min(len(names), SHOWN)} more (--json lists more)")
     return out

@@ -22,6 +22,8 @@ from vibflow_testing.paths import corpus_rows, plant_links
 
 from vibflow.engine.errors import ErrorCode, Outcome
 from vibflow.steps.paths import PathRejected, PathRule, canonicalize
+from vibflow.steps.paths.contract import restore_refusal
+from vibflow.steps.paths.rules import RESTORE_ONLY
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,20 @@ def test_corpus_is_large_and_covers_every_rule() -> None:
     """The corpus holds at least 200 hostile and 30 benign inputs and exercises every rule."""
     assert len(HOSTILE) >= 200
     assert len(BENIGN) >= 30
-    assert {case.rule for case in HOSTILE} == set(PathRule)
+    assert {case.rule for case in HOSTILE} == set(PathRule) - RESTORE_ONLY
+
+
+def test_a_restore_refuses_a_decomposed_name_the_contract_accepts(tree: Tree) -> None:
+    """``cafe\u0301.py`` passes the contract (stored composed, as ``café.py``); a
+    restore, which must write the very name git lists, refuses it by its rule."""
+    nfd = "cafe\u0301.py"
+    assert canonicalize(nfd, tree.root).relative == "caf\u00e9.py"
+    refused = restore_refusal(nfd)
+    assert refused is not None
+    assert refused.rule is PathRule.DECOMPOSED_FORM
+    assert refused.code is ErrorCode.BAD_INPUT
+    assert restore_refusal("caf\u00e9.py") is None
+    assert restore_refusal("src/app.py") is None
 
 
 @pytest.mark.parametrize("case", HOSTILE, ids=lambda c: f"{c.rule.value}:{c.path[:40]!r}")

@@ -1,0 +1,103 @@
+"""Names git lists in decomposed Unicode form (NFD, as macOS writes them) and other
+names no restore can write, against every way vibflow restores.
+
+The path contract stores names composed (NFC), which finds ``café`` typed on Linux
+in a repository committed from a Mac. A restore must write the very name git
+lists: on Linux ``café.py`` and ``cafe\\u0301.py`` are two files, and restoring the
+composed one for the decomposed one overwrote the user's work. Real repositories,
+the real CLI and the MCP server through the official client.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from vibflow_testing.apply import APPLY, choose, confirm, ok_json, start
+from vibflow_testing.cli import vf
+from vibflow_testing.git import git
+from vibflow_testing.mcp import CLIENT, call, with_servers
+
+NFC = "caf\u00e9.py"
+NFD = "cafe\u0301.py"
+
+pytestmark = pytest.mark.skipif(sys.platform == "darwin", reason="APFS folds the two forms")
+
+
+@pytest.fixture
+def forms(tmp_path: Path) -> Path:
+    """``café.py`` committed composed, then the user's work in it; the agent's
+    untracked decomposed twin beside it."""
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / NFC).write_text("orig\n", encoding="utf-8")
+    (root / "ok.py").write_text("ok\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    (root / NFC).write_text("my work\n", encoding="utf-8")
+    (root / NFD).write_text("junk\n", encoding="utf-8")
+    return root
+
+
+def test_the_full_rollback_leaves_the_decomposed_name_and_says_so(forms: Path) -> None:
+    """The plan leaves the decomposed name out of every restore, with the reason; the
+    full rollback restores the composed file and leaves its twin as it is."""
+    run = start(forms)
+    assert [o["path"] for o in run["plan"]["left_out"]] == [NFD]
+    done = ok_json(confirm(forms, choose(forms, run, 4)))
+    assert (done["status"], done["state"]) == ("done", "result"), done
+    assert (forms / NFC).read_text(encoding="utf-8") == "orig\n"
+    assert (forms / NFD).read_text(encoding="utf-8") == "junk\n"
+
+
+def test_naming_the_decomposed_name_is_refused_with_its_rule(forms: Path) -> None:
+    """`checkpoint restore CKPT -- <NFD>` and MCP's recovery_apply with it are bad
+    input naming the rule; nothing is written."""
+    made = ok_json(vf(forms, "checkpoint", "create", "--json"))
+    (forms / NFD).write_text("later\n", encoding="utf-8")
+    proc = vf(forms, "checkpoint", "restore", made["checkpoint_id"], "--", NFD, env=APPLY)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "decomposed_form" in proc.stderr
+    assert (forms / NFC).read_text(encoding="utf-8") == "my work\n"
+
+    assert vf(forms, "grant", "recovery_apply", "--client", CLIENT).returncode == 0
+
+    async def body(client: Client) -> Any:
+        return await call(client, "recovery_apply", {"paths": [NFD]})
+
+    failed, answer, _ = with_servers(forms, body, env=APPLY)
+    assert failed, answer
+    assert "decomposed_form" in answer["error"]["message"], answer
+
+
+def test_a_whole_checkpoint_restore_leaves_names_it_cannot_write(forms: Path) -> None:
+    """Restoring a whole checkpoint whose differences include a decomposed name and a
+    ':' name restores the rest and lists those two as left as they are (one such
+    name used to have the confirmation refuse the whole restore, forever)."""
+    made = ok_json(vf(forms, "checkpoint", "create", "--json"))
+    (forms / NFD).write_text("later\n", encoding="utf-8")
+    (forms / "a:b.py").write_text("new\n", encoding="utf-8")
+    (forms / "ok.py").write_text("drift\n", encoding="utf-8")
+    run = ok_json(vf(forms, "checkpoint", "restore", made["checkpoint_id"], "--json", env=APPLY))
+    shown = run["restore"]
+    assert sorted(i["path"] for i in shown["left_out"]) == sorted([NFD, "a:b.py"])
+    assert shown["writes"] == ["ok.py"]
+    done = vf(
+        forms,
+        "step",
+        run["run_id"],
+        "confirm",
+        "--input",
+        f"confirmation={run['confirmation_expected']}",
+        "--json",
+        env=APPLY,
+    )
+    assert json.loads(done.stdout)["status"] == "done", done.stdout
+    assert (forms / "ok.py").read_text(encoding="utf-8") == "ok\n"
+    assert (forms / NFD).read_text(encoding="utf-8") == "later\n"
+    assert (forms / "a:b.py").exists()
