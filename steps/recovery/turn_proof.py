@@ -29,7 +29,8 @@ point for every drift candidate when, from it to now:
   drift";
 * it left none of them out (a likely secret, a file too large), nor did a later
   turn's checkpoints;
-* no drift candidate is a rename (restoring one of its names alone loses it).
+* a rename among the drift candidates is one change, both its names judged: the
+  partial restore puts both back together.
 
 The newest such checkpoint from which every drift candidate your checkpoint holds
 had changed since is the one chosen. A restore from it puts back only what the
@@ -72,7 +73,7 @@ def before_the_turns(
     which every change to the ``drift`` candidates was made in the agent's turns and
     each of ``held`` (drift ``yours`` holds as it is now) has changed since; None when
     the records do not prove one (see the module docstring)."""
-    if not held or any(c.status == "renamed" for c in drift):
+    if not held:
         return None
     spans = stretches(read.recorded, read.checkpoints)
     made = epoch(yours.created_at)

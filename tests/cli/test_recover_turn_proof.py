@@ -95,6 +95,32 @@ def test_drift_the_records_prove_is_restored_from_before_the_turn_that_made_it(
     assert (repo / "src/util.py").read_text(encoding="utf-8") == "util = 2  # two\n"
 
 
+def test_a_rename_the_records_prove_is_put_back_whole(repo: Path) -> None:
+    """Turn 1 does the work and, unasked, renames app.py (its tools report both names);
+    you checkpoint, not noticing; turn 2 goes on. The records prove the rename was the
+    agent's, so the safe point is turn 1's start and the partial restore puts the
+    rename back whole: app.py as committed, the new name gone, the helper's work kept.
+    (A rename among the drift candidates used to keep your checkpoint, which holds it.)"""
+    hook(repo, "claude-code", "turn-start")
+    write(repo, "src/util.py", "util = 2\n")
+    hook(repo, "claude-code", "edit", repo / "src/util.py")
+    git(repo, "mv", "src/app.py", "src/application.py")
+    for rel in ("src/app.py", "src/application.py"):
+        hook(repo, "claude-code", "edit", repo / rel)
+    hook(repo, "claude-code", "turn-end")
+    yours = _your_checkpoint(repo)
+    _turn(repo, {"src/util.py": "util = 2  # two\n"})
+    plan = _preview(repo)
+    assert [d["path"] for d in plan["drift_candidates"]] == ["src/application.py"]
+    safe = plan["safe_checkpoint_candidate"]
+    assert safe["checkpoint_id"] == _turn_starts(repo)[0] != yours
+    done = ok_json(confirm(repo, choose(repo, start(repo), 3)))
+    assert done["status"] == "done"
+    assert (repo / "src/app.py").read_text(encoding="utf-8") == COMMITTED["src/app.py"]
+    assert not (repo / "src/application.py").exists()
+    assert (repo / "src/util.py").read_text(encoding="utf-8") == "util = 2  # two\n"
+
+
 def test_your_own_edit_of_a_drift_candidate_between_turns_keeps_your_checkpoint(
     repo: Path,
 ) -> None:
