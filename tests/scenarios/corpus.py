@@ -17,6 +17,7 @@ from scenarios_fresh9 import FRESH9
 from scenarios_fresh10 import FRESH10
 from scenarios_fresh11 import FRESH11
 from scenarios_fresh12 import FRESH12
+from scenarios_fresh13 import FRESH13
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
@@ -36,6 +37,7 @@ ALL_FRESH: list[Scenario] = [
     *FRESH10,
     *FRESH11,
     *FRESH12,
+    *FRESH13,
 ]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
@@ -50,4 +52,5 @@ FRESH_BATCHES: dict[int, str] = {
     10: "blind, after the ninth",
     11: "blind, after the tenth",
     12: "blind, after the eleventh",
+    13: "blind, after the twelfth",
 }
