@@ -426,4 +426,5 @@ def _plain(value: Any) -> Any:
 
 
 def project_root_hash(root: Path) -> str:
-    return hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()
+    # The folder's bytes: a name that is not UTF-8 reaches Python as lone surrogates.
+    return hashlib.sha256(os.fsencode(root.resolve())).hexdigest()

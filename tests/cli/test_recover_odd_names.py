@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from vibflow_testing.apply import choose, confirm, ok_json, start
+from vibflow_testing.apply import APPLY, choose, confirm, ok_json, start
 from vibflow_testing.cli import vf
 from vibflow_testing.git import git
 from vibflow_testing.mcp import call, with_servers
@@ -88,3 +88,49 @@ def test_feedback_on_the_name_is_recorded_and_remembered(odd: Path) -> None:
     again = json.loads(vf(odd, "recover", "--explain", "--json").stdout)
     zone = {z["path"]: z["source"] for z in again["intent_zone"]}
     assert zone.get(os.fsdecode(ODD)) == "user_feedback", zone
+
+
+def test_a_project_folder_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """Every command that writes the audit log hashes the project's folder: a folder
+    named in bytes that are not UTF-8 used to end each in an internal error, the MCP
+    server's handshake included."""
+    root = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"proj\xff")))  # noqa: PTH118
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "a.py").write_text("one\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    (root / "a.py").write_text("two\n", encoding="utf-8")
+    for args in (("recover", "--explain"), ("checkpoint", "create"), ("handoff",)):
+        proc = vf(root, *args)
+        assert proc.returncode == 0, (args, proc.stderr)
+
+    async def body(client: Client) -> Any:
+        return await call(client, "recovery_preview", {})
+
+    failed, page, _ = with_servers(root, body)
+    assert not failed, page
+    assert [c["path"] for c in page["changed"]] == ["a.py"]
+
+
+def test_a_whole_checkpoint_restore_leaves_the_name_and_restores_the_rest(odd: Path) -> None:
+    """Restoring a whole checkpoint whose differences include the odd name restores the
+    other files and lists the odd one as left as it is (its job used to fail to save,
+    the name not being UTF-8)."""
+    made = ok_json(vf(odd, "checkpoint", "create", "--json"))
+    with open(os.path.join(os.fsencode(odd), ODD), "ab") as fh:  # noqa: PTH118, PTH123
+        fh.write(b"three\n")
+    (odd / "ok.txt").write_text("drift\n", encoding="utf-8")
+    run = ok_json(vf(odd, "checkpoint", "restore", made["checkpoint_id"], "--json", env=APPLY))
+    assert [i["path"] for i in run["restore"]["left_out"]] == [os.fsdecode(ODD)]
+    done = vf(
+        odd,
+        "step",
+        run["run_id"],
+        "confirm",
+        "--input",
+        f"confirmation={run['confirmation_expected']}",
+        env=APPLY,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (odd / "ok.txt").read_text(encoding="utf-8") == "ok\n"
