@@ -16,6 +16,7 @@ files it made — :func:`sweep_ledger` — and nothing named like them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -27,12 +28,21 @@ from typing import Any
 
 from vibflow.engine.atomicfile import atomic_write
 
+#: The longest file name most filesystems store (ext4, APFS, NTFS: 255 bytes).
+_NAME_MAX = 255
+
 
 def temp_for(target: Path, tag: int) -> Path:
     # The tag (the lease generation) keeps two restores of the same file — one
     # that lost its lease without noticing yet, and the one that took over —
     # from ever writing, renaming or deleting each other's temp file.
-    return target.with_name(f".{target.name}.vibflow-restore-{tag}.tmp")
+    name = f".{target.name}.vibflow-restore-{tag}.tmp"
+    if len(os.fsencode(name)) <= _NAME_MAX:
+        return target.with_name(name)
+    # A name near the limit leaves no room for the suffix: one derived from its
+    # bytes instead, the same for the same file, still a temp name the sweep knows.
+    digest = hashlib.sha256(os.fsencode(target.name)).hexdigest()[:32]
+    return target.with_name(f".{digest}.vibflow-restore-{tag}.tmp")
 
 
 _TEMP = re.compile(r"\..+\.vibflow-restore(?:-(\d+))?\.tmp\Z", re.DOTALL)

@@ -134,3 +134,27 @@ def test_a_whole_checkpoint_restore_leaves_the_name_and_restores_the_rest(odd: P
     )
     assert done.returncode == 0, done.stderr
     assert (odd / "ok.txt").read_text(encoding="utf-8") == "ok\n"
+
+
+def test_a_name_near_the_length_limit_is_restored_and_undone(tmp_path: Path) -> None:
+    """A 243-byte name (the filesystem takes 255): the restore's temp file beside it
+    used to pass the limit, so the full rollback failed, and its undo lost the file."""
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    long = "L" * 240 + ".py"
+    (root / long).write_text("one\n", encoding="utf-8")
+    (root / "ok.txt").write_text("ok\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    (root / long).write_text("two\n", encoding="utf-8")
+    (root / "ok.txt").write_text("drift\n", encoding="utf-8")
+    run = start(root)
+    done = ok_json(confirm(root, choose(root, run, 4)))
+    assert done["status"] == "done", done
+    assert (root / long).read_text(encoding="utf-8") == "one\n"
+    undo = ok_json(vf(root, "undo", run["run_id"], "--json", env=APPLY))
+    back = ok_json(confirm(root, undo))
+    assert back["status"] == "done", back
+    assert (root / long).read_text(encoding="utf-8") == "two\n"
+    assert sorted(p.name for p in root.iterdir()) == sorted([".git", ".vibflow", long, "ok.txt"])
