@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from vibflow.engine.clock import Clock, stamp
+from vibflow.engine.controls import visible
 from vibflow.engine.errors import ErrorCode, VibflowError
 from vibflow.steps.handoff.budget import GAP, Fitted, Section, fit
 from vibflow.steps.handoff.heading import preamble
@@ -96,7 +97,8 @@ def _redact_sections(
     """Every title and item through the redaction contract, in one batch."""
     items = [item for s in secs for item in (s.title, *s.items, s.empty or "")]
     redacted, counts = redact(items)
-    lines = [" ".join(str(r).split()) for r in redacted]
+    # One line each, and no terminal control: a handoff file is read with `cat` too.
+    lines = [visible(" ".join(str(r).split())) for r in redacted]
     if len(lines) != len(items):
         raise VibflowError(ErrorCode.INTERNAL, "redaction changed the number of handoff lines")
     out, i = [], 0

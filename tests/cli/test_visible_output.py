@@ -135,3 +135,32 @@ def test_an_intent_or_checkpoint_message_cannot_forge_a_section(tmp_path: Path) 
         ), args
         assert not any(line.startswith("ckpt_000") for line in lines), args
     assert "Fix login\\u000a\\u000aOutside" in vf(root, "memory", "show").stdout
+
+
+def test_whys_folders_messages_and_handoffs_cannot_forge_lines(tmp_path: Path) -> None:
+    """A line break in a relevant file's why, a rename's target, a folder counted in
+    "… and N more", a checkpoint's message (``checkpoint show``) or the handoff's
+    file name is shown as an escape; a handoff file holds no terminal control."""
+    root = init_repo(tmp_path / "p", {"src/app.py": "x = 1\n", "old.py": "o = 1\n"})
+    forged = "    M  forged.py"
+    assert vf(root, "memory", "intent", "fix\x1b[2J the app", "--yes").returncode == 0
+    assert vf(root, "memory", "relevant", "src/app.py", "mine\n" + forged, "--yes").returncode == 0
+    write(root, "src/app.py", "x = 2\n")
+    (root / ("ren\n" + forged)).write_text("o = 1\n", encoding="utf-8")
+    (root / "old.py").unlink()
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    for i in range(12):  # more than the explain lists by name: the rest by folder
+        write(root, f"zz\n{forged}/f{i}.txt", "n\n")
+    made = json.loads(vf(root, "checkpoint", "create", "-m", "ok\n" + forged, "--json").stdout)
+    handoff = vf(root, "handoff", "--out", "nl\n" + forged + ".md")
+    assert handoff.returncode == 0, handoff.stderr
+    outputs = [
+        vf(root, "recover", "--explain").stdout,
+        vf(root, "checkpoint", "show", made["checkpoint_id"]).stdout,
+        handoff.stdout,
+    ]
+    for out in outputs:
+        assert not any(line.startswith(forged) for line in out.splitlines()), out
+    written = (root / ("nl\n" + forged + ".md")).read_text(encoding="utf-8")
+    assert "\x1b" not in written
+    assert "fix\\u001b[2J the app" in written

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from vibflow.cli.visible_text import one_line
+
 if TYPE_CHECKING:
     from vibflow.wiring import Project
 
@@ -101,7 +103,8 @@ def render(found: dict[str, Any]) -> list[str]:
         out.append("Recent hook problems (the agent went on each time), newest last:")
         for p in problems:
             out.append(
-                f"  {p['at'][:19].replace('T', ' ')}Z {p['agent']} {p['event']}: {p['problem']}"
+                f"  {p['at'][:19].replace('T', ' ')}Z {one_line(str(p['agent']))} "
+                f"{one_line(str(p['event']))}: {one_line(str(p['problem']))}"
             )
     else:
         out.append("No hook problems recorded.")

@@ -160,7 +160,7 @@ def checkpoint_show(ctx: typer.Context, checkpoint_id: str, as_json: bool = JSON
             typer.echo(f"skipped: {len(value)} file(s) left out" + (":" if value else ""))
             _echo_skipped(meta, shown)
         else:
-            typer.echo(f"{key}: {value}")
+            typer.echo(f"{key}: {one_line(str(value))}")
 
 
 @app.command("diff")

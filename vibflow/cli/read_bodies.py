@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from vibflow.cli.invocation import Invocation
+from vibflow.cli.visible_text import one_line
 
 if TYPE_CHECKING:
     from vibflow.engine.journal import RunRecord
@@ -189,7 +190,7 @@ def handoff(
             data["written_to"] = out.name
         inv.emit_json(data)
     elif out is not None:
-        inv.echo(f"Handoff written to {out.name} ({len(made.text):,} characters).")
+        inv.echo(f"Handoff written to {one_line(out.name)} ({len(made.text):,} characters).")
     else:
         inv.echo(made.text)
 

@@ -63,13 +63,16 @@ def _paths(
     shown = items if show_all else items[:TOP]
     names = [_marked(p, changes) if changes is not None else one_line(p) for p, _ in shown]
     width = min(max((len(n) for n in names), default=0), 52)
+    # A why quotes names and your own words (a relevant file's why): one line too.
     lines = [
-        f"    {n:<{width}}  {why}" if why else f"    {n}"
+        f"    {n:<{width}}  {one_line(why)}" if why else f"    {n}"
         for n, (_, why) in zip(names, shown, strict=True)
     ]
     rest = items[len(shown) :]
     if rest:
-        folders = Counter(p.split("/")[0] + "/" if "/" in p else "(top level)" for p, _ in rest)
+        folders = Counter(
+            one_line(p.split("/")[0]) + "/" if "/" in p else "(top level)" for p, _ in rest
+        )
         top = ", ".join(f"{f} {n}" for f, n in folders.most_common(4))
         lines.append(f"    … and {len(rest)} more ({top}) — use --all to list them")
     return lines

@@ -129,7 +129,7 @@ def _left_out(shown: Mapping[str, Any]) -> list[str]:
     if not total:
         return []
     out = [f"  left as they are: {total} file(s) whose names vibflow cannot restore:"]
-    out += [f"    {one_line(i['path'])}  {i['why']}" for i in items[:SHOWN]]
+    out += [f"    {one_line(i['path'])}  {one_line(i['why'])}" for i in items[:SHOWN]]
     if total > min(len(items), SHOWN):
         out.append(f"    … and {total - min(len(items), SHOWN)} more (--json lists more)")
     return out

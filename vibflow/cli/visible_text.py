@@ -26,35 +26,11 @@ from __future__ import annotations
 
 import codecs
 import io
-import re
 import sys
 
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]"
-)
-#: What a path shows escaped beyond the stream's rule: its own line breaks.
-_UNSAFE_IN_PATH = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]"
-)
+from vibflow.engine.controls import one_line, visible
 
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if 0xDC80 <= code <= 0xDCFF:
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """``text`` with every terminal control but the line feed and the tab escaped."""
-    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
-
-
-def one_line(path: str) -> str:
-    """A path (or an intent, a checkpoint's message, a relevant file's why) as one
-    line of human output shows it: a line break or a tab escaped too, so one file
-    can never look like two lines of a list, nor an intent forge a section."""
-    return _UNSAFE_IN_PATH.sub(_escape, path) if _UNSAFE_IN_PATH.search(path) else path
+__all__ = ["guard", "one_line", "visible"]
 
 
 #: The streams :func:`guard` replaced: dropped, each would close the buffer it
