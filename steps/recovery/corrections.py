@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from vibflow.engine.atomicfile import atomic_write
+from vibflow.engine.controls import one_line
 from vibflow.engine.errors import ErrorCode, VibflowError
 
 Label = Literal["in_scope", "drift"]
@@ -84,7 +85,8 @@ def judge(plan: Mapping[str, Any], correct: Sequence[str], wrong: Sequence[str])
     }
     unknown = [p for p in [*correct, *wrong] if p not in names]
     if unknown:
-        shown = ", ".join(repr(p) for p in unknown[:3]) + (" …" if len(unknown) > 3 else "")
+        shown = ", ".join(f"'{one_line(p)}'" for p in unknown[:3])
+        shown += " …" if len(unknown) > 3 else ""
         raise VibflowError(
             ErrorCode.BAD_INPUT,
             f"{len(unknown)} of the given paths were not changed files in that plan: {shown}",

@@ -153,6 +153,25 @@ def test_recover_feedback_reads_paths_here(repo: Path) -> None:
     assert "remembered for this intent: src/app/b.py is in scope" in proc.stdout
 
 
+def test_recover_feedback_takes_an_absolute_path_inside_the_project(repo: Path) -> None:
+    """`recover feedback --wrong /abs/path` inside the project labels it, as the other
+    commands take it; one outside is refused by its rule, the path never echoed."""
+    vf(repo, "memory", "intent", "work on a", "--yes")
+    vf(repo, "memory", "relevant", "src/app/a.py", "the file", "--yes")
+    write(repo, "src/app/a.py", "a = 2\n")
+    write(repo, "src/app/b.py", "b = 2\n")
+    plan = as_json(vf(repo, "recover", "--preview", "--json"))
+    absolute = str(repo / "src" / "app" / "b.py")
+    proc = vf(repo, "recover", "feedback", plan["plan_id"], "--wrong", absolute)
+    assert proc.returncode == 0, proc.stderr
+    assert "remembered for this intent: src/app/b.py is in scope" in proc.stdout
+    outside = str(repo.parent / "elsewhere.py")
+    proc = vf(repo, "recover", "feedback", plan["plan_id"], "--wrong", outside)
+    assert proc.returncode == 2
+    assert "outside_project" in proc.stderr
+    assert str(repo.parent) not in proc.stderr + proc.stdout
+
+
 def test_rewind_paths_are_read_here(repo: Path) -> None:
     """`rewind 1 a.py` in src/app rewinds only src/app/a.py."""
     hook(repo, "claude-code", "turn-start")

@@ -3,10 +3,16 @@ explain/preview body is ``recover_run``, which the fast path runs too)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import typer
 
 from vibflow.cli.context import JSON_OPT, paths_here, project_for
 from vibflow.cli.output import emit_json
+
+if TYPE_CHECKING:
+    from vibflow.wiring import Project
 
 app = typer.Typer(
     help="Explain what changed and preview the ways back (read-only).",
@@ -64,8 +70,8 @@ def recover_feedback(
     project = project_for(ctx)
     outcome = project.recovery.feedback(
         plan_id,
-        paths_here(ctx, project.root, correct or []),
-        paths_here(ctx, project.root, wrong or []),
+        _in_project(project, paths_here(ctx, project.root, correct or [])),
+        _in_project(project, paths_here(ctx, project.root, wrong or [])),
     )
     state = outcome.state
     from vibflow.engine.audit import LabelCounts
@@ -99,3 +105,9 @@ def recover_feedback(
             "  not remembered for later plans: there is no active intent "
             "(`vibflow memory intent TEXT` sets one)"
         )
+
+
+def _in_project(project: Project, paths: list[str]) -> list[str]:
+    """An absolute path placed in the project by the path contract (which refuses one
+    outside it, never echoing it); the others as the plan names them, odd bytes too."""
+    return [project.normalize_path(p) if Path(p).is_absolute() else p for p in paths]
