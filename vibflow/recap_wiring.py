@@ -77,7 +77,8 @@ def _commits(project: Project, since: str | None) -> list[tuple[str, str]]:
         out = run_git(project.root, *args, timeout=10).decode("utf-8", "replace")
     except VibflowError:
         return []  # no commits yet, or no git: the recap says nothing of commits
-    pairs = [line.split("\0", 1) for line in out.splitlines() if "\0" in line]
+    # Records end at a line feed only: a subject may hold a carriage return.
+    pairs = [line.split("\0", 1) for line in out.split("\n") if "\0" in line]
     return [(sha, subject) for sha, subject in pairs]
 
 

@@ -67,6 +67,16 @@ def test_a_days_work_is_stated_in_the_project_recap(repo: Path, schema: dict[str
     assert "recover done" not in "\n".join(later["bullets"])
 
 
+def test_a_commit_subject_with_a_carriage_return_is_shown_whole(
+    repo: Path, schema: dict[str, Any]
+) -> None:
+    """A subject holding a carriage return used to be cut at it (the rest lost)."""
+    drifted(repo)
+    commit_all(repo, "fix the form\rand the tail")
+    text = "\n".join(recap_json(repo, schema)["bullets"])
+    assert "“fix the form and the tail”" in text
+
+
 def test_a_planted_secret_ip_and_home_path_never_show(repo: Path, schema: dict[str, Any]) -> None:
     assert vf(repo, "memory", "intent", "placeholder", "--yes").returncode == 0
     path = repo / ".vibflow" / "memory.json"

@@ -38,7 +38,7 @@ def rewind(
     ),
     paths: list[str] | None = typer.Argument(
         None,
-        metavar="[PATH]...",
+        metavar="PATH",
         help="Only these files, relative to where you are (default: every file that differs).",
     ),
     session: str | None = typer.Option(
