@@ -292,6 +292,7 @@ class Project:
     @cached_property
     def recovery_services(self) -> RecoveryServices:
         """What the recover flow's steps and guards use, built on first use."""
+        from vibflow.steps.paths.contract import restoring
         from vibflow.steps.recovery.job import RestoreJobs
         from vibflow.steps.recovery.services import RecoveryServices
 
@@ -303,7 +304,7 @@ class Project:
             memory=self.memory,
             jobs=RestoreJobs(self.state_dir / "recovery" / "jobs"),
             plans=self.run_plans,
-            normalize_paths=self.restore_paths,
+            normalize_paths=restoring(self.normalize_paths),
             tool=self.tool,
             state_dir=self.state_dir,
             grants=self.granted,
@@ -424,19 +425,6 @@ class Project:
             raws, self.root, policy=self.path_rules, allow_absolute=self.tool == "cli"
         )
         return [p.relative for p in found]
-
-    def restore_paths(self, raws: Iterable[str]) -> list[str]:
-        """:meth:`normalize_paths` for names a restore writes: a decomposed spelling,
-        which the contract would store composed (another file on Linux), is refused."""
-        from vibflow.steps.paths.contract import restore_refusal
-
-        given = list(raws)
-        checked = self.normalize_paths(given)  # the contract's own rules first
-        for raw in given:
-            refused = restore_refusal(raw)
-            if refused is not None:
-                raise refused
-        return checked
 
     def _audit_memory(self, event: str, result: str, counts: Mapping[str, int]) -> None:
         from vibflow.engine.audit import RedactionCounts

@@ -65,6 +65,7 @@ __all__ = [
     "path_policy",
     "refusal",
     "restore_refusal",
+    "restoring",
 ]
 
 
@@ -169,6 +170,24 @@ def restore_refusal(raw: str) -> PathRejected | None:
     if raw.isascii() or unicodedata.is_normalized("NFC", raw):
         return None
     return reject(PathRule.DECOMPOSED_FORM)
+
+
+def restoring(
+    normalize: Callable[[Iterable[str]], list[str]],
+) -> Callable[[Iterable[str]], list[str]]:
+    """``normalize`` (the path contract as one caller applies it) for the names a
+    restore writes: its own rules first, then :func:`restore_refusal`'s."""
+
+    def checked(raws: Iterable[str]) -> list[str]:
+        given = list(raws)
+        out = normalize(given)
+        for raw in given:
+            refused = restore_refusal(raw)
+            if refused is not None:
+                raise refused
+        return out
+
+    return checked
 
 
 def refusal(raw: str, *, policy: PathPolicy = DEFAULT_POLICY) -> PathRejected | None:
