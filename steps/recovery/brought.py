@@ -40,8 +40,6 @@ class Brought:
     #: before the change the plan judges (a project not committed yet), so its
     #: evidence stands.
     before: tuple[str, ...] = ()
-    #: HEAD's commit (None without one: then nothing is brought).
-    head: str | None = None
     _folders: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -75,7 +73,6 @@ def brought(
         frozenset([*(c.path for c in tracked if c.status in _NEW), *untracked]),
         attributes=any(p.rpartition("/")[2] == ".gitattributes" for p in names),
         before=tuple(m.tree or m.commit for m in usable[:CHECKPOINTS_ASKED] if m.tree or m.commit),
-        head=head,
     )
 
 

@@ -394,18 +394,15 @@ class Recogniser:
         return None
 
     def _is_new(self, path: str) -> bool:
-        """Whether the project file ``path`` is not the repository's: the change brought
-        it (HEAD lacks it and no checkpoint taken before holds it), or git ignores it
-        (listed nowhere, held by neither). An agent that writes a ``package.json``
-        beside the files it edited under ``out/``, or a ``go.mod`` it has git ignore
-        beside ``bin/``, would otherwise make them build output, hidden from the plan."""
-        head = self._brought.head
-        if head is None:
-            return False  # no commit yet: every file is new, none more than another
+        """Whether the change itself brought the project file ``path``: HEAD lacks it
+        and no checkpoint taken before holds it. An agent that writes a
+        ``package.json`` beside the files it edited under ``out/`` would otherwise
+        make them build output, hidden from the plan."""
+        if not self._brought.has(path):
+            return False
         if path not in self._new:
-            before = self._brought.before
-            trees = before if self._brought.has(path) else (head, *before)
-            self._new[path] = path not in held_before(self.git, trees, [path])
+            held = held_before(self.git, self._brought.before, [path])
+            self._new[path] = path not in held
         return self._new[path]
 
     def _by_compiled(self, parts: list[str]) -> Verdict | None:

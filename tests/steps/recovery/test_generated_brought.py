@@ -181,27 +181,3 @@ def test_linguist_lines_outside_the_repository_are_not_believed(
     plan = as_json(proc)
     assert {"src/billing.py", "extra/tool.py"} <= drift_of(plan)
     assert "api/client.ts" in _excluded(plan)
-
-
-def test_a_project_file_git_ignores_makes_no_build_output(repo: Path, cli: Cli) -> None:
-    """The agent edits the scripts of a committed ``svc/bin/`` and writes a ``go.mod``
-    beside it that git ignores (``info/exclude``): the edits are drift. Committed,
-    the same ``go.mod`` makes ``bin/`` build output."""
-    commit_app(
-        repo,
-        {"src/ui/login.py": "def login():\n    return 1\n", "svc/bin/deploy.sh": "echo a\n"},
-    )
-    set_memory(repo, explicit={"src/ui/login.py": "the form"})
-    write(repo, "src/ui/login.py", "def login():\n    return 2\n")
-    write(repo, "svc/bin/deploy.sh", "echo a --force\n")
-    write(repo, "svc/go.mod", "module svc\n")
-    exclude = repo / ".git" / "info" / "exclude"
-    exclude.write_text("svc/go.mod\n", encoding="utf-8")
-    plan = recover(cli, "--explain")
-    assert "svc/bin/deploy.sh" in drift_of(plan)
-
-    exclude.write_text("", encoding="utf-8")
-    git(repo, "add", "svc/go.mod")
-    git(repo, "commit", "-qm", "go module")
-    plan = recover(cli, "--explain")
-    assert "svc/bin/deploy.sh" in _excluded(plan)
