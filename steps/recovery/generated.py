@@ -210,7 +210,9 @@ class Recogniser:
             # Refused, it is shown: HEAD's copy, without a header, says it was yours,
             # and no marked sibling in a gen/ folder says otherwise.
         for stub, module in stubs_of(open_paths, self.rules.stubs).items():
-            if module in believed and stub not in out and stub not in headed:
+            # Only a module marked at HEAD too vouches: a header the change wrote
+            # says nothing of the hand-written stub beside it.
+            if module in before and stub not in out and stub not in headed:
                 name = module.rpartition("/")[2]
                 out[stub] = Verdict("generated", f"type stub of {name}, which carries a marker")
         for folder, members in waiting.items():
