@@ -59,9 +59,31 @@ def linguist_attributes(
         return _as_committed(root, git, paths, local)
     if not _has_attributes(root, paths):
         return {}
+    if _staged_apart(git):
+        return _as_committed(root, git, paths, None)
     # The index: an attributes file only the work tree holds is not the repository's
     # (one the change edited or staged is read as committed, above).
     return _ask(git, paths, {})
+
+
+def _staged_apart(git: Git) -> bool:
+    """Whether the index holds an attributes file other than HEAD's: staged, then put
+    back in the work tree, it is no change the listing shows, yet ``--cached`` would
+    read it. Without a commit, the index is all there is."""
+    try:
+        out = git.run(
+            "diff-index",
+            "--cached",
+            "--name-only",
+            "-z",
+            "HEAD",
+            "--",
+            ":(glob)**/.gitattributes",
+            ok=(0, 128),
+        )
+    except VibflowError:
+        return True  # not known: read as committed, nothing believed that HEAD lacks
+    return bool(out.strip(b"\0"))
 
 
 def _as_committed(root: str, git: Git, paths: Sequence[str], local: Path | None) -> dict[str, Said]:

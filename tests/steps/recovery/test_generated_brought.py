@@ -138,15 +138,18 @@ def test_a_project_file_a_checkpoint_already_held_still_counts(repo: Path, cli: 
         assert not set(built) & set(opt["affected_paths"]), opt["level"]
 
 
-@pytest.mark.parametrize("where", ["info", "config", "global", "ignored", "new-folder"])
+@pytest.mark.parametrize(
+    "where", ["info", "config", "global", "ignored", "new-folder", "staged-apart", "index-only"]
+)
 def test_linguist_lines_outside_the_repository_are_not_believed(
     repo: Path, cli: Cli, tmp_path: Path, where: str
 ) -> None:
     """``linguist-generated`` lines git would read but the repository does not hold
     hide nothing: git's own ``info/attributes``, a ``core.attributesFile``, the
     user's global attributes file, a ``.gitattributes`` ignored through
-    ``info/exclude``, one in a new untracked folder. The committed attributes still
-    hold."""
+    ``info/exclude``, one in a new untracked folder, one only the index holds
+    (staged, then put back or removed in the work tree). The committed attributes
+    still hold."""
     commit_app(
         repo,
         {
@@ -169,6 +172,15 @@ def test_linguist_lines_outside_the_repository_are_not_believed(
     elif where == "global":
         write(tmp_path, "xdg/git/attributes", hiding)
         env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    elif where == "staged-apart":  # staged, then put back in the work tree: `MM`
+        write(repo, ".gitattributes", "api/** linguist-generated\n" + hiding)
+        git(repo, "add", ".gitattributes")
+        git(repo, "restore", "--source=HEAD", "--worktree", ".gitattributes")
+    elif where == "index-only":  # added, then removed from the work tree: `AD`
+        write(repo, "src/.gitattributes", "** linguist-generated\n")
+        git(repo, "add", "src/.gitattributes")
+        (repo / "src" / ".gitattributes").unlink()
+        write(repo, "extra/.gitattributes", "** linguist-generated\n")
     elif where == "ignored":
         write(repo, "src/.gitattributes", "** linguist-generated\n")
         with (repo / ".git" / "info" / "exclude").open("a", encoding="utf-8") as fh:
