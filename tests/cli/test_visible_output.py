@@ -137,6 +137,22 @@ def test_an_intent_or_checkpoint_message_cannot_forge_a_section(tmp_path: Path) 
     assert "Fix login\\u000a\\u000aOutside" in vf(root, "memory", "show").stdout
 
 
+def test_memory_show_prints_each_entry_on_one_line(tmp_path: Path) -> None:
+    """A line break in a decision, the next action or a risk cannot forge a line of
+    `memory show`."""
+    root = _drifted(tmp_path)
+    forged = "    M  forged"
+    for args in (
+        ("decide", "d\n" + forged, "--yes"),
+        ("next", "n\n" + forged, "--yes"),
+        ("risk", "r\n" + forged),
+    ):
+        proc = vf(root, "memory", *args)
+        assert proc.returncode == 0, (args, proc.stderr)
+    out = vf(root, "memory", "show").stdout
+    assert not any(line.startswith(forged) for line in out.splitlines()), out
+
+
 def test_whys_folders_messages_and_handoffs_cannot_forge_lines(tmp_path: Path) -> None:
     """A line break in a relevant file's why, a rename's target, a folder counted in
     "… and N more", a checkpoint's message (``checkpoint show``) or the handoff's

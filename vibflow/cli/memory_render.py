@@ -31,13 +31,13 @@ def render(view: MemoryView) -> str:
         lines.append(f"Intent: {one_line(intent.text)}{label}")
         lines.append(f"  set {intent.last_updated} by {intent.updated_by}")
     nxt = state.next_action
-    lines.append(f"Next action: {nxt.text}" if nxt else "Next action: (none)")
+    lines.append(f"Next action: {one_line(nxt.text)}" if nxt else "Next action: (none)")
     lines.append(
         f"Decisions: {len(state.decisions)}"
         + (f" (+{len(state.archived_decisions)} archived)" if state.archived_decisions else "")
     )
     for d in state.decisions[-5:]:
-        lines.append(f"  - {d.text}")
+        lines.append(f"  - {one_line(d.text)}")
     explicit = [f for f in state.relevant_files if f.source == "explicit"]
     observed = [f for f in state.relevant_files if f.source == "observed"]
     lines.append(f"Relevant files: {len(explicit)} explicit, {len(observed)} observed")
@@ -59,11 +59,11 @@ def render(view: MemoryView) -> str:
             tag = f"UNSURE — {seen.unsure}"
         else:
             tag = "fresh"
-        lines.append(f"  - {v.command}: {v.result} [{tag}]")
+        lines.append(f"  - {one_line(v.command)}: {v.result} [{one_line(tag)}]")
     if state.risks:
         lines.append(f"Risks: {len(state.risks)}")
         for r in state.risks[-5:]:
-            lines.append(f"  - ({r.kind}) {r.text}")
+            lines.append(f"  - ({r.kind}) {one_line(r.text)}")
     if state.observed_context:
         lines.append(
             f"Observed: {len(state.observed_context)} event(s), latest "
