@@ -155,13 +155,37 @@ def from_checkpoint(
     git = svc.checkpoints.git
     if paths:
         wanted = named_paths(svc, meta, paths)
-    else:
-        wanted = []
-        for change in svc.checkpoints.diff(meta.checkpoint_id):
-            wanted.append(change.path)
-            if change.old_path:
-                wanted.append(change.old_path)  # a rename: bring the old name back too
-    return _pending(svc, restore.plan(git, meta.commit, sorted(set(wanted))))
+        return _pending(svc, restore.plan(git, meta.commit, sorted(set(wanted))))
+    wanted, partner = [], {}
+    for change in svc.checkpoints.diff(meta.checkpoint_id):
+        wanted.append(change.path)
+        if change.old_path:
+            wanted.append(change.old_path)  # a rename: bring the old name back too
+            partner[change.path], partner[change.old_path] = change.old_path, change.path
+    return _whole_renames(
+        _pending(svc, restore.plan(git, meta.commit, sorted(set(wanted)))), partner
+    )
+
+
+def _whole_renames(chosen: Selection, partner: Mapping[str, str]) -> Selection:
+    """``chosen`` with a rename's other name left out too when one of its names is: a
+    rename is one change, and restoring one name alone deletes the file (its new
+    name) without writing it back (its old one)."""
+    left = dict(chosen.left_out)
+    for path in list(left):
+        other = partner.get(path)
+        if other is not None and other not in left:
+            left[other] = (
+                f"renamed from or to a name vibflow cannot restore ({path}), and a rename "
+                "is one change; restore it by hand"
+            )
+    if len(left) == len(chosen.left_out):
+        return chosen
+    return Selection(
+        [p for p in chosen.writes if p not in left],
+        [p for p in chosen.deletes if p not in left],
+        left,
+    )
 
 
 def undoing(svc: RecoveryServices, job: RestoreJob) -> tuple[CheckpointMeta, Selection]:

@@ -101,3 +101,35 @@ def test_a_whole_checkpoint_restore_leaves_names_it_cannot_write(forms: Path) ->
     assert (forms / "ok.py").read_text(encoding="utf-8") == "ok\n"
     assert (forms / NFD).read_text(encoding="utf-8") == "later\n"
     assert (forms / "a:b.py").exists()
+
+
+def test_a_rename_between_the_forms_is_left_whole(tmp_path: Path) -> None:
+    """Committed decomposed, renamed to the composed form and edited: a whole
+    checkpoint restore leaves both names of the rename (restoring one alone deleted
+    the file and wrote nothing back) and restores the rest."""
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / NFD).write_text("one\ntwo\nthree\nfour\n", encoding="utf-8")
+    (root / "ok.py").write_text("ok\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    made = ok_json(vf(root, "checkpoint", "create", "--json"))
+    git(root, "mv", NFD, NFC)
+    with (root / NFC).open("a", encoding="utf-8") as fh:
+        fh.write("five\n")
+    (root / "ok.py").write_text("drift\n", encoding="utf-8")
+    run = ok_json(vf(root, "checkpoint", "restore", made["checkpoint_id"], "--json", env=APPLY))
+    assert sorted(i["path"] for i in run["restore"]["left_out"]) == sorted([NFC, NFD])
+    done = vf(
+        root,
+        "step",
+        run["run_id"],
+        "confirm",
+        "--input",
+        f"confirmation={run['confirmation_expected']}",
+        env=APPLY,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (root / NFC).read_text(encoding="utf-8").endswith("five\n")
+    assert (root / "ok.py").read_text(encoding="utf-8") == "ok\n"
