@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from vibflow.steps.grants.service import GrantService
     from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
+    from vibflow.steps.paths.contract import ProjectPath
     from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
     from vibflow.steps.recovery.early_listing import Listing
@@ -304,7 +305,7 @@ class Project:
             memory=self.memory,
             jobs=RestoreJobs(self.state_dir / "recovery" / "jobs"),
             plans=self.run_plans,
-            normalize_paths=restoring(self.normalize_paths),
+            normalize_paths=restoring(self.place_paths),
             tool=self.tool,
             state_dir=self.state_dir,
             grants=self.granted,
@@ -419,12 +420,13 @@ class Project:
 
     def normalize_paths(self, raws: Iterable[str]) -> list[str]:
         """:meth:`normalize_path` for many paths, the project resolved once."""
+        return [p.relative for p in self.place_paths(raws)]
+
+    def place_paths(self, raws: Iterable[str]) -> list[ProjectPath]:
         from vibflow.steps.paths.contract import canonicalize_many
 
-        found = canonicalize_many(
-            raws, self.root, policy=self.path_rules, allow_absolute=self.tool == "cli"
-        )
-        return [p.relative for p in found]
+        rules, absolute = self.path_rules, self.tool == "cli"
+        return canonicalize_many(raws, self.root, policy=rules, allow_absolute=absolute)
 
     def _audit_memory(self, event: str, result: str, counts: Mapping[str, int]) -> None:
         from vibflow.engine.audit import RedactionCounts

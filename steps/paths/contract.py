@@ -85,6 +85,9 @@ class ProjectPath:
     was_absolute_input: bool
     needs_review: bool = False
     review_reason: str | None = None
+    #: A name on the way is decomposed on disk (``relative`` holds it composed, which
+    #: on Linux is another file): what a restore must refuse.
+    decomposed_on_disk: bool = False
 
     def __str__(self) -> str:
         return self.display
@@ -173,19 +176,22 @@ def restore_refusal(raw: str) -> PathRejected | None:
 
 
 def restoring(
-    normalize: Callable[[Iterable[str]], list[str]],
+    place: Callable[[Iterable[str]], list[ProjectPath]],
 ) -> Callable[[Iterable[str]], list[str]]:
-    """``normalize`` (the path contract as one caller applies it) for the names a
-    restore writes: its own rules first, then :func:`restore_refusal`'s."""
+    """``place`` (the path contract as one caller applies it) for the names a restore
+    writes: its own rules first, then :func:`restore_refusal`'s, of the name as typed
+    and as found on disk (a link into a decomposed folder is refused too)."""
 
     def checked(raws: Iterable[str]) -> list[str]:
         given = list(raws)
-        out = normalize(given)
-        for raw in given:
+        placed = place(given)
+        for raw, path in zip(given, placed, strict=True):
             refused = restore_refusal(raw)
+            if refused is None and path.decomposed_on_disk:
+                refused = reject(PathRule.DECOMPOSED_FORM)
             if refused is not None:
                 raise refused
-        return out
+        return [p.relative for p in placed]
 
     return checked
 
@@ -290,7 +296,8 @@ class _Project:
             found = self.resolver.resolve(parts)
         except ResolveError as exc:
             raise reject(exc.rule) from None
-        relative = tuple(_nfc(p) for p in (*found.parent, found.name))
+        on_disk = (*found.parent, found.name)
+        relative = tuple(_nfc(p) for p in on_disk)
         target = tuple(_nfc(p) for p in found.target)
         _check_names(relative, echo=echo)
         _check_names(target, echo=False)  # a link's target: a name the user never typed
@@ -313,6 +320,7 @@ class _Project:
             was_absolute_input=was_absolute,
             needs_review=bool(found.notes),
             review_reason=join_reasons(*found.notes),
+            decomposed_on_disk=relative != on_disk,
         )
 
     def _anchor(self, parsed: windows.Parsed, allow_absolute: bool) -> tuple[str, ...]:

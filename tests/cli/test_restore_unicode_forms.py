@@ -133,3 +133,27 @@ def test_a_rename_between_the_forms_is_left_whole(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (root / NFC).read_text(encoding="utf-8").endswith("five\n")
     assert (root / "ok.py").read_text(encoding="utf-8") == "ok\n"
+
+
+def test_a_link_into_a_decomposed_folder_is_refused(tmp_path: Path) -> None:
+    """`checkpoint restore CKPT -- lnk/a.py`, lnk a link to the decomposed folder
+    beside its composed twin: the contract placed it in the composed folder, and the
+    restore wrote the other file. Refused by its rule now; nothing is written."""
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    folder_nfd, folder_nfc = NFD.removesuffix(".py"), NFC.removesuffix(".py")
+    for folder in (folder_nfd, folder_nfc):
+        (root / folder).mkdir()
+        (root / folder / "a.py").write_text(f"{folder}\n", encoding="utf-8")
+    (root / "lnk").symlink_to(folder_nfd)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    made = ok_json(vf(root, "checkpoint", "create", "--json"))
+    for folder in (folder_nfd, folder_nfc):
+        (root / folder / "a.py").write_text("mine\n", encoding="utf-8")
+    proc = vf(root, "checkpoint", "restore", made["checkpoint_id"], "--", "lnk/a.py", env=APPLY)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "decomposed_form" in proc.stderr
+    for folder in (folder_nfd, folder_nfc):
+        assert (root / folder / "a.py").read_text(encoding="utf-8") == "mine\n"
