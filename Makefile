@@ -37,6 +37,7 @@ lint: $(STAMP)
 	ln -sfn ../../../vibflow/registry_wiring.py build/typecheck/vibflow/registry_wiring.py
 	ln -sfn ../../../vibflow/recap_wiring.py build/typecheck/vibflow/recap_wiring.py
 	ln -sfn ../../../vibflow/runner_wiring.py build/typecheck/vibflow/runner_wiring.py
+	ln -sfn ../../../vibflow/paths_wiring.py build/typecheck/vibflow/paths_wiring.py
 	ln -sfn ../../../vibflow/demo.py build/typecheck/vibflow/demo.py
 	$(BIN)/mypy
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.resources import files
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from vibflow.engine.catalog import FlowCatalog
     from vibflow.engine.registry import Registry
     from vibflow.engine.runner import Runner
+    from vibflow.paths_wiring import ProjectPaths
     from vibflow.steps.agents.policy import AgentsPolicy
     from vibflow.steps.agents.records import AgentRecords
     from vibflow.steps.checkpoints.store import CheckpointStore
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
     from vibflow.steps.grants.service import GrantService
     from vibflow.steps.handoff.service import HandoffService
     from vibflow.steps.memory.service import MemoryService
-    from vibflow.steps.paths.contract import ProjectPath
-    from vibflow.steps.paths.policy import PathPolicy
     from vibflow.steps.recovery.advisor import RecoveryAdvisor
     from vibflow.steps.recovery.early_listing import Listing
     from vibflow.steps.recovery.git_memo import AdviceCache
@@ -272,7 +271,7 @@ class Project:
             checkpoints=self.checkpoints,
             memory=self.memory,
             policy=self.recovery_policy,
-            generated=self.path_rules,
+            generated=self.paths.rules,
             redact_payload=self.redact_payload,
             clock=utcnow,
             apply_enabled=flag_enabled(self.env, RECOVERY_APPLY_FLAG),
@@ -293,7 +292,6 @@ class Project:
     @cached_property
     def recovery_services(self) -> RecoveryServices:
         """What the recover flow's steps and guards use, built on first use."""
-        from vibflow.steps.paths.contract import restoring
         from vibflow.steps.recovery.job import RestoreJobs
         from vibflow.steps.recovery.services import RecoveryServices
 
@@ -305,7 +303,7 @@ class Project:
             memory=self.memory,
             jobs=RestoreJobs(self.state_dir / "recovery" / "jobs"),
             plans=self.run_plans,
-            normalize_paths=restoring(self.place_paths),
+            normalize_paths=self.paths.restore_paths,
             tool=self.tool,
             state_dir=self.state_dir,
             grants=self.granted,
@@ -390,7 +388,7 @@ class Project:
             policy=self.policy.section("memory", MemoryPolicy),
             facts=GitRepoFacts(self.root),
             redactor=self.redact_text,
-            normalize_path=self.normalize_path,
+            normalize_path=self.paths.normalize_path,
             audit=self._audit_memory,
         )
 
@@ -409,24 +407,11 @@ class Project:
         return str(red.value), red.counts.model_dump()
 
     @cached_property
-    def path_rules(self) -> PathPolicy:
-        from vibflow.steps.paths.contract import path_policy
+    def paths(self) -> ProjectPaths:
+        """The path contract as this project applies it (``paths_wiring``)."""
+        from vibflow.paths_wiring import ProjectPaths
 
-        return path_policy(self.policy)
-
-    def normalize_path(self, raw: str) -> str:
-        """The path contract, as the trusted local CLI (absolute input allowed)."""
-        return self.normalize_paths([raw])[0]
-
-    def normalize_paths(self, raws: Iterable[str]) -> list[str]:
-        """:meth:`normalize_path` for many paths, the project resolved once."""
-        return [p.relative for p in self.place_paths(raws)]
-
-    def place_paths(self, raws: Iterable[str]) -> list[ProjectPath]:
-        from vibflow.steps.paths.contract import canonicalize_many
-
-        rules, absolute = self.path_rules, self.tool == "cli"
-        return canonicalize_many(raws, self.root, policy=rules, allow_absolute=absolute)
+        return ProjectPaths(self.root, self.policy, self.tool)
 
     def _audit_memory(self, event: str, result: str, counts: Mapping[str, int]) -> None:
         from vibflow.engine.audit import RedactionCounts

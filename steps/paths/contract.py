@@ -65,7 +65,6 @@ __all__ = [
     "path_policy",
     "refusal",
     "restore_refusal",
-    "restoring",
 ]
 
 
@@ -173,27 +172,6 @@ def restore_refusal(raw: str) -> PathRejected | None:
     if raw.isascii() or unicodedata.is_normalized("NFC", raw):
         return None
     return reject(PathRule.DECOMPOSED_FORM)
-
-
-def restoring(
-    place: Callable[[Iterable[str]], list[ProjectPath]],
-) -> Callable[[Iterable[str]], list[str]]:
-    """``place`` (the path contract as one caller applies it) for the names a restore
-    writes: its own rules first, then :func:`restore_refusal`'s, of the name as typed
-    and as found on disk (a link into a decomposed folder is refused too)."""
-
-    def checked(raws: Iterable[str]) -> list[str]:
-        given = list(raws)
-        placed = place(given)
-        for raw, path in zip(given, placed, strict=True):
-            refused = restore_refusal(raw)
-            if refused is None and path.decomposed_on_disk:
-                refused = reject(PathRule.DECOMPOSED_FORM)
-            if refused is not None:
-                raise refused
-        return [p.relative for p in placed]
-
-    return checked
 
 
 def refusal(raw: str, *, policy: PathPolicy = DEFAULT_POLICY) -> PathRejected | None:

@@ -110,4 +110,4 @@ def recover_feedback(
 def _in_project(project: Project, paths: list[str]) -> list[str]:
     """An absolute path placed in the project by the path contract (which refuses one
     outside it, never echoing it); the others as the plan names them, odd bytes too."""
-    return [project.normalize_path(p) if Path(p).is_absolute() else p for p in paths]
+    return [project.paths.normalize_path(p) if Path(p).is_absolute() else p for p in paths]

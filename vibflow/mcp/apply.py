@@ -87,9 +87,7 @@ def recovery_apply(call: Call) -> Reply:
     if args.paths is not None:
         if not args.paths:
             raise VibflowError(ErrorCode.BAD_INPUT, EMPTY_CHOICE)
-        from vibflow.steps.paths.contract import restoring
-
-        paths = restoring(project.place_paths)(args.paths)  # the flow takes a set
+        paths = project.paths.restore_paths(args.paths)  # the flow takes them as a set
     run = _the_run(project, args, paths is not None)
     if args.option_id is not None and run.state == "choose":
         run = _choose(project, run, args.option_id, paths)

@@ -320,7 +320,7 @@ def handoff_export(call: Call) -> Reply:
 
     args: schemas.HandoffExportIn = call.args
     project = call.project
-    (rel,) = project.normalize_paths([args.path])
+    (rel,) = project.paths.normalize_paths([args.path])
     target = project.root / rel
     if target.is_dir() or target.is_symlink():
         raise VibflowError(
