@@ -80,11 +80,9 @@ def test_a_new_headed_file_does_not_make_its_gen_folder_count(repo: Path, cli: C
     assert {"gen/old.pb.go", "gen/helpers.go"} <= _excluded(plan)
 
 
-@pytest.mark.parametrize("how", ["edit", "new-nested", "staged"])
-def test_linguist_lines_the_change_wrote_are_not_believed(repo: Path, cli: Cli, how: str) -> None:
-    """``src/** linguist-generated`` written by the change (an edited root
-    ``.gitattributes``, a new nested one, or either staged) hides nothing; the
-    committed attributes still hold, and a committed line is believed."""
+def _edited_under_attributes(repo: Path) -> None:
+    """``api/`` marked linguist-generated at HEAD; the form (explicit), a hand-written
+    ``src/billing.py`` and the generated client each edited."""
     commit_app(
         repo,
         {
@@ -98,6 +96,14 @@ def test_linguist_lines_the_change_wrote_are_not_believed(repo: Path, cli: Cli, 
     write(repo, "src/ui/login.py", "def login():\n    return 2\n")
     write(repo, "src/billing.py", "RATE = 2\n")
     write(repo, "api/client.ts", "export const a = 2\n")
+
+
+@pytest.mark.parametrize("how", ["edit", "new-nested", "staged"])
+def test_linguist_lines_the_change_wrote_are_not_believed(repo: Path, cli: Cli, how: str) -> None:
+    """``src/** linguist-generated`` written by the change (an edited root
+    ``.gitattributes``, a new nested one, or either staged) hides nothing; the
+    committed attributes still hold, and a committed line is believed."""
+    _edited_under_attributes(repo)
     if how == "new-nested":
         write(repo, "src/.gitattributes", "** linguist-generated\n")
     else:
@@ -150,19 +156,7 @@ def test_linguist_lines_outside_the_repository_are_not_believed(
     ``info/exclude``, one in a new untracked folder, one only the index holds
     (staged, then put back or removed in the work tree). The committed attributes
     still hold."""
-    commit_app(
-        repo,
-        {
-            ".gitattributes": "api/** linguist-generated\n",
-            "src/ui/login.py": "def login():\n    return 1\n",
-            "src/billing.py": "RATE = 1\n",
-            "api/client.ts": "export const a = 1\n",
-        },
-    )
-    set_memory(repo, explicit={"src/ui/login.py": "the form"})
-    write(repo, "src/ui/login.py", "def login():\n    return 2\n")
-    write(repo, "src/billing.py", "RATE = 2\n")
-    write(repo, "api/client.ts", "export const a = 2\n")
+    _edited_under_attributes(repo)
     hiding, env = "src/** linguist-generated\nextra/** linguist-generated\n", {}
     if where == "info":
         write(repo, ".git/info/attributes", hiding)
