@@ -14,7 +14,8 @@ Only the repository's word counts, as GitHub's linguist reads it: the
 an untracked or ignored ``.gitattributes``; none of them is in the repository or
 its diff, so an agent that wrote ``src/** linguist-generated`` into one would
 hide its edits unseen. They are shut out: ``check-attr --cached`` reads the
-index, never the work tree; ``core.attributesFile`` points at nothing; and when
+index, never the work tree (and HEAD's own, when the index holds an attributes
+file apart from HEAD); ``core.attributesFile`` points at nothing; and when
 ``info/attributes`` exists, git is given a repository folder of vibflow's own
 (``.vibflow/recovery/attributes.git``) that lends the project's objects and has
 no ``info/`` folder.
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Literal
 
 from vibflow.engine.atomicfile import atomic_write
 from vibflow.engine.errors import VibflowError
+from vibflow.steps.checkpoints.gitstate import common_dir
 from vibflow.steps.recovery.scratch import new_scratch
 from vibflow.steps.workspace.root import state_dir
 
@@ -112,19 +114,11 @@ def _info_attributes(git: Git) -> Path | None:
     """git's own ``info/attributes`` (in the common folder of linked work trees), if
     there is one."""
     try:
-        common = _common_dir(git.git_dir())
+        common = common_dir(git.git_dir())
     except VibflowError:
         return None
     found = common / "info" / "attributes"
     return found if found.is_file() else None
-
-
-def _common_dir(git_dir: Path) -> Path:
-    try:
-        shared = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return git_dir
-    return (git_dir / shared).resolve() if shared else git_dir
 
 
 def _without_info(root: str, folder: Path, common: Path) -> dict[str, str]:
