@@ -31,7 +31,7 @@ from vibflow.steps.checkpoints.models import CheckpointMeta
 from vibflow.steps.recovery.apply_steps import source_commit
 from vibflow.steps.recovery.job import RestoreJob, RestoreJobs
 from vibflow.steps.recovery.plans import sample
-from vibflow.steps.recovery.restorable import why_not
+from vibflow.steps.recovery.restorable import names_apart
 from vibflow.steps.recovery.services import RecoveryServices
 
 
@@ -124,10 +124,12 @@ def _differs(a: restore.Item | None, b: restore.Item) -> bool:
     return a is None or (a.action, a.mode, a.sha) != (b.action, b.mode, b.sha)
 
 
-def _pending(svc: RecoveryServices, items: Iterable[restore.Item]) -> Selection:
+def _pending(
+    svc: RecoveryServices, items: Iterable[restore.Item], apart: Mapping[str, str] | None = None
+) -> Selection:
     """Of ``items``, those the disk does not match yet: files to write, files to delete,
-    and those whose names no restore can write (one such name in a restore's paths
-    would have the confirmation refuse them all)."""
+    and those of ``apart`` (names no restore can write → why): one such name in a
+    restore's paths would have the confirmation refuse them all."""
     writes, deletes, left = [], [], {}
     for item in items:
         if item.action == "skip":
@@ -135,9 +137,8 @@ def _pending(svc: RecoveryServices, items: Iterable[restore.Item]) -> Selection:
         now = restore.Current.read(svc.root, item.path)
         if now.is_object(item):
             continue
-        why = why_not(item.path)
-        if why is not None:
-            left[item.path] = why
+        if apart and item.path in apart:
+            left[item.path] = apart[item.path]
             continue
         if item.action == "delete":
             if now.kind == "other":
@@ -151,41 +152,17 @@ def _pending(svc: RecoveryServices, items: Iterable[restore.Item]) -> Selection:
 def from_checkpoint(
     svc: RecoveryServices, meta: CheckpointMeta, paths: Sequence[str] | None
 ) -> Selection:
-    """Restoring ``paths`` (default: every file that differs) from ``meta``."""
+    """Restoring ``paths`` (default: every file that differs) from ``meta``. Named
+    paths have passed the restore's path rules; of every file that differs, the
+    names no restore can write are left (both names of such a rename)."""
     git = svc.checkpoints.git
     if paths:
         wanted = named_paths(svc, meta, paths)
         return _pending(svc, restore.plan(git, meta.commit, sorted(set(wanted))))
-    wanted, partner = [], {}
-    for change in svc.checkpoints.diff(meta.checkpoint_id):
-        wanted.append(change.path)
-        if change.old_path:
-            wanted.append(change.old_path)  # a rename: bring the old name back too
-            partner[change.path], partner[change.old_path] = change.old_path, change.path
-    return _whole_renames(
-        _pending(svc, restore.plan(git, meta.commit, sorted(set(wanted)))), partner
-    )
-
-
-def _whole_renames(chosen: Selection, partner: Mapping[str, str]) -> Selection:
-    """``chosen`` with a rename's other name left out too when one of its names is: a
-    rename is one change, and restoring one name alone deletes the file (its new
-    name) without writing it back (its old one)."""
-    left = dict(chosen.left_out)
-    for path in list(left):
-        other = partner.get(path)
-        if other is not None and other not in left:
-            left[other] = (
-                f"renamed from or to a name vibflow cannot restore ({path}), and a rename "
-                "is one change; restore it by hand"
-            )
-    if len(left) == len(chosen.left_out):
-        return chosen
-    return Selection(
-        [p for p in chosen.writes if p not in left],
-        [p for p in chosen.deletes if p not in left],
-        left,
-    )
+    changes = [(c.path, c.old_path) for c in svc.checkpoints.diff(meta.checkpoint_id)]
+    # A rename: bring the old name back too.
+    wanted = sorted({p for change in changes for p in change if p})
+    return _pending(svc, restore.plan(git, meta.commit, wanted), names_apart(changes))
 
 
 def undoing(svc: RecoveryServices, job: RestoreJob) -> tuple[CheckpointMeta, Selection]:
