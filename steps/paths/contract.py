@@ -164,11 +164,22 @@ def _flag(path: ProjectPath, other: str | None, reason: Callable[[str], str]) ->
     )
 
 
+#: Where ``\\`` can be part of a name (every system but Windows), a restore cannot
+#: read it as the separator the rest of the contract takes it for.
+_BACKSLASH_IS_A_LETTER = os.sep == "/"
+
+
 def restore_refusal(raw: str) -> PathRejected | None:
     """The rule a name to *restore* breaks beyond :func:`canonicalize`'s: a decomposed
-    (NFD) spelling. The contract stores names composed, which finds ``café`` typed
-    on Linux in a repository committed from a Mac; a restore must write the very
-    name git lists, and on Linux ``café`` and ``cafe\u0301`` are two files."""
+    (NFD) spelling, or a backslash where it is a letter of a name.
+
+    The contract stores names composed, which finds ``café`` typed on Linux in a
+    repository committed from a Mac, and reads ``\\`` as a folder separator, which
+    finds ``src\\app.py`` an agent wrote Windows-style. A restore must write the
+    very name git lists: on Linux ``café`` and ``cafe\u0301`` are two files, and so
+    are ``a\\b.py`` and ``a/b.py``."""
+    if _BACKSLASH_IS_A_LETTER and "\\" in raw:
+        return reject(PathRule.BACKSLASH)
     if raw.isascii() or unicodedata.is_normalized("NFC", raw):
         return None
     return reject(PathRule.DECOMPOSED_FORM)

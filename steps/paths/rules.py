@@ -52,11 +52,12 @@ class PathRule(enum.StrEnum):
     VIBFLOW_DIR = "vibflow_dir"
     GENERATED = "generated"
     DECOMPOSED_FORM = "decomposed_form"
+    BACKSLASH = "backslash"
 
 
 #: Rules only a restore's paths are held to (:func:`~vibflow.steps.paths.contract.restore_refusal`),
 #: never :func:`~vibflow.steps.paths.contract.canonicalize`.
-RESTORE_ONLY = frozenset({PathRule.DECOMPOSED_FORM})
+RESTORE_ONLY = frozenset({PathRule.DECOMPOSED_FORM, PathRule.BACKSLASH})
 
 _RELATIVE_HINT = "Give the path relative to the project folder, for example src/app.py."
 
@@ -151,6 +152,12 @@ _TEXT: dict[PathRule, tuple[str, str]] = {
         "a name in the path is in decomposed Unicode form (NFD, as macOS writes names); "
         "vibflow keeps names composed (NFC), so it would restore a different file here",
         "Restore that file with git (git restore --source=COMMIT -- PATH).",
+    ),
+    PathRule.BACKSLASH: (
+        "the path has a backslash, which is a folder separator on Windows and a letter "
+        "of a name here, so vibflow cannot tell which file to restore",
+        "Write folders with '/' (src/app.py); restore a name holding a backslash with git "
+        "(git restore --source=COMMIT -- PATH).",
     ),
 }
 

@@ -12,8 +12,8 @@ and these the user restores by hand.
 Only the contract's rules that need no filesystem are applied here
 (``contract.refusal``), the cheap ones, so a plan of any size pays little; a
 name that passes them is still checked in full at the confirmation. A name
-with a backslash is left out too: the contract reads ``\\`` as a folder
-separator, so the restore would write a different path. Both names of a
+with a backslash is left out too (``restore_refusal``): the contract reads
+``\\`` as a folder separator, so the restore would write a different path. Both names of a
 rename go together (a rename is one change): when one cannot be restored,
 neither is offered.
 
@@ -49,6 +49,7 @@ _WORDS = {
     PathRule.GENERATED: "it is a generated, cache or build output (policy paths.generated)",
     PathRule.DECOMPOSED_FORM: "its name is in decomposed Unicode form (NFD), which vibflow "
     "would restore as another file",
+    PathRule.BACKSLASH: "its name has a backslash, which vibflow reads as a folder separator",
     PathRule.VCS_DIR: "it is inside git's own .git folder",
     PathRule.VIBFLOW_DIR: "it is inside .vibflow, vibflow's own state",
 }
@@ -56,8 +57,6 @@ _WORDS = {
 
 def why_not(path: str, policy: PathPolicy = DEFAULT_POLICY) -> str | None:
     """Why a restore could not write ``path``, in words; None when nothing says so yet."""
-    if "\\" in path:
-        return "its name has a backslash, which vibflow reads as a folder separator" + _BY_HAND
     refused = refusal(path, policy=policy) or restore_refusal(path)
     if refused is None:
         return None
