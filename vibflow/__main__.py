@@ -12,7 +12,25 @@ import sys
 COMMAND_GC_THRESHOLD = 100_000
 
 
+def _in_utf8_mode() -> None:
+    """Run again in Python's UTF-8 mode when the locale names files in another encoding.
+
+    Under ``LC_ALL=C`` with ``PYTHONUTF8=0`` (or a latin-1 locale) Python encodes
+    file names with ASCII (or latin-1): a name git lists as ``café.py`` cannot
+    even be stat'ed, and every command that meets one ends in an internal error.
+    git itself names files as bytes, which UTF-8 mode (``-X utf8``, with
+    surrogateescape) round-trips whatever they are. ``exec`` keeps the process,
+    its streams and its pid (an agent's hook or MCP client sees one process).
+    """
+    if os.name != "posix" or sys.flags.utf8_mode:
+        return
+    if sys.getfilesystemencoding().replace("-", "").lower() == "utf8":
+        return
+    os.execv(sys.executable, [sys.orig_argv[0], "-X", "utf8", *sys.orig_argv[1:]])
+
+
 def main() -> None:
+    _in_utf8_mode()
     # A command loads ~400 modules: ~60,000 objects (classes, functions, schemas)
     # that live until it exits. At the default threshold the collector walks them
     # ~90 times while they load, ~5 % of a small `recover --preview`, and finds
