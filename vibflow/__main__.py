@@ -26,7 +26,8 @@ def _in_utf8_mode() -> None:
         return
     if sys.getfilesystemencoding().replace("-", "").lower() == "utf8":
         return
-    os.execv(sys.executable, [sys.orig_argv[0], "-X", "utf8", *sys.orig_argv[1:]])
+    # The same interpreter and command line: nothing here comes from outside.
+    os.execv(sys.executable, [sys.orig_argv[0], "-X", "utf8", *sys.orig_argv[1:]])  # noqa: S606
 
 
 def main() -> None:
