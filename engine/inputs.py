@@ -4,7 +4,8 @@ A wait declares ``inputs: {field: type}`` (and a flow, at its top, the inputs
 ``vibflow run FLOW`` takes when it starts) with type one of ``str``, ``int``,
 ``float``, ``bool``, ``path`` (a string the domain's path contract checks
 later), ``list`` (the key repeated once per value, ``--input paths=a --input
-paths=b``; one value may also hold several, comma-separated); a trailing ``?``
+paths=b``; one value may also hold several, comma-separated, or a JSON array
+of strings taken as written); a trailing ``?``
 makes it optional. Unknown keys (with the nearest declared name) and missing
 required keys are bad input, reported with what the wait expects.
 
@@ -17,6 +18,7 @@ the seam; what counts as a secret is the domain's business.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -120,8 +122,23 @@ def _to_list(value: Any) -> list[str]:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return value
     if isinstance(value, str):
-        return [p.strip() for p in value.split(",") if p.strip()]
+        return list_items(value)
     raise TypeError(value)
+
+
+def list_items(value: str) -> list[str]:
+    """The items one list value holds: a JSON array of strings (``["a,b.py"]``) as
+    written, for a name with a comma or an edge space; otherwise the comma-separated
+    pieces, trimmed."""
+    if value.lstrip().startswith("["):
+        try:
+            items = json.loads(value)
+        except ValueError as exc:
+            raise ValueError(value) from exc
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise TypeError(value)
+        return items
+    return [p.strip() for p in value.split(",") if p.strip()]
 
 
 def _to_bool(value: Any) -> bool:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from vibflow_testing.agents import run_hook as hook
 from vibflow_testing.cli import as_json, vf
+from vibflow_testing.git import git
 from vibflow_testing.repo import init_repo, write
 
 pytestmark = pytest.mark.cli
@@ -182,3 +183,31 @@ def test_rewind_paths_are_read_here(repo: Path) -> None:
     run = vf(repo / "src" / "app", "rewind", "1", "a.py", "--json", env=APPLY)
     assert run.returncode == 0, run.stderr
     assert _writes(run) == ["src/app/a.py"]
+
+
+def test_a_json_array_takes_names_with_a_comma_as_written(repo: Path) -> None:
+    """One `--input paths=` value is split at commas and trimmed; as a JSON array its
+    names are taken as written, so `a,b.py` and ` lead.py` restore those files (not
+    `a` and `b.py`), read in the folder you are in."""
+    here = repo / "src" / "app"
+    for rel in ("src/app/a,b.py", "src/app/ lead.py", "src/app/a", "src/app/b.py"):
+        write(repo, rel, "kept\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "odd names")
+    ckpt = _checkpoint(repo)
+    for rel in ("src/app/a,b.py", "src/app/ lead.py", "src/app/a"):
+        write(repo, rel, "changed\n")
+    started = vf(
+        here,
+        "run",
+        "restore",
+        "-i",
+        f"checkpoint={ckpt}",
+        "-i",
+        'paths=["a,b.py", " lead.py"]',
+        "--json",
+    )
+    assert started.returncode == 0, started.stderr
+    assert _writes(started) == ["src/app/ lead.py", "src/app/a,b.py"]
+    bad = vf(here, "run", "restore", "-i", f"checkpoint={ckpt}", "-i", "paths=[1, 2]", "--json")
+    assert bad.returncode == 2, bad.stdout

@@ -72,7 +72,8 @@ INPUT_OPT = typer.Option(
     metavar="KEY=VALUE",
     help="An input; repeat the option for each one (-i option=ID -i paths=a.py). "
     "A list input takes one item per repeat (-i paths=a.py -i paths=b.py) or several "
-    "comma-separated in one value. Paths are relative to where you are.",
+    "comma-separated in one value, or a JSON array (-i 'paths=[\"a,b.py\"]') taken as "
+    "written. Paths are relative to where you are.",
 )
 
 

@@ -94,7 +94,8 @@ def step(
     """Send EVENT (with typed inputs) to a waiting run, then advance it.
 
     A list input repeats its key once per value (one value may also hold
-    several, comma-separated), e.g. a recover restore of only some files:
+    several, comma-separated, or a JSON array for names with a comma), e.g. a
+    recover restore of only some files:
     --input option=OPTION_ID --input paths=a.py --input paths=src/b.py
     """
     from vibflow.engine.kinds import FINISHED
@@ -119,19 +120,24 @@ def _pairs(ctx: typer.Context, root: Path, inputs: list[str] | None) -> dict[str
 
     ``paths`` is the file input of every flow that restores files; typed here it is
     read in the folder you are in, as every other project path on the command line
-    is (``context.paths_here``). One value may name several, comma-separated, so
-    each piece is placed and the value keeps its shape for the flow's types.
+    is (``context.paths_here``). One value may name several (comma-separated, or a
+    JSON array of names taken as written), so each piece is placed.
     """
     from vibflow.cli.context import paths_here
-    from vibflow.engine.inputs import parse_pairs
+    from vibflow.engine.inputs import list_items, parse_pairs
 
     pairs = parse_pairs(inputs or [])
     raw = pairs.get("paths")
     if isinstance(raw, list):
         pairs["paths"] = paths_here(ctx, root, raw)
     elif raw is not None and raw.strip():
-        pieces = [p.strip() for p in raw.split(",") if p.strip()]
-        pairs["paths"] = ",".join(paths_here(ctx, root, pieces))
+        try:
+            pieces = list_items(raw)
+        except (TypeError, ValueError):
+            return pairs  # the flow's input types say what is wrong with it
+        placed = paths_here(ctx, root, pieces)
+        # A comma-separated value keeps its shape (a flow may take it as one string).
+        pairs["paths"] = placed if raw.lstrip().startswith("[") else ",".join(placed)
     return pairs
 
 
