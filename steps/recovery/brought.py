@@ -31,11 +31,16 @@ CHECKPOINTS_ASKED = 50
 @dataclass(frozen=True)
 class Brought:
     """The paths the change added (an untracked folder as ``name/``, as the listing
-    gives it), and whether it added, edited, moved or deleted a ``.gitattributes``.
+    gives it), whether it added, edited, moved or deleted a ``.gitattributes``, and
+    which ``.gitignore`` files it so touched.
     Without a commit nothing is brought: every file is new, none more than another."""
 
     paths: frozenset[str] = frozenset()
     attributes: bool = False
+    #: The commit the change is judged against.
+    head: str | None = None
+    #: The ``.gitignore`` files the change added, edited, moved or deleted.
+    ignore_files: frozenset[str] = frozenset()
     #: The trees of the checkpoints taken before: a file one of them holds was there
     #: before the change the plan judges (a project not committed yet), so its
     #: evidence stands.
@@ -72,6 +77,8 @@ def brought(
     return Brought(
         frozenset([*(c.path for c in tracked if c.status in _NEW), *untracked]),
         attributes=any(p.rpartition("/")[2] == ".gitattributes" for p in names),
+        head=head,
+        ignore_files=frozenset(p for p in names if p.rpartition("/")[2] == ".gitignore"),
         before=tuple(m.tree or m.commit for m in usable[:CHECKPOINTS_ASKED] if m.tree or m.commit),
     )
 

@@ -38,12 +38,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from vibflow.engine.errors import VibflowError
-from vibflow.steps.recovery.brought import NOTHING, Brought, held_before
+from vibflow.steps.recovery.brought import NOTHING, Brought
 from vibflow.steps.recovery.compiled_magic import magic_kind
 from vibflow.steps.recovery.evidence_text import head_blobs
 from vibflow.steps.recovery.generated_names import (
@@ -55,6 +54,7 @@ from vibflow.steps.recovery.generated_names import (
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
 from vibflow.steps.recovery.linguist import linguist_attributes
 from vibflow.steps.recovery.lstats import Lstats
+from vibflow.steps.recovery.project_files import ProjectFiles
 
 if TYPE_CHECKING:
     from vibflow.steps.paths.policy import PathPolicy
@@ -123,11 +123,9 @@ class Recogniser:
         self.git = git
         self.rules = rules
         self.path_policy = path_policy
-        self._listings: dict[str, list[str] | None] = {}
-        self._project_files: dict[tuple[str, tuple[str, ...]], str | None] = {}
+        self._project_files = ProjectFiles(root, git, brought)
         self._root = str(root)
         self._brought = brought
-        self._new: dict[str, bool] = {}
         #: Each build-output rule by its folder's last name (``public/assets/`` is found
         #: by ``assets``): (policy order, segments, rule).
         self._build_by_name: dict[str, list[tuple[int, list[str], BuildOutput]]] = {}
@@ -340,72 +338,11 @@ class Recogniser:
         ``when`` names (always, with none)."""
         if not when:
             return Verdict("build", f"build output '{output}'")
-        found = self._project_file(holder, when)
+        found = self._project_files.find(holder, when)
         if found is None:
             return None
         label = f" ({ecosystem})" if ecosystem else ""
         return Verdict("build", f"build output '{output}' next to {found}{label}")
-
-    def _project_file(self, folder: str, globs: Sequence[str]) -> str | None:
-        # Asked once per changed file under a build-like folder: every file of a
-        # docs/ folder asks the same question of the same folder.
-        key = (folder, tuple(globs))
-        if key not in self._project_files:
-            self._project_files[key] = self._find_project_file(folder, globs)
-        return self._project_files[key]
-
-    def _find_project_file(self, folder: str, globs: Sequence[str]) -> str | None:
-        if folder not in self._listings:
-            try:
-                self._listings[folder] = [
-                    p.name for p in (self.root / folder if folder else self.root).iterdir()
-                ]
-            except OSError:
-                self._listings[folder] = None
-        names = self._listings[folder] or []
-        where = f"{folder}/" if folder else ""
-        for pattern in globs:
-            if "/" in pattern:
-                # A project file inside a folder of its own (Hugo's
-                # config/_default/hugo.toml): a path, not a glob.
-                first, _, rest = pattern.partition("/")
-                try:
-                    if (
-                        first in names
-                        and not self._is_new(where + pattern)
-                        and (self.root / folder / first / rest).is_file()
-                    ):
-                        return pattern
-                except OSError:  # a folder we may not read: no project file seen
-                    pass
-            elif not any(ch in pattern for ch in "*?["):
-                # Most project files are plain names.
-                if pattern in names and not self._is_new(where + pattern):
-                    return pattern
-            else:
-                found = next(
-                    (
-                        name
-                        for name in names
-                        if fnmatchcase(name, pattern) and not self._is_new(where + name)
-                    ),
-                    None,
-                )
-                if found is not None:
-                    return found
-        return None
-
-    def _is_new(self, path: str) -> bool:
-        """Whether the change itself brought the project file ``path``: HEAD lacks it
-        and no checkpoint taken before holds it. An agent that writes a
-        ``package.json`` beside the files it edited under ``out/`` would otherwise
-        make them build output, hidden from the plan."""
-        if not self._brought.has(path):
-            return False
-        if path not in self._new:
-            held = held_before(self.git, self._brought.before, [path])
-            self._new[path] = path not in held
-        return self._new[path]
 
     def _by_compiled(self, parts: list[str]) -> Verdict | None:
         pattern = first_match(self.rules.compiled)(parts[-1])

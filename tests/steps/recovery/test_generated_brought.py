@@ -187,3 +187,61 @@ def test_linguist_lines_outside_the_repository_are_not_believed(
     plan = as_json(proc)
     assert {"src/billing.py", "extra/tool.py"} <= drift_of(plan)
     assert "api/client.ts" in _excluded(plan)
+
+
+def _go_bin(repo: Path) -> None:
+    """A committed deploy script under ``bin/``, no ``go.mod`` in the history; the
+    agent edits the script and writes a ``go.mod`` beside ``bin/``."""
+    commit_app(
+        repo,
+        {"src/app.py": "x = 1\n", "bin/deploy.sh": "echo deploy\n", ".gitignore": "*.log\n"},
+    )
+    set_memory(repo, explicit={"src/app.py": "the app"})
+    write(repo, "src/app.py", "x = 2\n")
+    write(repo, "bin/deploy.sh", "echo deploy\nrm -rf /srv/old\n")
+    write(repo, "go.mod", "module example.com/x\n")
+
+
+@pytest.mark.parametrize("where", ["info/exclude", ".gitignore"])
+def test_a_project_file_ignored_by_a_line_no_commit_holds_makes_no_build_output(
+    repo: Path, cli: Cli, where: str
+) -> None:
+    """The agent hides its ``go.mod`` from the listing with a line in
+    ``.git/info/exclude`` (a file of the clone) or in the ``.gitignore`` it edits:
+    the script it changed under ``bin/`` is drift, not a Go build's output."""
+    _go_bin(repo)
+    if where == "info/exclude":
+        exclude = repo / ".git" / "info" / "exclude"
+        exclude.parent.mkdir(exist_ok=True)
+        with exclude.open("a", encoding="utf-8") as handle:
+            handle.write("go.mod\n")
+    else:
+        write(repo, ".gitignore", "*.log\ngo.mod\n")
+    plan = recover(cli, "--explain")
+    assert "bin/deploy.sh" in drift_of(plan)
+    assert "bin/deploy.sh" not in _excluded(plan)
+
+
+def test_a_project_file_ignored_as_committed_still_counts(repo: Path, cli: Cli) -> None:
+    """JetBrains' template ignores ``*.iml``: a module file ignored by the committed
+    ``.gitignore`` makes ``out/`` its build output, as it did; so does a tracked
+    ``go.mod`` a line of ``info/exclude`` happens to match."""
+    commit_app(
+        repo,
+        {
+            "src/app.py": "x = 1\n",
+            ".gitignore": "*.iml\n",
+            "out/production/app/Main.class.txt": "compiled\n",
+            "svc/go.mod": "module example.com/svc\n",
+            "svc/bin/tool": "binary\n",
+        },
+    )
+    set_memory(repo, explicit={"src/app.py": "the app"})
+    write(repo, "app.iml", "<module type='JAVA_MODULE'/>\n")
+    with (repo / ".git" / "info" / "exclude").open("a", encoding="utf-8") as handle:
+        handle.write("go.mod\n")
+    write(repo, "src/app.py", "x = 2\n")
+    write(repo, "out/production/app/Main.class.txt", "recompiled\n")
+    write(repo, "svc/bin/tool", "rebuilt\n")
+    plan = recover(cli, "--explain")
+    assert {"out/production/app/Main.class.txt", "svc/bin/tool"} <= _excluded(plan)
