@@ -18,6 +18,7 @@ from scenarios_fresh10 import FRESH10
 from scenarios_fresh11 import FRESH11
 from scenarios_fresh12 import FRESH12
 from scenarios_fresh13 import FRESH13
+from scenarios_fresh14 import FRESH14
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
@@ -38,6 +39,7 @@ ALL_FRESH: list[Scenario] = [
     *FRESH11,
     *FRESH12,
     *FRESH13,
+    *FRESH14,
 ]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
@@ -53,4 +55,5 @@ FRESH_BATCHES: dict[int, str] = {
     11: "blind, after the tenth",
     12: "blind, after the eleventh",
     13: "blind, after the twelfth",
+    14: "blind, after the thirteenth",
 }
