@@ -76,6 +76,8 @@ DEFAULT_GENERATED: tuple[str, ...] = (
     ".terraform/",
     "CMakeFiles/",
     ".cache/",
+    ".direnv/",
+    "nimcache/",
     # operating-system droppings (Finder, AppleDouble, Explorer)
     ".DS_Store",
     "._*",

@@ -38,6 +38,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -103,6 +104,9 @@ def _path_memo(what: str, rules: object, path_policy: object) -> dict[tuple[str,
     return found[2]
 
 
+_GLOB_CHARS = frozenset("*?[")
+
+
 class Recogniser:
     """Classifies changed paths of one project (reads the work tree and git)."""
 
@@ -133,7 +137,10 @@ class Recogniser:
             segments = out.folder.rstrip("/").split("/")
             self._build_by_name.setdefault(segments[-1], []).append((order, segments, out))
         self._build_names = frozenset(self._build_by_name)
-        self._build_files = frozenset(f.file.rpartition("/")[2] for f in rules.build_files)
+        last_names = [f.file.rpartition("/")[2] for f in rules.build_files]
+        self._build_files = frozenset(n for n in last_names if not _GLOB_CHARS & set(n))
+        #: Build files named by a glob (``*.gem``): the first one a name matches.
+        self._build_file_glob = first_match(tuple(n for n in last_names if _GLOB_CHARS & set(n)))
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0
@@ -228,8 +235,8 @@ class Recogniser:
             named, compiled, may_build, hit = self._rules_said[key]
         except KeyError:
             named, compiled = self._by_folder(parts), self._by_compiled(parts)
-            may_build = (
-                not self._build_names.isdisjoint(parts[:-1]) or parts[-1] in self._build_files
+            may_build = not self._build_names.isdisjoint(parts[:-1]) or self._is_build_file(
+                parts[-1]
             )
             hit = folder_hit(parts, self.rules.marker_folders)
             self._rules_said[key] = (named, compiled, may_build, hit)
@@ -301,7 +308,10 @@ class Recogniser:
             found = self._by_build_folder(dirs)
             if found is not None:
                 return found
-        return self._by_build_file(parts) if parts[-1] in self._build_files else None
+        return self._by_build_file(parts) if self._is_build_file(parts[-1]) else None
+
+    def _is_build_file(self, name: str) -> bool:
+        return name in self._build_files or self._build_file_glob(name) is not None
 
     def _by_build_folder(self, dirs: list[str]) -> Verdict | None:
         # Only the rules whose folder ends in one of the path's folder names are
@@ -325,7 +335,11 @@ class Recogniser:
         for out in self.rules.build_files:
             segments = out.file.split("/")
             n = len(segments)
-            if len(parts) >= n and parts[-n:] == segments:
+            if (
+                len(parts) >= n
+                and parts[-n:-1] == segments[:-1]
+                and fnmatchcase(parts[-1], segments[-1])
+            ):
                 found = self._beside(out.file, "/".join(parts[:-n]), out.when, out.ecosystem)
                 if found is not None:
                     return found
