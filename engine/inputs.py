@@ -128,16 +128,15 @@ def _to_list(value: Any) -> list[str]:
 
 def list_items(value: str) -> list[str]:
     """The items one list value holds: a JSON array of strings (``["a,b.py"]``) as
-    written, for a name with a comma or an edge space; otherwise the comma-separated
-    pieces, trimmed."""
+    written, for a name with a comma or an edge space; otherwise — a name such as
+    ``[id].tsx`` included — the comma-separated pieces, trimmed."""
     if value.lstrip().startswith("["):
         try:
             items = json.loads(value)
-        except ValueError as exc:
-            raise ValueError(value) from exc
-        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-            raise TypeError(value)
-        return items
+        except ValueError:
+            items = None
+        if isinstance(items, list) and items and all(isinstance(i, str) for i in items):
+            return items
     return [p.strip() for p in value.split(",") if p.strip()]
 
 

@@ -190,7 +190,13 @@ def test_a_json_array_takes_names_with_a_comma_as_written(repo: Path) -> None:
     names are taken as written, so `a,b.py` and ` lead.py` restore those files (not
     `a` and `b.py`), read in the folder you are in."""
     here = repo / "src" / "app"
-    for rel in ("src/app/a,b.py", "src/app/ lead.py", "src/app/a", "src/app/b.py"):
+    for rel in (
+        "src/app/a,b.py",
+        "src/app/ lead.py",
+        "src/app/a",
+        "src/app/b.py",
+        "src/app/[id].tsx",
+    ):
         write(repo, rel, "kept\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "odd names")
@@ -209,5 +215,10 @@ def test_a_json_array_takes_names_with_a_comma_as_written(repo: Path) -> None:
     )
     assert started.returncode == 0, started.stderr
     assert _writes(started) == ["src/app/ lead.py", "src/app/a,b.py"]
-    bad = vf(here, "run", "restore", "-i", f"checkpoint={ckpt}", "-i", "paths=[1, 2]", "--json")
-    assert bad.returncode == 2, bad.stdout
+    # What is no JSON array of names is read as names: Next.js' `[id].tsx` is a file.
+    write(repo, "src/app/[id].tsx", "changed\n")
+    bracket = vf(
+        here, "run", "restore", "-i", f"checkpoint={ckpt}", "-i", "paths=[id].tsx", "--json"
+    )
+    assert bracket.returncode == 0, bracket.stderr
+    assert _writes(bracket) == ["src/app/[id].tsx"]

@@ -135,6 +135,19 @@ def paths_here(ctx: typer.Context, root: Path, raws: list[str]) -> list[str]:
     return here(root, raws, state_of(ctx).project or Path.cwd())
 
 
+def paths_to_restore(ctx: typer.Context, root: Path, raws: list[str]) -> list[str]:
+    """:func:`paths_here` for the names a restore writes: a name the restore rules
+    refuse as typed (a backslash, which placing would read as a folder separator)
+    is refused before it is placed."""
+    from vibflow.steps.paths.contract import restore_refusal
+
+    for raw in raws:
+        refused = restore_refusal(raw)
+        if refused is not None:
+            raise refused
+    return paths_here(ctx, root, raws)
+
+
 def catalog_for(ctx: typer.Context) -> FlowCatalog:
     """The flows available here: the project's and the shipped ones, or only the
     shipped ones outside a project."""

@@ -54,11 +54,6 @@ def _joined(raw: str, prefix: str | None) -> str | None:
     text = raw.replace("\\", "/")  # the contract reads both separators alike
     if windows.parse(text).form is not windows.Form.RELATIVE or not text.strip():
         return None
-    if os.sep == "/" and "\\" in raw:
-        # Joined as typed: here a backslash may be a letter of a name, and a restore
-        # must see it to refuse the name (``contract.restore_refusal``) rather than
-        # write the file its '/' spelling names.
-        return posixpath.normpath(f"{prefix}/{raw}")
     return posixpath.normpath(f"{prefix}/{text}")
 
 

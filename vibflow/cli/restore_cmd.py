@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.cli.context import JSON_OPT, paths_here, project_for
+from vibflow.cli.context import JSON_OPT, paths_to_restore, project_for
 from vibflow.cli.run_cmd import finish_run
 from vibflow.cli.visible_text import one_line
 
@@ -55,7 +55,7 @@ def checkpoint_restore(
     project = project_for(ctx)
     services = project.recovery_services
     meta = checkpoint_source(services, checkpoint_id)  # bad input before a run
-    paths = paths_here(ctx, project.root, list(paths or []))
+    paths = paths_to_restore(ctx, project.root, list(paths or []))
     if paths:
         named_paths(services, meta, paths)
     inputs: dict[str, Any] = {"checkpoint": checkpoint_id, "paths": paths}

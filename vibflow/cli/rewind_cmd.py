@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from vibflow.cli.context import JSON_OPT, paths_here, project_for
+from vibflow.cli.context import JSON_OPT, paths_to_restore, project_for
 from vibflow.cli.output import emit_json
 from vibflow.cli.restore_cmd import CONFIRM_OPT, run_restore_flow
 from vibflow.cli.visible_text import one_line
@@ -66,7 +66,7 @@ def rewind(
 
     services = project.recovery_services
     plan = plan_rewind(services, records, turn_id)  # bad input before a run
-    paths = paths_here(ctx, project.root, list(paths or []))
+    paths = paths_to_restore(ctx, project.root, list(paths or []))
     if paths:
         from vibflow.steps.recovery.restore_steps import checkpoint_source, named_paths
 

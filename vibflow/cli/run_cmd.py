@@ -119,23 +119,20 @@ def _pairs(ctx: typer.Context, root: Path, inputs: list[str] | None) -> dict[str
     """``--input KEY=VALUE`` options as a dict (a repeated key collects a list).
 
     ``paths`` is the file input of every flow that restores files; typed here it is
-    read in the folder you are in, as every other project path on the command line
+    held to the restore rules and read in the folder you are in, as every other project path on the command line
     is (``context.paths_here``). One value may name several (comma-separated, or a
     JSON array of names taken as written), so each piece is placed.
     """
-    from vibflow.cli.context import paths_here
+    from vibflow.cli.context import paths_to_restore
     from vibflow.engine.inputs import list_items, parse_pairs
 
     pairs = parse_pairs(inputs or [])
     raw = pairs.get("paths")
     if isinstance(raw, list):
-        pairs["paths"] = paths_here(ctx, root, raw)
+        pairs["paths"] = paths_to_restore(ctx, root, raw)
     elif raw is not None and raw.strip():
-        try:
-            pieces = list_items(raw)
-        except (TypeError, ValueError):
-            return pairs  # the flow's input types say what is wrong with it
-        placed = paths_here(ctx, root, pieces)
+        pieces = list_items(raw)
+        placed = paths_to_restore(ctx, root, pieces)
         # A comma-separated value keeps its shape (a flow may take it as one string).
         pairs["paths"] = placed if raw.lstrip().startswith("[") else ",".join(placed)
     return pairs
