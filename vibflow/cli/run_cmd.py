@@ -119,9 +119,10 @@ def _pairs(ctx: typer.Context, root: Path, inputs: list[str] | None) -> dict[str
     """``--input KEY=VALUE`` options as a dict (a repeated key collects a list).
 
     ``paths`` is the file input of every flow that restores files; typed here it is
-    held to the restore rules and read in the folder you are in, as every other project path on the command line
-    is (``context.paths_here``). One value may name several (comma-separated, or a
-    JSON array of names taken as written), so each piece is placed.
+    held to the restore rules and read in the folder you are in, as every other
+    project path on the command line is (``context.paths_to_restore``). One value
+    may name several (comma-separated, or a JSON array of names taken as written),
+    so each piece is placed.
     """
     from vibflow.cli.context import paths_to_restore
     from vibflow.engine.inputs import list_items, parse_pairs
