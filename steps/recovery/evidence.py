@@ -119,6 +119,8 @@ class Evidence:
     mirrors: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     #: Changed file → the intent's literal its added lines write (``literals``).
     literal: Mapping[str, str] = field(default_factory=dict)
+    #: Changed file → how it carries out a rename the intent asks (``intent_renames``).
+    renamed: Mapping[str, str] = field(default_factory=dict)
     #: Manifest or settings file → (in-scope file, the name it declares, the
     #: import that file's change adds): see ``dependencies``.
     needs: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
@@ -193,6 +195,7 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
         _by_dependency,
         _by_shared_names,
         _by_test_name,
+        _by_rename,
         _by_literal,
         _by_cochange,
         _by_proximity,
@@ -319,8 +322,8 @@ def _deleted_test_of(c: ChangedFile, ev: Evidence) -> str | None:
     """The hint for a deleted test named for an explicit file — no evidence of scope
     (see the module docstring) — or None when ``c`` is not one, or the intent says
     tests are being removed."""
-    if c.status != "deleted" or ev.removes_tests or not ev.tested:
-        return None
+    if c.status != "deleted" or ev.removes_tests or not ev.tested or c.path in ev.renamed:
+        return None  # (a test moved to the new name the intent asks is no removal)
     stem = stem_under_test(c.path)
     anchor = ev.tested.get(stem) if stem else None
     if anchor is None:
@@ -352,6 +355,13 @@ def removes_tests(intent: str) -> bool:
     orders_test.go``, ``get rid of the old specs``)."""
     said = {w.casefold() for w in _WORD.findall(intent)}
     return bool(said & _REMOVING) and bool(said & _TESTS)
+
+
+def _by_rename(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    found = ev.renamed.get(c.path)
+    return None if found is None else Judgement("intent_words", found)
 
 
 def _by_literal(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from vibflow.steps.recovery import dependencies, literals, shared_names
+from vibflow.steps.recovery import dependencies, intent_renames, literals, shared_names
 from vibflow.steps.recovery.evidence import Evidence, Judgement, by_reference, judge
 from vibflow.steps.recovery.evidence_links import find_links, find_shared, tested_stems
 from vibflow.steps.recovery.evidence_text import SEEDS_MAX, Reader, is_doc_page
@@ -68,6 +68,45 @@ def find_literals(
         if hit is not None:
             found[c.path] = hit
     return replace(evidence, literal=found, memo={}) if found else evidence
+
+
+def find_renames(
+    reader: Reader,
+    by_path: Mapping[str, ChangedFile],
+    candidates: Sequence[ChangedFile],
+    intent: str,
+    evidence: Evidence,
+) -> Evidence:
+    """Changed files that carry out a rename the intent asks (``intent_renames``): a
+    deleted file and the new one named after the rename, a line that comes back
+    with the new name. Nothing is read unless the intent asks a rename."""
+    asked = intent_renames.asked(intent)
+    if not asked:
+        return evidence
+    pairs = intent_renames.spellings(asked)
+    gone = [p for p, c in by_path.items() if c.status == "deleted"]
+    new = [p for p, c in by_path.items() if c.status in ("added", "untracked")]
+    found: dict[str, str] = {}
+    for path, (other, old, new_word) in intent_renames.paired(gone, new, pairs).items():
+        side = "its new name" if by_path[path].status == "deleted" else "its old name"
+        found[path] = f"the intent asks to rename '{old}' to '{new_word}'; '{other}' is {side}"
+    changed = [
+        c
+        for c in candidates
+        if c.status in ("modified", "renamed")
+        and c.path not in found
+        and (text := reader.now(c.path))
+        and any(n in text for _, n in pairs)
+    ]
+    before = reader.before(changed) if changed else {}
+    for c in changed:
+        now, then = reader.now(c.path) or "", before.get(c.path) or ""
+        hit = intent_renames.rewrites(
+            shared_names.added(now, then), shared_names.added(then, now), pairs
+        )
+        if hit is not None:
+            found[c.path] = f"its changed lines rename '{hit[0]}' to '{hit[1]}', as the intent asks"
+    return replace(evidence, renamed=found, memo={}) if found else evidence
 
 
 def close(

@@ -33,6 +33,7 @@ from vibflow.steps.recovery.evidence_closure import (
     find_literals,
     find_mirrors,
     find_needs,
+    find_renames,
 )
 from vibflow.steps.recovery.evidence_links import find_links, find_shared, tested_stems
 from vibflow.steps.recovery.evidence_text import SEEDS_MAX, Reader, is_doc_page
@@ -133,6 +134,7 @@ def gather(
         docs_only = all(is_doc_page(seed) for seed in seeds)
         wanted = [c for c in limited if is_doc_page(c.path)] if docs_only else limited
         evidence = find_literals(reader, wanted, intent or "", evidence)
+        evidence = find_renames(reader, by_path, limited, intent or "", evidence)
     evidence = close(reader, by_path, limited, seeds, evidence, policy, held_out)
     if not policy.dependencies:
         return evidence
