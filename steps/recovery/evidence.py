@@ -121,6 +121,8 @@ class Evidence:
     literal: Mapping[str, str] = field(default_factory=dict)
     #: Changed file → how it carries out a rename the intent asks (``intent_renames``).
     renamed: Mapping[str, str] = field(default_factory=dict)
+    #: Changed image → the changed files whose added lines name it (``embedded``).
+    shown: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: Manifest or settings file → (in-scope file, the name it declares, the
     #: import that file's change adds): see ``dependencies``.
     needs: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)

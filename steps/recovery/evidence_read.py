@@ -25,7 +25,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from vibflow.steps.recovery import cochange, shared_names
+from vibflow.steps.recovery import cochange, embedded, shared_names
 from vibflow.steps.recovery.environments import environments_in
 from vibflow.steps.recovery.evidence import Evidence, Link, removes_tests
 from vibflow.steps.recovery.evidence_closure import (
@@ -124,6 +124,7 @@ def gather(
         mirrors=copies,
         environments=environments_in(said) if policy.environments else frozenset(),
         reformats=_reformats(reader, by_path, said) if policy.reformats else NO_REFORMATS,
+        shown=embedded.shown(changed, reader.added, policy.reference_files),
     )
     if not seeds or policy.reference_files == 0:
         return evidence

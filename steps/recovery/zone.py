@@ -285,10 +285,24 @@ def _add_inferred(
                 requires_user_review=found.review,
             )
     _follow_renames(changed, zone, held_out)
+    _add_shown(zone, held_out, evidence)
     for path in mirrors(zone, evidence):
         del zone[path]
     for path in ruled_out([p for p, z in zone.items() if z.source in _FROM_THE_AGENT], evidence):
         del zone[path]
+
+
+def _add_shown(zone: dict[str, IntentZoneEntry], held_out: set[str], evidence: Evidence) -> None:
+    """Images a file in scope shows (``embedded``), under that file's name."""
+    for image, by in evidence.shown.items():
+        page = next((p for p in by if p in zone and zone[p].source != "user_edit"), None)
+        if page is not None and image not in zone and image not in held_out:
+            name = image.rpartition("/")[2]
+            zone[image] = IntentZoneEntry(
+                path=image,
+                source="reference",
+                reason=f"'{page}', in scope, shows it: its changed lines name '{name}'",
+            )
 
 
 #: Sources a mirror loses: inferred ones. Your files, your corrections and the
