@@ -31,9 +31,14 @@ from typing import TYPE_CHECKING
 from vibflow.engine.errors import VibflowError
 from vibflow.steps.checkpoints.gitstate import common_dir
 from vibflow.steps.recovery.brought import Brought, held_before
+from vibflow.steps.recovery.evidence_text import at_head
 
 if TYPE_CHECKING:
     from vibflow.steps.workspace.git import Git
+
+
+#: How much of a committed ignore file is read for the line that ignores a file.
+_IGNORE_READ = 1 << 20
 
 
 class IgnoredApart:
@@ -92,17 +97,8 @@ class IgnoredApart:
     def _lines_at_head(self, rel: str) -> frozenset[str] | None:
         if rel not in self._committed:
             head = self._brought.head
-            text: bytes | None = None
-            if head is not None and "\n" not in rel:
-                try:
-                    text = self._git.run("cat-file", "blob", f"{head}:{rel}")
-                except VibflowError:
-                    text = None
+            text = at_head(self._git, [rel], _IGNORE_READ, head).get(rel) if head else None
             self._committed[rel] = (
-                None
-                if text is None
-                else frozenset(
-                    line.decode("utf-8", "surrogateescape").rstrip() for line in text.splitlines()
-                )
+                None if text is None else frozenset(line.rstrip() for line in text.splitlines())
             )
         return self._committed[rel]
