@@ -33,6 +33,9 @@ entry, correction or recent patch put in scope, for its evidence:
     sharing a distinctive word with the intent or with that file's name, or
     with its very name (``index.ex`` and ``index.html.heex``, ``Table.tsx`` and
     ``Table.css``: one component's two halves);
+  - a move git could not see: a new file that may be where a deleted file of
+    yours went, rewritten past rename detection (``moved_apart``) — in scope
+    for your review, so the partial restore never deletes your file's new place;
   - the intent's literals: added lines writing a flag, a route or an identifier
     the intent spells out (``--threads``, ``/readyz``, ``lifetime_value``);
   - the intent's words: a name holding two of them, wherever the file is
@@ -121,6 +124,8 @@ class Evidence:
     literal: Mapping[str, str] = field(default_factory=dict)
     #: Changed file → how it carries out a rename the intent asks (``intent_renames``).
     renamed: Mapping[str, str] = field(default_factory=dict)
+    #: New file → why it may be where a deleted file of yours moved (``moved_apart``).
+    moved: Mapping[str, str] = field(default_factory=dict)
     #: Changed image → the changed files whose added lines name it (``embedded``).
     shown: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: Manifest or settings file → (in-scope file, the name it declares, the
@@ -198,6 +203,7 @@ def judge(c: ChangedFile, seeds: Sequence[str], evidence: Evidence) -> tuple[Jud
         _by_shared_names,
         _by_test_name,
         _by_rename,
+        _by_move,
         _by_literal,
         _by_cochange,
         _by_proximity,
@@ -364,6 +370,13 @@ def _by_rename(
 ) -> Judgement | None:
     found = ev.renamed.get(c.path)
     return None if found is None else Judgement("intent_words", found)
+
+
+def _by_move(
+    c: ChangedFile, _mine: frozenset[str], _seeds: Sequence[str], ev: Evidence, _hints: list[str]
+) -> Judgement | None:
+    found = ev.moved.get(c.path)
+    return None if found is None else Judgement("name_proximity", found, review=True)
 
 
 def _by_literal(

@@ -25,7 +25,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from vibflow.steps.recovery import cochange, embedded, shared_names
+from vibflow.steps.recovery import cochange, embedded, moved_apart, shared_names
 from vibflow.steps.recovery.environments import environments_in
 from vibflow.steps.recovery.evidence import Evidence, Link, removes_tests
 from vibflow.steps.recovery.evidence_closure import (
@@ -125,6 +125,7 @@ def gather(
         environments=environments_in(said) if policy.environments else frozenset(),
         reformats=_reformats(reader, by_path, said) if policy.reformats else NO_REFORMATS,
         shown=embedded.shown(changed, reader.added, policy.reference_files),
+        moved=_moved(seeds, changed, held_out),
     )
     if not seeds or policy.reference_files == 0:
         return evidence
@@ -140,6 +141,26 @@ def gather(
     if not policy.dependencies:
         return evidence
     return find_needs(reader, by_path, limited, seeds, evidence, held_out)
+
+
+def _moved(
+    seeds: Mapping[str, Sequence[str]], changed: Sequence[ChangedFile], held_out: frozenset[str]
+) -> dict[str, str]:
+    """New files that may be where a deleted file of yours moved (``moved_apart``)."""
+    by_path = {c.path: c for c in changed}
+    gone = [s for s in seeds if s in by_path and by_path[s].status == "deleted"]
+    if not gone:
+        return {}
+    new = [
+        c.path
+        for c in changed
+        if c.status in ("added", "untracked")
+        and not c.generated
+        and not c.lockfile
+        and c.path not in held_out
+    ]
+    found = moved_apart.moves(gone, new)
+    return {path: moved_apart.reason(was, how) for path, (was, how) in found.items()}
 
 
 def _reformats(
