@@ -19,6 +19,7 @@ from scenarios_fresh11 import FRESH11
 from scenarios_fresh12 import FRESH12
 from scenarios_fresh13 import FRESH13
 from scenarios_fresh14 import FRESH14
+from scenarios_fresh15 import FRESH15
 from scenarios_heldout import HELD_OUT
 from scenarios_tuned import TUNED
 
@@ -40,6 +41,7 @@ ALL_FRESH: list[Scenario] = [
     *FRESH12,
     *FRESH13,
     *FRESH14,
+    *FRESH15,
 ]
 FRESH_BATCHES: dict[int, str] = {
     1: "after the first tuning",
@@ -56,4 +58,5 @@ FRESH_BATCHES: dict[int, str] = {
     12: "blind, after the eleventh",
     13: "blind, after the twelfth",
     14: "blind, after the thirteenth",
+    15: "blind, after the fourteenth",
 }
