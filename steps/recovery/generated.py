@@ -47,6 +47,7 @@ from vibflow.steps.recovery.brought import NOTHING, Brought
 from vibflow.steps.recovery.compiled_magic import magic_kind
 from vibflow.steps.recovery.evidence_text import head_blobs
 from vibflow.steps.recovery.generated_names import (
+    companion_sources,
     first_match,
     folder_hit,
     glob_matcher,
@@ -220,6 +221,7 @@ class Recogniser:
             if module in before and stub not in out and stub not in headed:
                 name = module.rpartition("/")[2]
                 out[stub] = Verdict("generated", f"type stub of {name}, which carries a marker")
+        out.update(self._by_companion([p for p in open_paths if p not in out]))
         for folder, members in waiting.items():
             if folder in marked:
                 why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"
@@ -247,6 +249,23 @@ class Recogniser:
             found = self._by_content(path)
             return found, folder, pattern, found is not None and found.kind == "generated"
         return found, folder, pattern, False
+
+    def _by_companion(self, paths: list[str]) -> dict[str, Verdict]:
+        """Files a tool wrote beside their source and named after it (``companions``),
+        while HEAD or an earlier checkpoint holds that source."""
+        asked = companion_sources(paths, self.rules.companions)
+        if not asked:
+            return {}
+        held = self._project_files.predating({s for pairs in asked.values() for s, _ in pairs})
+        out: dict[str, Verdict] = {}
+        for path, pairs in asked.items():
+            found = next(((s, c) for s, c in pairs if s in held), None)
+            if found is not None:
+                source, rule = found
+                label = f" ({rule.ecosystem})" if rule.ecosystem else ""
+                name = source.rpartition("/")[2]
+                out[path] = Verdict("build", f"build output of '{name}' beside it{label}")
+        return out
 
     def _marked_before(self, paths: list[str]) -> tuple[set[str], set[str]]:
         """Those of ``paths`` (files now carrying a generated-code marker) that carried

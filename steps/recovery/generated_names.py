@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from vibflow.steps.recovery.generated_policy import TypeStub
+    from vibflow.steps.recovery.generated_policy import Companion, TypeStub
 
 
 @lru_cache(maxsize=64)
@@ -84,4 +84,24 @@ def stubs_of(paths: Sequence[str], stubs: Sequence[TypeStub]) -> dict[str, str]:
                 if module in present:
                     out[path] = module
                     break
+    return out
+
+
+def companion_sources(
+    paths: Sequence[str], companions: Sequence[Companion]
+) -> dict[str, list[tuple[str, Companion]]]:
+    """Each of ``paths`` whose name ends as a companion's output → the sources it may
+    be written from (the same folder, the name with the source's ending instead)."""
+    out: dict[str, list[tuple[str, Companion]]] = {}
+    if not companions:
+        return out
+    endings = tuple(c.output for c in companions)
+    for path in paths:
+        if not path.endswith(endings):
+            continue
+        folder, _, name = path.rpartition("/")
+        where = f"{folder}/" if folder else ""
+        for c in companions:
+            if name.endswith(c.output) and len(name) > len(c.output):
+                out.setdefault(path, []).append((where + name[: -len(c.output)] + c.source, c))
     return out

@@ -48,6 +48,10 @@ def _check_suffix(suffix: str) -> str:
     return suffix
 
 
+def _check_suffix_or_none(suffix: str) -> str:
+    return suffix and _check_suffix(suffix)
+
+
 Regex = Annotated[str, AfterValidator(_check_regex)]
 Name = Annotated[str, AfterValidator(_check_name)]
 
@@ -107,6 +111,13 @@ _ELEVENTY = (
     "eleventy.config.mjs",
     "eleventy.config.cjs",
 )
+_QUARTO = ("_quarto.yml", "_quarto.yaml")
+_DOCUSAURUS = tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts"))
+_NEXTFLOW = ("nextflow.config", "main.nf")
+#: A Yarn 2+ project: its settings file, which zero-installs and Plug'n'Play need.
+_YARN_BERRY = (".yarnrc.yml",)
+#: An ESP-IDF project's component manager: its lock and the main component's manifest.
+_IDF_COMPONENTS = ("dependencies.lock", "main/idf_component.yml", "idf_component.yml")
 DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("bin/", ("go.mod",), "Go"),
     ("bin/", _DOTNET, ".NET"),
@@ -155,6 +166,16 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("package/", ("svelte.config.js", "svelte.config.ts"), "svelte-package"),
     *((f, ("foundry.toml",), "Foundry") for f in ("out/", "cache/", "broadcast/")),
     *((f, _HARDHAT, "Hardhat") for f in ("artifacts/", "cache/", "typechain-types/")),
+    # `quarto render`'s frozen computations (committed on purpose, written by Quarto
+    # only), its scratch folder and its default website and book output.
+    *((f, _QUARTO, "Quarto") for f in ("_freeze/", ".quarto/", "_site/", "_book/")),
+    (".docusaurus/", _DOCUSAURUS, "Docusaurus"),
+    *((f, _NEXTFLOW, "Nextflow") for f in ("work/", ".nextflow/")),
+    # Zero-install Yarn: the package cache and the pinned Yarn release are Yarn's
+    # copies of others' code, the install state its own.
+    *((f, _YARN_BERRY, "Yarn") for f in (".yarn/cache/", ".yarn/releases/", ".yarn/unplugged/")),
+    (".turbo/", (), "Turborepo"),
+    ("managed_components/", _IDF_COMPONENTS, "ESP-IDF component manager"),
 )
 
 
@@ -171,6 +192,23 @@ class BuildFile(BaseModel):
     #: Only a symbolic link is such a file (the link `nix build` leaves): a
     #: hand-written file of the same name is the project's own.
     link: bool = False
+
+
+class Companion(BaseModel):
+    """A file a tool writes beside its source and names after it (``output``, the
+    ending that replaces the source's ``source`` ending; ``source`` empty: the
+    output is the source's whole name and this ending): ``main.aux`` beside
+    ``main.tex``, ``stack.js`` and ``stack.d.ts`` beside ``stack.ts`` (TypeScript's
+    compiler with no ``outDir``), ``door.wav.import`` beside ``door.wav`` (Godot's
+    import sidecar). Build output only while HEAD, or a checkpoint taken before,
+    holds the source: a source the change brought vouches for nothing."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    output: Annotated[str, AfterValidator(_check_suffix)] = Field(description="e.g. '.aux'")
+    source: Annotated[str, AfterValidator(_check_suffix_or_none)] = Field(
+        default="", description="e.g. '.tex'; '' for the source's whole name"
+    )
+    ecosystem: str = ""
 
 
 class TypeStub(BaseModel):
@@ -204,10 +242,37 @@ DEFAULT_BUILD_FILES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     *((f, ("Build.PL",), "Perl Module::Build") for f in ("Build", "MYMETA.json", "MYMETA.yml")),
     # What `gem build` (beside the gemspec) and `rake build` (into pkg/) write.
     *((f, ("*.gemspec",), "RubyGems") for f in ("*.gem", "pkg/*.gem")),
+    # The context lookups `cdk synth` caches (committed by CDK's advice, never edited).
+    ("cdk.context.json", ("cdk.json",), "AWS CDK"),
+    *((f, _NEXTFLOW, "Nextflow") for f in (".nextflow.log", ".nextflow.log.*")),
+    # Plug'n'Play's loader and the install state `yarn install` writes.
+    *(
+        (f, _YARN_BERRY, "Yarn Plug'n'Play")
+        for f in (".pnp.cjs", ".pnp.loader.mjs", ".pnp.data.json", ".yarn/install-state.gz")
+    ),
 )
 #: Build files that are only ever symbolic links: `nix build`'s links into the store.
 DEFAULT_BUILD_LINKS: tuple[tuple[str, tuple[str, ...], str], ...] = tuple(
     (f, ("flake.nix", "default.nix"), "Nix") for f in ("result", "result-*")
+)
+#: What LaTeX and latexmk write beside ``X.tex``.
+_LATEX = (
+    ".aux", ".bbl", ".blg", ".bcf", ".run.xml", ".fdb_latexmk", ".fls", ".log", ".out",
+    ".toc", ".lof", ".lot", ".nav", ".snm", ".vrb", ".synctex.gz", ".synctex", ".pdf",
+    ".dvi", ".xdv", ".idx", ".ilg", ".ind", ".glo", ".gls", ".glg", ".ist", ".acn",
+    ".acr", ".alg",
+)  # fmt: skip
+#: What TypeScript's compiler writes beside each source when no outDir is set.
+_TSC = (
+    *((o, s) for s in (".ts", ".tsx") for o in (".js", ".js.map", ".d.ts", ".d.ts.map")),
+    *((o, ".mts") for o in (".mjs", ".mjs.map", ".d.mts")),
+    *((o, ".cts") for o in (".cjs", ".cjs.map", ".d.cts")),
+)
+DEFAULT_COMPANIONS: tuple[tuple[str, str, str], ...] = (
+    *((o, ".tex", "LaTeX") for o in _LATEX),
+    *((o, s, "TypeScript compiler") for o, s in _TSC),
+    (".import", "", "Godot's import sidecar"),
+    (".uid", "", "Godot's UID sidecar"),
 )
 DEFAULT_COMPILED = (
     "*.o",
@@ -273,6 +338,8 @@ DEFAULT_LOCKFILES = (
     "flake.lock",
     ".terraform.lock.hcl",
     "MODULE.bazel.lock",
+    "dvc.lock",
+    "dependencies.lock",
 )
 _DOTNET_AUTO_GENERATED = (
     r"\A(?:\xef\xbb\xbf)?(?:[ \t]*\r?\n)*"  # a byte-order mark, blank lines
@@ -350,6 +417,9 @@ class GeneratedRules(BaseModel):
     lockfiles: tuple[Name, ...] = DEFAULT_LOCKFILES
     markers: tuple[Marker, ...] = tuple(Marker(name=n, pattern=p) for n, p in DEFAULT_MARKERS)
     stubs: tuple[TypeStub, ...] = (TypeStub(stub=".pyi", module=".py"),)
+    companions: tuple[Companion, ...] = tuple(
+        Companion(output=o, source=s, ecosystem=e) for o, s, e in DEFAULT_COMPANIONS
+    )
     marker_lines: int = Field(default=10, ge=1, le=50)
     marker_bytes: int = Field(default=1024, ge=64, le=65536)
     binary_magic: bool = Field(

@@ -10,7 +10,7 @@ kept for the preview.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +30,7 @@ class ProjectFiles:
         self._git = git
         self._brought = brought
         self._listings: dict[str, list[str] | None] = {}
+        self._sets: dict[str, frozenset[str]] = {}  # the same listings, for exact names
         self._found: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._new: dict[str, bool] = {}
         self._ignored_apart = IgnoredApart(root, git, brought)
@@ -44,7 +45,26 @@ class ProjectFiles:
             self._found[key] = self._find(folder, globs)
         return self._found[key]
 
-    def _find(self, folder: str, globs: Sequence[str]) -> str | None:
+    def predating(self, paths: Collection[str]) -> set[str]:
+        """Those of ``paths`` (exact file paths) that the work tree has and that HEAD,
+        or a checkpoint taken before, holds: files the change did not bring. One
+        ``cat-file`` for all of them (a second for those HEAD lacks)."""
+        there = []
+        for path in paths:
+            folder, _, name = path.rpartition("/")
+            if folder not in self._sets:
+                self._sets[folder] = frozenset(self._names(folder))
+            if name in self._sets[folder] and not self._brought.has(path):
+                there.append(path)
+        if not there or self._brought.head is None:
+            return set(there)  # no commit yet: nothing is newer than another
+        held = held_before(self._git, (self._brought.head,), there)
+        rest = [p for p in there if p not in held]
+        if rest and self._brought.before:
+            held |= held_before(self._git, self._brought.before, rest)
+        return held
+
+    def _names(self, folder: str) -> list[str]:
         if folder not in self._listings:
             try:
                 self._listings[folder] = [
@@ -52,7 +72,10 @@ class ProjectFiles:
                 ]
             except OSError:
                 self._listings[folder] = None
-        names = self._listings[folder] or []
+        return self._listings[folder] or []
+
+    def _find(self, folder: str, globs: Sequence[str]) -> str | None:
+        names = self._names(folder)
         where = f"{folder}/" if folder else ""
         for pattern in globs:
             if "/" in pattern:
