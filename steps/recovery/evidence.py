@@ -76,7 +76,7 @@ from vibflow.steps.recovery.cochange import CoChange
 from vibflow.steps.recovery.models import ChangedFile, ZoneSource
 from vibflow.steps.recovery.proximity import (
     common_words,
-    matched,
+    matched_apart,
     name_tokens,
     overlap,
     stem_under_test,
@@ -449,7 +449,7 @@ def _by_intent_words(
 ) -> Judgement | None:
     # One shared word is a hint (``UsersFilter`` for "sort the users table"); two
     # of the intent's words in one name are what the agent named the file for.
-    named = matched(ev.intent_words, mine)
+    named = matched_apart(ev.intent_words, mine)
     if len(named) >= 2:
         return Judgement(
             "intent_words", f"its name has the intent's words '{named[0]}' and '{named[1]}'"

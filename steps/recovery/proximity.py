@@ -86,6 +86,19 @@ def overlap(a: Iterable[str], b: Iterable[str]) -> list[str]:
     return sorted(x for x in a if any(_match(x, y) for y in bs))
 
 
+def matched_apart(wanted: Iterable[str], present: Iterable[str]) -> list[str]:
+    """Words of ``wanted`` matched by different words of ``present``, one per word
+    of ``present`` (its first match not taken, in order), sorted: ``player`` is one word of a
+    name however many of the intent's words (``play``, ``player``) it matches."""
+    want = sorted(wanted)
+    found: list[str] = []
+    for x in sorted(present):
+        w = next((w for w in want if w not in found and _match(w, x)), None)
+        if w is not None:
+            found.append(w)
+    return sorted(found)
+
+
 def matched(wanted: Iterable[str], present: Iterable[str]) -> list[str]:
     """The words of ``wanted`` that one of ``present`` matches, sorted."""
     have = list(present)

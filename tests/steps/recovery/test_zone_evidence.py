@@ -237,6 +237,19 @@ def test_judging_the_intents_words() -> None:
     assert page.reason == "a documentation page whose added lines mention 'archive'"
 
 
+def test_one_word_of_a_name_is_one_of_the_intents_words() -> None:
+    """``player.gd`` for "play a sound when the player opens a door" has one word,
+    however many of the intent's words (``play``, ``player``) it matches: a hint, not
+    two words. ``door_open.gd`` has two."""
+    seeds = ["scenes/door.gd"]
+    ev = _ev(intent_words=frozenset(words("Play a sound when the player opens a door")))
+    one, hint = judge(changed("scenes/player/player.gd"), seeds, ev)
+    assert one.source is None
+    assert hint.startswith("its name shares")
+    two, _ = judge(changed("scenes/props/door_open.gd"), seeds, ev)
+    assert two.source == "intent_words"
+
+
 def test_category_alone_is_no_evidence_and_breaks_ties_only() -> None:
     """Same category and nothing else: drift, saying the category alone is no evidence.
     A hint in the intent's category: drift marked unsure. A hint in another category:
