@@ -36,7 +36,7 @@ from vibflow.steps.recovery.evidence_closure import (
     find_renames,
 )
 from vibflow.steps.recovery.evidence_links import find_links, find_shared, tested_stems
-from vibflow.steps.recovery.evidence_text import SEEDS_MAX, Reader, is_doc_page
+from vibflow.steps.recovery.evidence_text import SEEDS_MAX, Reader, at_head, is_doc_page
 from vibflow.steps.recovery.git_memo import Pinned
 from vibflow.steps.recovery.mirrors import intent_tokens
 from vibflow.steps.recovery.models import ChangedFile
@@ -50,6 +50,8 @@ __all__ = ["gather", "is_doc_page"]
 
 #: Names listed per folder for the distinctive-word check.
 _FOLDER_NAMES = 2000
+#: New files read for a deleted file of yours that may have moved there.
+_MOVED_READ = 500
 #: Changed documentation pages read for the intent's words.
 _DOCS_MAX = 200
 
@@ -125,7 +127,7 @@ def gather(
         environments=environments_in(said) if policy.environments else frozenset(),
         reformats=_reformats(reader, by_path, said) if policy.reformats else NO_REFORMATS,
         shown=embedded.shown(changed, reader.added, policy.reference_files),
-        moved=_moved(seeds, changed, held_out),
+        moved=_moved(reader, anchors, changed, held_out),
     )
     if not seeds or policy.reference_files == 0:
         return evidence
@@ -144,12 +146,20 @@ def gather(
 
 
 def _moved(
-    seeds: Mapping[str, Sequence[str]], changed: Sequence[ChangedFile], held_out: frozenset[str]
+    reader: Reader,
+    anchors: Sequence[str],
+    changed: Sequence[ChangedFile],
+    held_out: frozenset[str],
 ) -> dict[str, str]:
-    """New files that may be where a deleted file of yours moved (``moved_apart``)."""
+    """New files that may be where a deleted file you named moved (``moved_apart``):
+    HEAD's text of each such file, and the text of at most ``_MOVED_READ`` new ones."""
     by_path = {c.path: c for c in changed}
-    gone = [s for s in seeds if s in by_path and by_path[s].status == "deleted"]
+    # The entries themselves: a file under a folder you named is not one you named.
+    gone = [a for a in anchors if a in by_path and by_path[a].status == "deleted"]
     if not gone:
+        return {}
+    texts = at_head(reader.git, gone, reader.limit, reader.head or "HEAD")
+    if not texts:
         return {}
     new = [
         c.path
@@ -159,7 +169,9 @@ def _moved(
         and not c.lockfile
         and c.path not in held_out
     ]
-    found = moved_apart.moves(gone, new)
+    found = moved_apart.moves(
+        texts, {p: reader.now(p) if n < _MOVED_READ else None for n, p in enumerate(new)}
+    )
     return {path: moved_apart.reason(was, how) for path, (was, how) in found.items()}
 
 

