@@ -59,6 +59,10 @@ def test_a_recover_that_fails_before_its_preview_leaves_no_copy(root: Path, tmp_
     assert _copies(root) == []
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_while_recover_loads_leaves_no_copy(root: Path, tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "vibflow", "recover", "--explain"],
@@ -67,6 +71,9 @@ def test_ctrl_c_while_recover_loads_leaves_no_copy(root: Path, tmp_path: Path) -
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        # A terminal's Ctrl-C reaches a command whose SIGINT is the default; a shell's
+        # background job starts with it ignored, and Python then keeps it ignored.
+        preexec_fn=_default_sigint,
     )
     time.sleep(0.4)  # the listing has started; vibflow is still loading
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: git gets it too
