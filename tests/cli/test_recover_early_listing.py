@@ -59,21 +59,23 @@ def test_a_recover_that_fails_before_its_preview_leaves_no_copy(root: Path, tmp_
     assert _copies(root) == []
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+#: ``vibflow recover --explain`` with the default SIGINT: a terminal's Ctrl-C reaches
+#: a command so, while a shell's background job starts with it ignored (and Python
+#: keeps it so). ``exec`` keeps the disposition.
+_WITH_DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'vibflow', 'recover', '--explain'])"
+)
 
 
 def test_ctrl_c_while_recover_loads_leaves_no_copy(root: Path, tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "vibflow", "recover", "--explain"],
+        [sys.executable, "-c", _WITH_DEFAULT_SIGINT],
         cwd=root,
         env=_slow_git(tmp_path),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
-        # A terminal's Ctrl-C reaches a command whose SIGINT is the default; a shell's
-        # background job starts with it ignored, and Python then keeps it ignored.
-        preexec_fn=_default_sigint,
     )
     time.sleep(0.4)  # the listing has started; vibflow is still loading
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: git gets it too
