@@ -33,9 +33,9 @@ entry, correction or recent patch put in scope, for its evidence:
     sharing a distinctive word with the intent or with that file's name, or
     with its very name (``index.ex`` and ``index.html.heex``, ``Table.tsx`` and
     ``Table.css``: one component's two halves);
-  - a move git could not see: a new file that may be where a deleted file of
-    yours went, rewritten past rename detection (``moved_apart``) — in scope
-    for your review, so the partial restore never deletes your file's new place;
+  - a move git could not see: a new file holding most of a deleted file of
+    yours, or its stem beside it (``moved_apart``) — in scope for your review,
+    so the partial restore does not delete your file's new place;
   - the intent's literals: added lines writing a flag, a route or an identifier
     the intent spells out (``--threads``, ``/readyz``, ``lifetime_value``);
   - the intent's words: a name holding two of them, wherever the file is

@@ -151,8 +151,8 @@ def _moved(
     changed: Sequence[ChangedFile],
     held_out: frozenset[str],
 ) -> dict[str, str]:
-    """New files that may be where a deleted file you named moved (``moved_apart``):
-    HEAD's text of each such file, and the text of at most ``_MOVED_READ`` new ones."""
+    """New files that may be where a deleted file you named moved (``moved_apart``),
+    judged on the deleted files' text at HEAD and at most ``_MOVED_READ`` new files'."""
     by_path = {c.path: c for c in changed}
     # The entries themselves: a file under a folder you named is not one you named.
     gone = [a for a in anchors if a in by_path and by_path[a].status == "deleted"]

@@ -51,6 +51,7 @@ from vibflow.steps.recovery.generated_names import (
     first_match,
     folder_hit,
     glob_matcher,
+    is_glob,
     stubs_of,
 )
 from vibflow.steps.recovery.generated_policy import BuildOutput, GeneratedRules
@@ -105,9 +106,6 @@ def _path_memo(what: str, rules: object, path_policy: object) -> dict[tuple[str,
     return found[2]
 
 
-_GLOB_CHARS = frozenset("*?[")
-
-
 class Recogniser:
     """Classifies changed paths of one project (reads the work tree and git)."""
 
@@ -139,9 +137,9 @@ class Recogniser:
             self._build_by_name.setdefault(segments[-1], []).append((order, segments, out))
         self._build_names = frozenset(self._build_by_name)
         last_names = [f.file.rpartition("/")[2] for f in rules.build_files]
-        self._build_files = frozenset(n for n in last_names if not _GLOB_CHARS & set(n))
+        self._build_files = frozenset(n for n in last_names if not is_glob(n))
         #: Build files named by a glob (``*.gem``): the first one a name matches.
-        self._build_file_glob = first_match(tuple(n for n in last_names if _GLOB_CHARS & set(n)))
+        self._build_file_glob = first_match(tuple(n for n in last_names if is_glob(n)))
         #: Files read whole while looking for markers (small ones), by path.
         self.whole: dict[str, bytes] = {}
         self._kept = 0

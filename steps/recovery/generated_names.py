@@ -19,6 +19,14 @@ if TYPE_CHECKING:
     from vibflow.steps.recovery.generated_policy import Companion, TypeStub
 
 
+_GLOB_CHARS = frozenset("*?[")
+
+
+def is_glob(pattern: str) -> bool:
+    """Whether ``pattern`` holds a glob's special characters (else it is a plain name)."""
+    return not _GLOB_CHARS.isdisjoint(pattern)
+
+
 @lru_cache(maxsize=64)
 def glob_matcher(pattern: str) -> Callable[[str], bool]:
     return lambda name: fnmatchcase(name, pattern)
@@ -66,7 +74,7 @@ def _split(
     lookup), and the bare globs."""
     anchored = tuple((p, p.rstrip("/").split("/")) for p in folders if "/" in p.rstrip("/"))
     bare = [p.rstrip("/") for p in folders if "/" not in p.rstrip("/")]
-    literal = frozenset(b for b in bare if not any(c in b for c in "*?["))
+    literal = frozenset(b for b in bare if not is_glob(b))
     return anchored, literal, tuple(b for b in bare if b not in literal)
 
 

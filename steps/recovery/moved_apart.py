@@ -61,10 +61,7 @@ def moves(gone: Mapping[str, str], new: Mapping[str, str | None]) -> dict[str, t
     ``gone``: deleted files you named → their text at HEAD; ``new``: files the
     change added that no rename pairs → their text now (None: not read)."""
     rules: tuple[tuple[Callable[[str, str], bool], str], ...] = (
-        (
-            lambda was, now: (text := new[now]) is not None and similar(gone[was], text),
-            "holds most of its lines",
-        ),
+        (lambda was, now: similar(gone[was], new[now] or ""), "holds most of its lines"),
         (
             lambda was, now: _folder(was) == _folder(now) and _stem(was) == _stem(now),
             "has its name, beside it",

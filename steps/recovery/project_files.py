@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vibflow.steps.recovery.brought import Brought, held_before
+from vibflow.steps.recovery.generated_names import is_glob
 from vibflow.steps.recovery.ignored_apart import IgnoredApart
 
 if TYPE_CHECKING:
@@ -29,8 +30,7 @@ class ProjectFiles:
         self._root = root
         self._git = git
         self._brought = brought
-        self._listings: dict[str, list[str] | None] = {}
-        self._sets: dict[str, frozenset[str]] = {}  # the same listings, for exact names
+        self._listings: dict[str, frozenset[str]] = {}
         self._found: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._new: dict[str, bool] = {}
         self._ignored_apart = IgnoredApart(root, git, brought)
@@ -52,10 +52,8 @@ class ProjectFiles:
         there = []
         for path in paths:
             folder, _, name = path.rpartition("/")
-            if folder not in self._sets:
-                self._sets[folder] = frozenset(self._names(folder))
             if (
-                name in self._sets[folder]
+                name in self._names(folder)
                 and not self._brought.has(path)
                 and (where := self._root / path).is_file()
                 and not where.is_symlink()
@@ -65,15 +63,16 @@ class ProjectFiles:
             return set()
         return held_before(self._git, (self._brought.head,), there)
 
-    def _names(self, folder: str) -> list[str]:
+    def _names(self, folder: str) -> frozenset[str]:
+        """The names in ``folder`` (none when it cannot be read), listed once."""
         if folder not in self._listings:
             try:
-                self._listings[folder] = [
+                self._listings[folder] = frozenset(
                     p.name for p in (self._root / folder if folder else self._root).iterdir()
-                ]
+                )
             except OSError:
-                self._listings[folder] = None
-        return self._listings[folder] or []
+                self._listings[folder] = frozenset()
+        return self._listings[folder]
 
     def _find(self, folder: str, globs: Sequence[str]) -> str | None:
         names = self._names(folder)
@@ -92,7 +91,7 @@ class ProjectFiles:
                         return pattern
                 except OSError:  # a folder we may not read: no project file seen
                     pass
-            elif not any(ch in pattern for ch in "*?["):
+            elif not is_glob(pattern):
                 # Most project files are plain names.
                 if pattern in names and not self._is_new(where + pattern):
                     return pattern
@@ -100,7 +99,7 @@ class ProjectFiles:
                 found = next(
                     (
                         name
-                        for name in names
+                        for name in sorted(names)
                         if fnmatchcase(name, pattern) and not self._is_new(where + name)
                     ),
                     None,
